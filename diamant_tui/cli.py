@@ -1,0 +1,58 @@
+"""The ``diamant`` command and its subcommands.
+
+Each subcommand lives in its own module, which exposes ``register(subparsers)``; it is
+imported here so that ``diamant --help`` lists them all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from . import __version__
+
+SUBCOMMANDS = (
+    "diamant_tui.playcli",
+    "diamant_tui.simcli",
+    "diamant_tui.replaycli",
+    "server.servecli",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="diamant",
+        description="Diamant, the push-your-luck cave game: play in the terminal, "
+        "host games over SSH, simulate computer players and replay game records.",
+    )
+    parser.add_argument("--version", action="version", version=f"diamant {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``diamant``; returns the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
