@@ -105,8 +105,11 @@ def parse_card(code: str) -> Card:
             raise UnknownCard(f"unknown hazard {code!r}; hazard types are {kinds}.") from None
     if code == "R":
         return Relic()
-    if code[:1] in ("T", "R") and code[1:].isdigit() and not code[1:].startswith("0"):
-        value = int(code[1:])
+    # ASCII digits only, and few of them: str.isdigit() also accepts "²", which int() refuses.
+    digits = code[1:]
+    plain_number = digits.isascii() and digits.isdigit() and len(digits) <= 3
+    if code[:1] in ("T", "R") and plain_number and not digits.startswith("0"):
+        value = int(digits)
         return Treasure(value) if code[0] == "T" else Relic(value)
     raise UnknownCard(f"card {code!r} is not a card code such as T9, H:snakes, R or R7.")
 

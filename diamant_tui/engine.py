@@ -213,14 +213,16 @@ class Game:
     def apply_reveal(self, card: Card) -> list[Event]:
         """Reveal ``card``, which must be in the deck now."""
         self._require_phase(Phase.REVEAL, Phase.ROUND_OVER)
-        started = self.start_next_round() if self.phase is Phase.ROUND_OVER else []
-        try:
-            self.deck.remove(card)
-        except ValueError:
+        # Check before starting the next round, so a refused card changes nothing.
+        if card not in (c for c, _ in self.reveal_outcomes()):
+            deck = ", ".join(c.code for c, _ in self.reveal_outcomes())
+            upcoming = self.round + 1 if self.phase is Phase.ROUND_OVER else self.round
             raise CardNotInDeck(
-                f"{card.code} is not in the deck in round {self.round} "
-                f"(deck: {', '.join(sorted(self.deck_counts()))})."
-            ) from None
+                f"{getattr(card, 'code', card)!s} is not in the deck in round {upcoming} "
+                f"(deck: {deck})."
+            )
+        started = self.start_next_round() if self.phase is Phase.ROUND_OVER else []
+        self.deck.remove(card)
         self.step += 1
         self.history[-1].cards.append(card)
         events: list[Event] = []
