@@ -40,7 +40,7 @@ CHAT_BURST = 5
 CHAT_WINDOW = 10.0
 CHAT_KEPT = 50
 NAME_MAX_CHARS = 16
-ROUND_PAUSE = 4
+ROUND_PAUSE = 6
 """The pause after a round ends, in multiples of the pace, so its summary can be read."""
 
 
@@ -442,12 +442,31 @@ class Table:
             try:
                 await asyncio.wait_for(self._wakeup.wait(), timeout)
             except TimeoutError:
-                for seat in game.players_in_cave:
-                    if seat not in game.pending and self._seats[seat].kind is SeatKind.PERSON:
-                        self._set_away(seat)
-                self._publish(())
+                self._time_out(game)
             self._wakeup.clear()
         self._deadline = None
+
+    def _time_out(self, game: Game) -> None:
+        """The timer ran out: stand-in computer players decide at once for late people.
+
+        Deciding here, not on the next pass of the loop, means a key pressed just after
+        the deadline cannot leave the turn waiting on a seat that is no longer timed.
+        """
+        self._deadline = None
+        late = [
+            seat
+            for seat in game.players_in_cave
+            if seat not in game.pending and self._seats[seat].kind is SeatKind.PERSON
+        ]
+        for seat in late:
+            self._set_away(seat)
+        self._publish(())
+        for seat in late:
+            if game.phase is not Phase.DECISION or seat not in game.players_in_cave:
+                break
+            bot = self._seats[seat].bot
+            assert bot is not None
+            self._publish(game.submit(seat, bot.decide(game.view_for(seat))))
 
     async def _computers_decide(self, game: Game, turn: tuple[int, int]) -> None:
         loop = asyncio.get_running_loop()
