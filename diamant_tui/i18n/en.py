@@ -1,0 +1,187 @@
+"""English texts. Official words (RULES.md): Continue, Exit, Treasure, Trap, Relic, Ruby,
+Diamond, Chest, Camp, Cave."""
+
+RULES = """\
+# Diamant — the rules
+
+**Goal.** Explore the cave over **5 rounds** and bring home the most treasure.
+A ruby ♦ is worth 1, a diamond 5: only the points count.
+
+## A round
+1. Everyone enters the cave carrying nothing. The deck is shuffled.
+2. A card is turned and added to the path:
+   - **Treasure** *v*: the players in the cave share it equally (*v* ÷ players,
+     rounded down); the rubies left over stay **on the card**.
+   - **Trap**: the first of its kind does nothing. A **second trap of the same kind**
+     is a **disaster**: everyone still in the cave loses what they carry and the
+     round ends. One card of that trap leaves the game for good.
+   - **Relic**: it stays on the path.
+3. Everyone in the cave chooses in secret: **Continue** (`c`) or **Exit** (`l`).
+   The choices are shown together; you may change yours until everyone has chosen.
+4. The players who exit share the rubies left on the **whole path** (the remainder
+   stays). If exactly **one** player exits, they also take **every relic** on the
+   path. They put everything in their **chest**: it is safe. They wait in camp
+   until the next round.
+5. When nobody is left in the cave, the round ends; otherwise the next card is turned.
+
+At the end of a round, rubies left on the path and relics not taken are lost.
+
+## Rule sets
+- **Classic** (2005): 15 treasures and 15 traps (3 each of spiders, snakes, lava,
+  boulders, rams).
+- **Relics** (2016): 5 relics are in the deck from the start. The 1st, 2nd and 3rd
+  relics taken out of the cave are worth 5 points, the 4th and 5th 10 points.
+- **Relic variant** (2021): one relic is added to the deck at the start of each
+  round (worth 5, 7, 8, 10, then 12 points); a relic is worth its printed value.
+
+## End of the game
+After round 5, your score is the rubies in your chest plus your relics.
+The highest score wins; **tied players share the victory**.
+
+## Options
+**Hidden chests**: nobody sees the others' chests until the end.
+**Timer**: when it runs out, a computer player decides for you and your seat is
+shown *away* until you press a key.
+
+## Keys
+`c` Continue · `l` Exit (or ← → and Enter, or the mouse) · `p` disaster chance ·
+`g` game log · `t` chat · `?`/F1 these rules · `q` leave the table.
+"""
+
+CATALOGUE: dict[str, str] = {
+    # cards and hazards
+    "hazard.spiders": "spiders",
+    "hazard.snakes": "snakes",
+    "hazard.lava": "lava",
+    "hazard.boulders": "boulders",
+    "hazard.rams": "rams",
+    "hazard_short.spiders": "Spiders",
+    "hazard_short.snakes": "Snakes",
+    "hazard_short.lava": "Lava",
+    "hazard_short.boulders": "Rocks",
+    "hazard_short.rams": "Rams",
+    "card.treasure": "Treasure {value}",
+    "card.hazard": "Trap: {hazard}",
+    "card.relic": "Relic",
+    "card.relic_value": "Relic ({value})",
+    "card.relic_short": "Relic",
+    "card.taken_short": "taken",
+    "path.empty": "The cave is dark: the first card is about to be turned.",
+    # rule sets
+    "rules.classic": "Classic",
+    "rules.relics": "Relics",
+    "rules.relic-variant": "Relic variant",
+    "rules.classic.long": "Classic (2005)",
+    "rules.relics.long": "Relics (2016)",
+    "rules.relic-variant.long": "Relic variant (2021)",
+    "rules.body": RULES,
+    # table
+    "table.waiting": "Waiting for the game to start…",
+    "table.round": "Round {round}/{rounds}",
+    "table.card": "card {step}",
+    "table.entrances": "Cave:",
+    "place.cave": "Cave",
+    "place.camp": "Camp",
+    "players.name": "Player",
+    "players.place": "Where",
+    "players.carried": "Carried",
+    "players.chest": "Chest",
+    "players.relics": "Relics",
+    "players.status": "Turn",
+    "players.decided": "decided",
+    "players.away": "away",
+    "players.computer": "(computer)",
+    "deck.title": "Deck: {count} cards",
+    "deck.treasure": "Treasure {count} · {ruby}{rubies}",
+    "deck.hazard": "Trap {count}:",
+    "deck.relic": "Relic {count}",
+    "deck.seen": "Seen: {hazards}",
+    "deck.removed": "Out: {hazards}",
+    "deck.chance": "Disaster chance: {percent}%",
+    "decision.continue": "Continue",
+    "decision.leave": "Exit",
+    "decision.prompt": "Your turn: Continue or Exit?",
+    "decision.chosen": "You chose {choice}; you may change it until all have chosen.",
+    "decision.in_camp": "You are in camp until the next round.",
+    "decision.waiting": "Waiting for the next card…",
+    "decision.timer": "⏱ {seconds} s",
+    "chat.placeholder": "Say something and press Enter",
+    "chat.title": "Chat",
+    "chat.spectator": "spectator",
+    "confirm.leave": "Leave this table while the game goes on?",
+    "confirm.yes": "Yes [y]",
+    "confirm.no": "No [n]",
+    "too_small": "Please enlarge your terminal to at least {width}×{height}.\nThe game goes on meanwhile.",
+    # events
+    "event.round_started": "Round {round} begins: everyone enters the cave.",
+    "event.relic_added": "A relic worth {value} joins the deck.",
+    "event.treasure": "Treasure {value}: {share}{ruby} each for {count} in the cave, {remainder}{ruby} left on the card.",
+    "event.hazard_first": "Trap: {hazard}. Nothing happens… this time.",
+    "event.hazard_second": "A second trap: {hazard}!",
+    "event.relic": "A relic lies on the path.",
+    "event.decided": "{name} has chosen.",
+    "event.continuing": "Continue: {names}",
+    "event.leaving": "Exit: {names}",
+    "event.left": "{name} goes back to camp and banks {banked}{ruby} ({picked}{ruby} picked up).",
+    "event.left_relics": "Takes {count} relic(s) worth {points}.",
+    "event.disaster": "DISASTER! Second {hazard}",
+    "event.disaster_losses": "Lost: {losses}.",
+    "event.round_ended_disaster": "Round {round} ends in disaster ({hazard}).",
+    "event.round_ended_safe": "Round {round} ends: everyone is back in camp.",
+    "event.game_ended": "Game over. Victory: {names}!",
+    # summary and final
+    "summary.title": "Round {round} of {rounds} is over",
+    "summary.disaster": "DISASTER! Second {hazard}",
+    "summary.safe": "Everyone went back to camp safely.",
+    "summary.cards": "Cards revealed: {cards}",
+    "summary.banked": "Banked",
+    "summary.score": "Score",
+    "summary.next": "Enter: back to the table (the next round starts by itself).",
+    "final.title": "Final scores",
+    "final.winner": "Victory: {names}",
+    "final.winners": "Shared victory: {names}",
+    "final.round_short": "R{round}",
+    "final.total": "Total",
+    "final.chart": "Over the rounds",
+    "final.ended": "Ended",
+    "final.rematch": "Rematch [r]",
+    "final.quit": "Quit [q]",
+    # setup
+    "setup.title": "◆ DIAMANT ◆",
+    "setup.subtitle": "Push your luck in the cave: continue, or exit with your rubies?",
+    "setup.name": "Your name",
+    "setup.rules": "Rule set",
+    "setup.players": "Players",
+    "setup.opponents": "Computer players",
+    "setup.timer": "Decision timer",
+    "setup.timer_off": "Off",
+    "setup.timer_seconds": "{seconds} s",
+    "setup.hidden": "Hidden chests",
+    "setup.language": "Language",
+    "setup.yes": "Yes",
+    "setup.no": "No",
+    "setup.start": "Start ⏎",
+    "setup.show_rules": "Rules [?]",
+    "setup.name_missing": "Please type your name first.",
+    "level.beginner": "Beginner",
+    "level.easy": "Easy",
+    "level.medium": "Medium",
+    "level.hard": "Hard",
+    "level.expert": "Expert",
+    "level.mixed": "Mixed (one of each)",
+    "level.custom": "Chosen: {bots}",
+    # key hints
+    "key.continue": "Continue",
+    "key.leave": "Exit",
+    "key.chance": "Risk",
+    "key.log": "Log",
+    "key.chat": "Chat",
+    "key.quit": "Quit",
+    "key.rules": "Rules",
+    "key.close": "Close",
+    "key.yes": "Yes",
+    "key.no": "No",
+    "key.start": "Start",
+    "key.rematch": "Rematch",
+    "key.continue_game": "Back to the table",
+}

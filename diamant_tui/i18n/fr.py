@@ -1,0 +1,183 @@
+"""Textes français. Mots officiels (RULES.md) : Continuer, Sortir, Trésor, Danger, Relique,
+Rubis, Diamant, Coffre, Campement, Grotte."""
+
+RULES = """\
+# Diamant — les règles
+
+**But.** Explorer la grotte pendant **5 manches** et rapporter le plus de trésors.
+Un rubis ♦ vaut 1, un diamant 5 : seuls les points comptent.
+
+## Une manche
+1. Tout le monde entre dans la grotte les mains vides. On mélange la pioche.
+2. On retourne une carte et on l'ajoute au chemin :
+   - **Trésor** *v* : les joueurs dans la grotte se le partagent également
+     (*v* ÷ joueurs, arrondi vers le bas) ; le reste demeure **sur la carte**.
+   - **Danger** : le premier d'un type ne fait rien. Un **deuxième danger du même
+     type** est une **catastrophe** : ceux qui sont encore dans la grotte perdent
+     ce qu'ils portent et la manche s'arrête. Une carte de ce danger quitte le jeu.
+   - **Relique** : elle reste sur le chemin.
+3. Chacun dans la grotte choisit en secret : **Continuer** (`c`) ou **Sortir** (`l`).
+   Les choix sont révélés ensemble ; vous pouvez changer le vôtre tant que tous
+   n'ont pas choisi.
+4. Ceux qui sortent se partagent les rubis restés sur **tout le chemin** (le reste
+   demeure). Si **un seul** joueur sort, il prend aussi **toutes les reliques** du
+   chemin. Tout va dans son **coffre**, à l'abri. Il attend au campement la manche
+   suivante.
+5. Quand plus personne n'est dans la grotte, la manche s'arrête ; sinon on retourne
+   la carte suivante.
+
+À la fin d'une manche, les rubis restés sur le chemin et les reliques non prises
+sont perdus.
+
+## Règles du jeu
+- **Classique** (2005) : 15 trésors et 15 dangers (3 de chaque : araignées,
+  serpents, lave, éboulements, béliers).
+- **Reliques** (2016) : 5 reliques sont dans la pioche dès le début. Les 1re, 2e et
+  3e reliques sorties de la grotte valent 5 points, les 4e et 5e 10 points.
+- **Variante reliques** (2021) : une relique est ajoutée à la pioche au début de
+  chaque manche (5, 7, 8, 10 puis 12 points) ; elle vaut la valeur imprimée.
+
+## Fin de la partie
+Après la 5e manche, votre score est les rubis de votre coffre plus vos reliques.
+Le meilleur score gagne ; **les ex æquo se partagent la victoire**.
+
+## Options
+**Coffres cachés** : personne ne voit les coffres des autres avant la fin.
+**Minuteur** : à la fin du temps, un joueur ordinateur décide pour vous et votre
+place est marquée *absent* jusqu'à ce que vous appuyiez sur une touche.
+
+## Touches
+`c` Continuer · `l` Sortir (ou ← → et Entrée, ou la souris) · `p` risque de
+catastrophe · `g` journal · `t` discuter · `?`/F1 ces règles · `q` quitter la table.
+"""
+
+CATALOGUE: dict[str, str] = {
+    "hazard.spiders": "araignées",
+    "hazard.snakes": "serpents",
+    "hazard.lava": "lave",
+    "hazard.boulders": "éboulement",
+    "hazard.rams": "béliers",
+    "hazard_short.spiders": "Araign.",
+    "hazard_short.snakes": "Serpent",
+    "hazard_short.lava": "Lave",
+    "hazard_short.boulders": "Éboul.",
+    "hazard_short.rams": "Béliers",
+    "card.treasure": "Trésor {value}",
+    "card.hazard": "Danger : {hazard}",
+    "card.relic": "Relique",
+    "card.relic_value": "Relique ({value})",
+    "card.relic_short": "Relique",
+    "card.taken_short": "prise",
+    "path.empty": "La grotte est sombre : la première carte va être retournée.",
+    "rules.classic": "Classique",
+    "rules.relics": "Reliques",
+    "rules.relic-variant": "Variante reliques",
+    "rules.classic.long": "Classique (2005)",
+    "rules.relics.long": "Reliques (2016)",
+    "rules.relic-variant.long": "Variante reliques (2021)",
+    "rules.body": RULES,
+    "table.waiting": "En attente du début de la partie…",
+    "table.round": "Manche {round}/{rounds}",
+    "table.card": "carte {step}",
+    "table.entrances": "Grotte :",
+    "place.cave": "Grotte",
+    "place.camp": "Campement",
+    "players.name": "Joueur",
+    "players.place": "Où",
+    "players.carried": "Porte",
+    "players.chest": "Coffre",
+    "players.relics": "Reliq.",
+    "players.status": "Tour",
+    "players.decided": "a choisi",
+    "players.away": "absent",
+    "players.computer": "(ordinateur)",
+    "deck.title": "Pioche : {count} cartes",
+    "deck.treasure": "Trésor {count} · {ruby}{rubies}",
+    "deck.hazard": "Danger {count} :",
+    "deck.relic": "Relique {count}",
+    "deck.seen": "Vus : {hazards}",
+    "deck.removed": "Retirés : {hazards}",
+    "deck.chance": "Risque de catastrophe : {percent} %",
+    "decision.continue": "Continuer",
+    "decision.leave": "Sortir",
+    "decision.prompt": "À vous : Continuer ou Sortir ?",
+    "decision.chosen": "Choix : {choice} ; modifiable tant que tous n'ont pas choisi.",
+    "decision.in_camp": "Au campement jusqu'à la prochaine manche.",
+    "decision.waiting": "En attente de la prochaine carte…",
+    "decision.timer": "⏱ {seconds} s",
+    "chat.placeholder": "Écrivez un message puis Entrée",
+    "chat.title": "Discussion",
+    "chat.spectator": "spectateur",
+    "confirm.leave": "Quitter cette table alors que la partie continue ?",
+    "confirm.yes": "Oui [y]",
+    "confirm.no": "Non [n]",
+    "too_small": "Agrandissez votre terminal à au moins {width}×{height}.\nLa partie continue en attendant.",
+    "event.round_started": "La manche {round} commence : tout le monde entre dans la grotte.",
+    "event.relic_added": "Une relique de {value} rejoint la pioche.",
+    "event.treasure": "Trésor {value} : {share}{ruby} chacun pour {count} dans la grotte, {remainder}{ruby} restent sur la carte.",
+    "event.hazard_first": "Danger : {hazard}. Rien ne se passe… pour cette fois.",
+    "event.hazard_second": "Un deuxième danger : {hazard} !",
+    "event.relic": "Une relique gît sur le chemin.",
+    "event.decided": "{name} a choisi.",
+    "event.continuing": "Continuer : {names}",
+    "event.leaving": "Sortir : {names}",
+    "event.left": "{name} rentre au campement et met {banked}{ruby} au coffre ({picked}{ruby} ramassés).",
+    "event.left_relics": "Prend {count} relique(s) valant {points}.",
+    "event.disaster": "CATASTROPHE ! Deuxième danger : {hazard}",
+    "event.disaster_losses": "Perdu : {losses}.",
+    "event.round_ended_disaster": "La manche {round} finit en catastrophe ({hazard}).",
+    "event.round_ended_safe": "La manche {round} est finie : tout le monde est au campement.",
+    "event.game_ended": "Partie terminée. Victoire : {names} !",
+    "summary.title": "La manche {round} sur {rounds} est finie",
+    "summary.disaster": "CATASTROPHE ! Deuxième danger : {hazard}",
+    "summary.safe": "Tout le monde est rentré au campement sain et sauf.",
+    "summary.cards": "Cartes retournées : {cards}",
+    "summary.banked": "Au coffre",
+    "summary.score": "Score",
+    "summary.next": "Entrée : retour à la table (la manche suivante démarre seule).",
+    "final.title": "Scores finaux",
+    "final.winner": "Victoire : {names}",
+    "final.winners": "Victoire partagée : {names}",
+    "final.round_short": "M{round}",
+    "final.total": "Total",
+    "final.chart": "Au fil des manches",
+    "final.ended": "Fin",
+    "final.rematch": "Revanche [r]",
+    "final.quit": "Quitter [q]",
+    "setup.title": "◆ DIAMANT ◆",
+    "setup.subtitle": "Tentez votre chance : continuer, ou sortir avec vos rubis ?",
+    "setup.name": "Votre nom",
+    "setup.rules": "Règles",
+    "setup.players": "Joueurs",
+    "setup.opponents": "Joueurs ordinateur",
+    "setup.timer": "Minuteur",
+    "setup.timer_off": "Aucun",
+    "setup.timer_seconds": "{seconds} s",
+    "setup.hidden": "Coffres cachés",
+    "setup.language": "Langue",
+    "setup.yes": "Oui",
+    "setup.no": "Non",
+    "setup.start": "Jouer ⏎",
+    "setup.show_rules": "Règles [?]",
+    "setup.name_missing": "Tapez d'abord votre nom.",
+    "level.beginner": "Débutant",
+    "level.easy": "Facile",
+    "level.medium": "Moyen",
+    "level.hard": "Difficile",
+    "level.expert": "Expert",
+    "level.mixed": "Mélangés (un de chaque)",
+    "level.custom": "Choisis : {bots}",
+    "key.continue": "Continuer",
+    "key.leave": "Sortir",
+    "key.chance": "Risque",
+    "key.log": "Journal",
+    "key.chat": "Discuter",
+    "key.quit": "Quitter",
+    "key.rules": "Règles",
+    "key.close": "Fermer",
+    "key.yes": "Oui",
+    "key.no": "Non",
+    "key.start": "Jouer",
+    "key.rematch": "Revanche",
+    "key.continue_game": "Retour à la table",
+}

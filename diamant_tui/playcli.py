@@ -1,0 +1,60 @@
+"""``diamant play``: play in this terminal against computer players."""
+
+from __future__ import annotations
+
+import argparse
+
+from .bots import BotSpecError, parse_spec
+from .cards import Rules
+from .engine import MAX_PLAYERS, MIN_PLAYERS
+from .i18n import LANGUAGES, UnknownLanguage, detect_language, parse_language
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``play`` subcommand."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play in this terminal against computer players",
+        description="Open the setup screen (the options fill in its defaults); "
+        "Enter starts a game against computer players.",
+    )
+    parser.add_argument("--lang", help=f"interface language: {', '.join(LANGUAGES)} "
+                        "(default: from LC_ALL, LC_MESSAGES or LANG)")
+    parser.add_argument("--rules", choices=[r.value for r in Rules], default=Rules.CLASSIC.value,
+                        help="rule set (default: classic)")
+    parser.add_argument("--players", type=int, default=4,
+                        help=f"players at the table including you, {MIN_PLAYERS} to {MAX_PLAYERS} (default: 4)")
+    parser.add_argument("--bots", nargs="+", metavar="SPEC",
+                        help="computer players for the other seats, e.g. carry:20 cards:6 (used in turn)")
+    parser.add_argument("--timer", type=float, metavar="S",
+                        help="seconds to decide before a computer player decides for you")
+    parser.add_argument("--seed", type=int, help="seed for a reproducible game")
+    parser.add_argument("--pace", type=float, default=0.7, metavar="S",
+                        help="seconds between reveal steps (default: 0.7)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the options, then run the app; bad options get one clear line."""
+    from .ui import DiamantApp, SetupChoices
+    from .ui.setup_choices import CUSTOM
+
+    try:
+        lang = parse_language(args.lang) if args.lang else detect_language()
+        if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+            raise ValueError(f"--players {args.players}: Diamant is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        if args.timer is not None and args.timer <= 0:
+            raise ValueError("--timer must be a positive number of seconds.")
+        if args.pace < 0:
+            raise ValueError("--pace cannot be negative.")
+        for spec in args.bots or ():
+            parse_spec(spec)
+    except (UnknownLanguage, BotSpecError, ValueError) as error:
+        print(f"diamant play: {error}")
+        return 2
+    choices = SetupChoices(rules=Rules.parse(args.rules), players=args.players,
+                           timer=args.timer, seed=args.seed, pace=args.pace)
+    if args.bots:
+        choices = choices.with_(level=CUSTOM, custom_bots=tuple(args.bots))
+    DiamantApp(lang=lang, choices=choices).run()
+    return 0

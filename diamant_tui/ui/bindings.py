@@ -1,0 +1,26 @@
+"""Key hints in the app's language.
+
+Bindings are declared with a catalogue key as description (``"key.rules"``); each
+node gets its own translated copy when mounted or when the language changes, so two
+apps in different languages never share a description.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from textual.binding import BindingsMap
+from textual.dom import DOMNode
+
+
+def translate_bindings(node: DOMNode, t: Callable[..., str]) -> None:
+    """Give ``node`` its class bindings with descriptions translated by ``t``."""
+    merged = type(node)._merged_bindings
+    if merged is None:
+        return
+    node._bindings = BindingsMap(
+        replace(binding, description=t(binding.description)) if binding.description else binding
+        for _, binding in merged
+    )
+    node.refresh_bindings()

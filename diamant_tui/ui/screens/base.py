@@ -1,0 +1,38 @@
+"""What every screen of the interface shares: translated key hints and the size guard."""
+
+from __future__ import annotations
+
+from textual.screen import ModalScreen, Screen
+
+from ..bindings import translate_bindings
+from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
+
+# The breakpoint classes let the stylesheet show the "enlarge" overlay below 80x24
+# and give the log its own column on wide terminals, without any code on resize.
+HORIZONTAL = [(0, "-too-narrow"), (MIN_WIDTH, "-normal-width"), (118, "-wide")]
+VERTICAL = [(0, "-too-short"), (MIN_HEIGHT, "-normal-height")]
+
+
+class _Guarded:
+    """Mixin: mount the size overlay and translate the screen's key hints."""
+
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL
+    VERTICAL_BREAKPOINTS = VERTICAL
+
+    def on_mount(self) -> None:
+        translate_bindings(self, self.app.t)
+        self.mount(TooSmall(id="too-small"))
+
+    async def retranslate(self) -> None:
+        """Redraw in the app's (new) language, keeping the screen's state."""
+        translate_bindings(self, self.app.t)
+        await self.recompose()
+        await self.mount(TooSmall(id="too-small"))
+
+
+class DiamantScreen(_Guarded, Screen):
+    """A full screen of the game."""
+
+
+class DiamantModal(_Guarded, ModalScreen):
+    """A screen shown over another one (rules, round summary, confirmation)."""

@@ -1,0 +1,61 @@
+"""After a round: how it ended and what each player banked."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Label, Static
+
+from ...view import PlayerView, RoundResult
+from ..describe import RUBY, hazard_name
+from .base import DiamantModal
+
+
+def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
+    """The summary's body: one line per player, best banked first."""
+    lines = [Text(
+        t("players.name")[:15].ljust(16) + t("summary.banked").rjust(10)
+        + t("summary.score").rjust(10),
+        style="bold",
+    )]
+    order = sorted(view.players, key=lambda p: (-result.banked[p.seat], p.seat))
+    for p in order:
+        total = "?" if p.chest is None else str(p.chest + p.relic_points)
+        mark = "▶ " if p.seat == view.seat else "  "
+        lines.append(Text(
+            (mark + p.name)[:15].ljust(16)
+            + f"+{result.banked[p.seat]}{RUBY}".rjust(10) + total.rjust(10)
+        ))
+    return Text("\n").join(lines)
+
+
+class RoundSummaryScreen(DiamantModal):
+    """Shown over the table when a round (not the last) ends; any of Enter/Escape closes it."""
+
+    BINDINGS = [Binding("enter,escape,space", "dismiss", "key.continue_game")]
+
+    def __init__(self, view: PlayerView) -> None:
+        super().__init__()
+        self.view = view
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        result = self.view.round_results[-1]
+        with Vertical(id="summary-box", classes="dialog"):
+            yield Label(t("summary.title", round=result.round, rounds=self.view.rounds),
+                        classes="dialog-title")
+            if result.disaster is not None:
+                how = "✖ " + t("summary.disaster", hazard=hazard_name(t, result.disaster))
+            else:
+                how = "✔ " + t("summary.safe")
+            yield Label(how, id="summary-how",
+                        classes="-disaster" if result.disaster is not None else "")
+            yield Label(t("summary.cards", cards=result.cards))
+            yield Static(summary_text(t, self.view, result), id="summary-table")
+            yield Label(t("summary.next"), classes="dialog-hint")
+        yield Footer()
+
+    def action_dismiss(self) -> None:
+        self.dismiss()

@@ -1,0 +1,104 @@
+"""The cave path: this round's cards in a row that wraps as it grows."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ...cards import Hazard, Relic, Treasure
+from ...view import PathCard
+from ..describe import RUBY
+
+CARD_WIDTH = 9
+INNER = CARD_WIDTH - 2
+GAP = 1
+BOLD = Style(bold=True)
+# Treasure, hazard and relic cards differ by their border, not only by colour.
+BORDERS = {
+    "treasure": "╭─╮││╰─╯",
+    "hazard": "╔═╗║║╚═╝",
+    "relic": "┏━┓┃┃┗━┛",
+    "disaster": "█▀█▌▐█▄█",
+}
+
+
+class CavePath(Widget):
+    """Draws ``path`` as boxed cards; the second hazard of a type stands out."""
+
+    COMPONENT_CLASSES = {
+        "path--treasure",
+        "path--hazard",
+        "path--relic",
+        "path--disaster",
+        "path--rubies",
+        "path--taken",
+        "path--empty",
+    }
+
+    path: reactive[tuple[PathCard, ...]] = reactive((), layout=True)
+    empty_text: reactive[str] = reactive("")
+
+    def per_row(self, width: int) -> int:
+        """How many cards fit on one line of ``width`` cells."""
+        return max(1, (width + GAP) // (CARD_WIDTH + GAP))
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if not self.path:
+            return 1
+        rows = -(-len(self.path) // self.per_row(width))
+        return rows * 3
+
+    def render(self) -> Text:
+        if not self.path:
+            return Text(self.empty_text, style=self.get_component_rich_style("path--empty"))
+        per_row = self.per_row(self.size.width)
+        seen: set = set()
+        boxes = []
+        for pc in self.path:
+            second = isinstance(pc.card, Hazard) and pc.card in seen
+            seen.add(pc.card)
+            boxes.append(self._box(pc, second))
+        lines: list[Text] = []
+        for start in range(0, len(boxes), per_row):
+            row = boxes[start : start + per_row]
+            for i in range(3):
+                line = Text()
+                for n, box in enumerate(row):
+                    if n:
+                        line.append(" " * GAP)
+                    line.append_text(box[i])
+                lines.append(line)
+        return Text("\n").join(lines)
+
+    def _box(self, pc: PathCard, second: bool) -> tuple[Text, Text, Text]:
+        t = self.app.t
+        card = pc.card
+        bottom_text = ""
+        if isinstance(card, Treasure):
+            kind, label = "treasure", str(card.value)
+            bottom_text = f"{RUBY}{pc.rubies}" if pc.rubies else ""
+        elif isinstance(card, Hazard):
+            kind = "disaster" if second else "hazard"
+            label = t(f"hazard_short.{card.type.value}")
+            bottom_text = "✖✖✖" if second else ""
+        else:
+            kind, label = "relic", t("card.relic_short")
+            bottom_text = str(card.value) if card.value is not None else ""
+            if pc.taken:
+                bottom_text = t("card.taken_short")
+        style = self.get_component_rich_style(f"path--{kind}")
+        if isinstance(card, Relic) and pc.taken:
+            style = self.get_component_rich_style("path--taken")
+        b = BORDERS[kind]
+        top = Text(b[0] + b[1] * INNER + b[2], style=style)
+        middle = Text(b[3], style=style)
+        middle.append(label[:INNER].center(INNER), style=style + BOLD)
+        middle.append(b[4], style=style)
+        fill = INNER - len(bottom_text)
+        bottom = Text(b[5] + b[6] * (fill // 2), style=style)
+        rubies_style = self.get_component_rich_style("path--rubies")
+        bottom.append(bottom_text, style=style if second else rubies_style)
+        bottom.append(b[6] * (fill - fill // 2) + b[7], style=style)
+        return top, middle, bottom

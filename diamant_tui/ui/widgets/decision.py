@@ -1,0 +1,102 @@
+"""The decision: continue or leave, with keys, arrows, Enter and the mouse."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Button, Label
+
+from ...view import Decision
+
+
+@dataclass(frozen=True)
+class DecisionState:
+    """What the panel shows: whether a choice is due, the own choice, the timer's deadline."""
+
+    due: bool = False
+    choice: Decision | None = None
+    in_cave: bool = True
+    playing: bool = True
+    deadline: float | None = None
+
+
+class DecisionPanel(Horizontal):
+    """Two buttons and a line saying what is expected; the own choice stays marked."""
+
+    class DecisionChosen(Message):
+        """The person chose to continue or to leave."""
+
+        def __init__(self, decision: Decision) -> None:
+            super().__init__()
+            self.decision = decision
+
+    state: reactive[DecisionState] = reactive(DecisionState, init=False)
+
+    def compose(self) -> ComposeResult:
+        yield Button("", id="continue", compact=True)
+        yield Button("", id="leave", compact=True)
+        yield Label("", id="decision-note")
+        yield Label("", id="decision-timer")
+
+    def on_mount(self) -> None:
+        self._relabel()
+        self._ticker = self.set_interval(1.0, self._tick, pause=True)
+
+    def watch_state(self, old: DecisionState, new: DecisionState) -> None:
+        self._relabel()
+        if new.due and not old.due and not self.app.screen.is_modal:
+            self.query_one("#continue" if new.choice is not Decision.LEAVE else "#leave").focus()
+        if new.due and new.deadline is not None:
+            self._ticker.resume()
+        else:
+            self._ticker.pause()
+        self._tick()
+
+    def _relabel(self) -> None:
+        t = self.app.t
+        state = self.state
+        for decision in Decision:
+            button = self.query_one(f"#{decision.value}", Button)
+            chosen = state.due and state.choice is decision
+            key = "c" if decision is Decision.CONTINUE else "l"
+            word = t(f"decision.{decision.value}")
+            # The mark (not only the colour) shows the own choice.
+            button.label = f"▶ {word} ✔" if chosen else f"{word} [{key}]"
+            button.set_class(chosen, "-chosen")
+            button.disabled = not state.due
+        if not state.playing:
+            note = ""
+        elif state.due and state.choice is not None:
+            note = t("decision.chosen", choice=t(f"decision.{state.choice.value}"))
+        elif state.due:
+            note = t("decision.prompt")
+        elif not state.in_cave:
+            note = t("decision.in_camp")
+        else:
+            note = t("decision.waiting")
+        self.query_one("#decision-note", Label).update(note)
+
+    def _tick(self) -> None:
+        label = self.query_one("#decision-timer", Label)
+        deadline = self.state.deadline
+        if not self.state.due or deadline is None:
+            label.update("")
+            return
+        left = max(0, round(deadline - asyncio.get_running_loop().time()))
+        label.update(self.app.t("decision.timer", seconds=left))
+        label.set_class(left <= 5, "-urgent")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.DecisionChosen(Decision(event.button.id)))
+
+    def focus_choice(self, decision: Decision) -> None:
+        """Move the keyboard focus to one of the two buttons (arrow keys)."""
+        button = self.query_one(f"#{decision.value}", Button)
+        if not button.disabled:
+            button.focus()

@@ -1,0 +1,70 @@
+"""What is left in the deck, the hazards seen, and (on request) the disaster chance."""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ...cards import HazardType
+from ...view import PlayerView
+from ..describe import RUBY
+
+
+class DeckInfo(Widget):
+    """The deck by kind of card; the disaster chance shows only when switched on."""
+
+    COMPONENT_CLASSES = {"deck--title", "deck--risk"}
+
+    # Both change how many lines the widget needs, hence layout=True.
+    view: reactive[PlayerView | None] = reactive(None, layout=True)
+    show_chance: reactive[bool] = reactive(False, layout=True)
+
+    def render(self) -> Text:
+        t = self.app.t
+        view = self.view
+        if view is None:
+            return Text("")
+        counts = view.deck_counts
+        treasures = sum(n for code, n in counts.items() if code.startswith("T"))
+        relics = sum(n for code, n in counts.items() if code.startswith("R"))
+        hazards = {h: counts.get(f"H:{h.value}", 0) for h in HazardType}
+        lines = [
+            Text(t("deck.title", count=view.deck_size),
+                 style=self.get_component_rich_style("deck--title")),
+            Text(t("deck.treasure", count=treasures, rubies=view.treasure_in_deck, ruby=RUBY)),
+            Text(t("deck.hazard", count=sum(hazards.values()))),
+            self._per_type(hazards, set(view.hazards_showing)),
+        ]
+        if relics or view.rules.value != "classic":
+            lines.append(Text(t("deck.relic", count=relics)))
+        showing = sorted(set(view.hazards_showing), key=list(HazardType).index)
+        seen = " ".join(t(f"hazard_short.{h.value}") for h in showing) or "—"
+        lines += self._wrapped(t("deck.seen", hazards=seen))
+        if view.hazards_removed:
+            removed = " ".join(t(f"hazard_short.{h.value}") for h in view.hazards_removed)
+            lines += self._wrapped(t("deck.removed", hazards=removed))
+        if self.show_chance:
+            lines.append(Text(t("deck.chance", percent=round(100 * view.disaster_chance)),
+                              style=self.get_component_rich_style("deck--risk")))
+        return Text("\n").join(lines)
+
+    def _per_type(self, hazards: dict[HazardType, int], showing: set[HazardType]) -> Text:
+        # A type already on the path is deadly now: marked with "!" (and the risk style).
+        line = Text()
+        for h, n in hazards.items():
+            if line:
+                line.append(" ")
+            label = f"{self.app.t(f'hazard_short.{h.value}')[:2]}{n}"
+            if h in showing:
+                line.append(label + "!", style=self.get_component_rich_style("deck--risk"))
+            else:
+                line.append(label)
+        return line
+
+    def _wrapped(self, text: str) -> list[Text]:
+        """``text`` on as many lines as the width needs (no word cut)."""
+        width = max(10, self.size.width)
+        return [Text(line) for line in textwrap.wrap(text, width, subsequent_indent="  ")]

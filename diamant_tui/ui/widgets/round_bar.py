@@ -1,0 +1,51 @@
+"""The top line: rule set, round and card number, and the five cave entrances."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ...view import PlayerView
+
+
+class RoundBar(Widget):
+    """Where the game stands; finished rounds' entrances are barricaded (▓)."""
+
+    COMPONENT_CLASSES = {"round-bar--title", "round-bar--current", "round-bar--closed"}
+
+    view: reactive[PlayerView | None] = reactive(None)
+
+    def render(self) -> Text:
+        t = self.app.t
+        view = self.view
+        if view is None:
+            return Text(t("table.waiting"))
+        title = self.get_component_rich_style("round-bar--title")
+        left = Text()
+        left.append(t(f"rules.{view.rules.value}"), style=title)
+        left.append(" · " + t("table.round", round=view.round, rounds=view.rounds))
+        left.append(" · " + t("table.card", step=view.step))
+        right = Text(t("table.entrances") + " ")
+        closed = self.get_component_rich_style("round-bar--closed")
+        current = self.get_component_rich_style("round-bar--current")
+        results = {r.round: r for r in view.round_results}
+        for n in range(1, view.rounds + 1):
+            if n > 1:
+                right.append(" ")
+            result = results.get(n)
+            if result is not None:
+                how = (
+                    "✖" + t(f"hazard_short.{result.disaster.value}")
+                    if result.disaster is not None
+                    else "✔"
+                )
+                right.append(f"▓{n}{how}", style=closed)
+            elif n == view.round:
+                right.append(f"[{n}]", style=current)
+            else:
+                right.append(f"·{n}")
+        room = self.size.width - left.cell_len - right.cell_len
+        if room < 1:
+            return Text("\n").join([left, right]) if self.size.height > 1 else left
+        return Text.assemble(left, " " * room, right)

@@ -1,0 +1,90 @@
+"""Every visible text goes through one catalogue per language, and they agree."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from diamant_tui.cards import HazardType, Rules
+from diamant_tui.i18n import (
+    CATALOGUES,
+    LANGUAGES,
+    Translator,
+    UnknownLanguage,
+    detect_language,
+    parse_language,
+)
+from diamant_tui.ui.setup_choices import LEVEL_CANDIDATES
+
+ENGLISH = CATALOGUES["en"]
+OFFICIAL = {  # RULES.md, "Official words per language"
+    "en": ("Continue", "Exit"),
+    "fr": ("Continuer", "Sortir"),
+    "es": ("¡Vamos!", "Me las piro"),
+    "uk": ("Углиб", "Назад"),
+}
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_exists_in_every_language(lang):
+    catalogue = CATALOGUES[lang]
+    assert sorted(set(ENGLISH) - set(catalogue)) == []
+    assert sorted(set(catalogue) - set(ENGLISH)) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_format_placeholders_match_english(lang):
+    for key, text in CATALOGUES[lang].items():
+        assert placeholders(text) == placeholders(ENGLISH[key]), key
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_keys_built_from_game_names_exist(lang):
+    """Hazards, rule sets and strengths are looked up by their names."""
+    catalogue = CATALOGUES[lang]
+    for hazard in HazardType:
+        assert f"hazard.{hazard.value}" in catalogue
+        assert len(catalogue[f"hazard_short.{hazard.value}"]) <= 7  # fits in a card
+    for rules in Rules:
+        assert f"rules.{rules.value}" in catalogue and f"rules.{rules.value}.long" in catalogue
+    for level in LEVEL_CANDIDATES:
+        assert f"level.{level}" in catalogue
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_official_words_are_used(lang):
+    cont, leave = OFFICIAL[lang]
+    t = Translator(lang)
+    assert t("decision.continue") == cont and t("decision.leave") == leave
+    assert cont in t("rules.body") and leave in t("rules.body")
+
+
+def test_the_rules_cover_all_three_rule_sets_in_every_language():
+    for lang in LANGUAGES:
+        body = Translator(lang)("rules.body")
+        for year in ("2005", "2016", "2021"):
+            assert year in body, (lang, year)
+
+
+def test_the_language_comes_from_the_locale():
+    assert detect_language({"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert detect_language({"LC_ALL": "uk_UA.UTF-8", "LANG": "fr_FR.UTF-8"}) == "uk"
+    assert detect_language({"LC_MESSAGES": "es_ES", "LANG": "en_US"}) == "es"
+    assert detect_language({"LANG": "de_DE.UTF-8"}) == "en"
+    assert detect_language({}) == "en"
+
+
+def test_an_unknown_language_is_named_in_the_error():
+    with pytest.raises(UnknownLanguage, match="'de'.*en, fr, es, uk"):
+        parse_language("de")
+
+
+def test_two_translators_do_not_share_a_language():
+    """Several apps in one process may speak different languages."""
+    en, uk = Translator("en"), Translator("uk")
+    assert en("place.camp") == "Camp" and uk("place.camp") == "Табір"

@@ -1,0 +1,182 @@
+"""Playing with the keyboard against a real table whose other seats are computer players."""
+
+from __future__ import annotations
+
+import pytest
+
+from diamant_tui.cards import Rules
+from diamant_tui.events import DecisionsRevealed
+from diamant_tui.table import Table, TableSettings, TableStatus
+from diamant_tui.ui import DiamantApp, SetupChoices
+from diamant_tui.ui.screens.final import FinalScreen
+from diamant_tui.ui.screens.setup import SetupScreen
+from diamant_tui.ui.screens.summary import RoundSummaryScreen
+from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.view import Decision, Phase
+from ui_helpers import screen_text, until
+
+
+def due(app) -> bool:
+    """The person's decision is due and not yet made."""
+    screen = app.screen
+    return (
+        isinstance(screen, TableScreen)
+        and screen.view is not None
+        and screen.view.decision_due
+        and screen.view.my_decision is None
+    )
+
+
+async def play_with_keys(app, pilot, leave_at_carried: int = 10) -> FinalScreen:
+    """Answer every decision with `c` or `l`, close round summaries with Enter."""
+    for _ in range(2000):
+        await until(pilot, lambda: due(app) or isinstance(app.screen, (FinalScreen, RoundSummaryScreen)))
+        if isinstance(app.screen, FinalScreen):
+            return app.screen
+        if isinstance(app.screen, RoundSummaryScreen):
+            await pilot.press("enter")
+            continue
+        carried = app.screen.view.me.carried
+        await pilot.press("l" if carried >= leave_at_carried else "c")
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("rules", list(Rules))
+async def test_a_person_plays_five_rounds_with_the_keyboard_alone(rules):
+    """Enter on the setup screen starts a game; `c`/`l` play it to the final scores."""
+    choices = SetupChoices(name="Zoe", rules=rules, players=4, level="easy", seed=11, pace=0)
+    app = DiamantApp(lang="en", choices=choices)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("enter")
+        final = await play_with_keys(app, pilot)
+        game = app.table.game
+        assert game.over and game.rules is rules
+        assert final.view.phase is Phase.OVER
+        # The person's own keys were the seat's decisions, in every round.
+        assert all(any(0 in turn for turn in r.decisions) for r in game.history)
+        text = screen_text(app)
+        assert "Final scores" in text
+        for name, score in zip(game.names, game.scores()):
+            assert name in text and str(score) in text
+
+
+async def test_the_choice_can_change_until_everyone_has_chosen():
+    """"You may change your choice until the last choice is in": `c`, then `l`, counts as Exit."""
+    table = Table(TableSettings(seats=3, bots=("cards:40",), pace=0, seed=5))
+    me = table.join("me", "me")
+    other = table.join("other", "other")
+    app = DiamantApp(lang="en", table=table, seat=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: due(app))
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen.view.my_decision is Decision.CONTINUE)
+        assert "▶ Continue ✔" in screen_text(app)
+        await pilot.press("l")
+        await until(pilot, lambda: app.screen.view.my_decision is Decision.LEAVE)
+        text = screen_text(app)
+        assert "▶ Exit ✔" in text and "▶ Continue ✔" not in text
+        table.submit(other, Decision.CONTINUE)
+        await until(pilot, lambda: not app.screen.view.me.in_cave)
+        revealed = [e for e in table.game.events if isinstance(e, DecisionsRevealed)]
+        assert revealed[0].leaving == (me,) and other in revealed[0].continuing
+    await table.close()
+
+
+async def test_arrows_and_enter_choose_too():
+    """The decision also works with the arrow keys and Enter."""
+    table = Table(TableSettings(seats=3, bots=("cards:40",), pace=0, seed=5))
+    me = table.join("me", "me")
+    other = table.join("other", "other")
+    app = DiamantApp(lang="en", table=table, seat=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: due(app))
+        await pilot.press("right", "enter")
+        await until(pilot, lambda: app.screen.view.my_decision is Decision.LEAVE)
+        await pilot.press("left", "enter")
+        await until(pilot, lambda: app.screen.view.my_decision is Decision.CONTINUE)
+        table.submit(other, Decision.CONTINUE)
+    await table.close()
+
+
+async def test_when_the_timer_runs_out_the_seat_is_away_until_a_key_is_pressed():
+    """A computer player decides for a person who lets the timer run out; shown "away"."""
+    table = Table(TableSettings(seats=3, bots=("cards:40", "cards:40"), pace=0.5, seed=5, timer=0.2))
+    me = table.join("me", "me")
+    app = DiamantApp(lang="en", table=table, seat=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: table.seats[me].away)
+        await pilot.pause()
+        lines = [line for line in screen_text(app).splitlines() if "▶ me" in line]
+        assert lines and "☾away" in lines[0]
+        for _ in range(200):  # a key during an expired turn is undone by that turn's timer
+            await pilot.press("x")
+            await pilot.pause(0.05)
+            if not table.seats[me].away:
+                break
+        assert not table.seats[me].away
+        lines = [line for line in screen_text(app).splitlines() if "▶ me" in line]
+        assert lines and "away" not in lines[0]
+    await table.close()
+
+
+async def _screen_with_bots_decided(bot: str) -> str:
+    table = Table(TableSettings(seats=3, bots=(bot, bot), pace=0, seed=9))
+    me = table.join("me", "me")
+    app = DiamantApp(lang="en", table=table, seat=me)
+    texts = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: due(app) and all(p.decided for p in app.screen.view.players[1:]))
+        texts.append(screen_text(app))
+        await pilot.press("g", "p")  # the log and the disaster chance
+        await pilot.pause()
+        texts.append(screen_text(app))
+        await pilot.press("f1")
+        await pilot.pause()
+        texts.append(screen_text(app))
+    await table.close()
+    return "\n".join(texts)
+
+
+async def test_nobody_sees_another_players_choice_before_the_reveal():
+    """"Nobody sees another's choice before revealing": the screens are the same
+    whether the others chose to exit or to continue."""
+    leaving = await _screen_with_bots_decided("cards:1")
+    continuing = await _screen_with_bots_decided("cards:40")
+    assert "✓" in leaving
+    assert leaving == continuing
+
+
+async def test_a_small_terminal_is_asked_to_grow_and_the_game_goes_on():
+    """Below 80x24 an overlay asks for more room; resizing keeps the game as it was."""
+    table = Table(TableSettings(seats=3, bots=("cards:40", "cards:40"), pace=0, seed=3))
+    me = table.join("me", "me")
+    app = DiamantApp(lang="en", table=table, seat=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: due(app))
+        assert "enlarge" not in screen_text(app)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert "enlarge your terminal" in screen_text(app)
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen.view.step >= 2)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "enlarge" not in text and "card 2" in text
+    await table.close()
+
+
+async def test_rematch_starts_a_new_game_at_the_same_table():
+    """From the final scores, `r` starts another game with the same seats."""
+    choices = SetupChoices(name="Zoe", players=3, level="beginner", seed=2, pace=0)
+    app = DiamantApp(lang="en", choices=choices)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await play_with_keys(app, pilot, leave_at_carried=1)
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.table.status is TableStatus.PLAYING)
+        assert app.table.games_played == 1
+        await pilot.press("q", "y")
+        await until(pilot, lambda: not app.is_running)

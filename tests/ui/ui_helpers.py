@@ -1,0 +1,175 @@
+"""Helpers for the interface tests: waiting, rendering a screen as text, fixed tables."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Callable
+
+from rich.console import Console
+
+from diamant_tui.cards import Card, HazardType, Hazard, Relic, Rules, Treasure
+from diamant_tui.engine import Game
+from diamant_tui.events import Event
+from diamant_tui.table import SeatInfo, SeatKind, TableStatus, TableUpdate
+from diamant_tui.view import Decision
+
+NAMES = ("Ana", "Bruno", "Chiara", "Dmytro")
+
+
+async def until(pilot, predicate: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Let the app run until ``predicate()`` holds (a generous bound, not a timing test)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError("condition not reached")
+        await pilot.pause(0.005)
+
+
+def screen_text(app) -> str:
+    """What a person sees now: the whole screen as plain text."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False)
+    update = app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens, simplify=True
+    )
+    console.print(update)
+    return console.export_text()
+
+
+def T(value: int) -> Treasure:
+    return Treasure(value)
+
+
+def H(kind: str) -> Hazard:
+    return Hazard(HazardType(kind))
+
+
+class FixedTable:
+    """A table whose game the test drives card by card (a stacked deck), for snapshots.
+
+    It offers the part of the Table API the interface uses and publishes real engine
+    views; the test calls :meth:`reveal` and :meth:`decide` to move the game on.
+    """
+
+    def __init__(self, rules: Rules = Rules.CLASSIC, names=NAMES, hidden: bool = False) -> None:
+        self.game = Game(names, rules, seed=1, chests_hidden=hidden)
+        self.status = TableStatus.PLAYING
+        self.subscribers: list[tuple[int | None, Callable]] = []
+        self.submitted: list[tuple[int, Decision]] = []
+        self.rematches = 0
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        return tuple(
+            SeatInfo(s, n, SeatKind.PERSON if s == 0 else SeatKind.BOT,
+                     None if s == 0 else "carry:20", False, True)
+            for s, n in enumerate(self.game.names)
+        )
+
+    def subscribe(self, seat, callback):
+        self.subscribers.append((seat, callback))
+        callback(self._update(seat, ()))
+        return lambda: None
+
+    def _update(self, seat, events) -> TableUpdate:
+        return TableUpdate(self.game.view_for(seat), tuple(events), self.seats, self.status, ())
+
+    def publish(self, events: list[Event]) -> None:
+        if self.game.over:
+            self.status = TableStatus.FINISHED
+        for seat, callback in self.subscribers:
+            callback(self._update(seat, events))
+
+    def reveal(self, *cards: Card) -> None:
+        for card in cards:
+            self.publish(self.game.apply_reveal(card))
+
+    def decide(self, **by_name: str) -> None:
+        """Submit decisions by player name (``Ana="continue"``)."""
+        events = []
+        for name, decision in by_name.items():
+            events += self.game.submit(name, decision)
+        self.publish(events)
+
+    def everyone(self, decision: str) -> None:
+        self.decide(**{self.game.names[s]: decision for s in self.game.players_in_cave})
+
+    # intents the interface may send
+    def submit(self, seat: int, decision: Decision) -> None:
+        self.submitted.append((seat, decision))
+        self.publish(self.game.submit(seat, decision))
+
+    def wake(self, seat: int) -> None:
+        pass
+
+    def say(self, author: str, text: str) -> None:
+        pass
+
+    def rematch(self) -> None:
+        self.rematches += 1
+
+
+def mid_round(table: FixedTable) -> FixedTable:
+    """Round 2, six cards on the path, Bruno is in camp; Chiara has decided, Ana not yet."""
+    table.reveal(T(9))
+    table.everyone("continue")
+    table.reveal(T(5))
+    table.everyone("leave")
+    for card in (T(11), T(7)):
+        table.reveal(card)
+        table.everyone("continue")
+    table.reveal(H("lava"))
+    table.decide(Ana="continue", Bruno="leave", Chiara="continue", Dmytro="continue")
+    for card in (T(2), H("rams")):
+        table.reveal(card)
+        table.decide(Ana="continue", Chiara="continue", Dmytro="continue")
+    table.reveal(T(13))
+    table.decide(Chiara="leave", Dmytro="continue")
+    return table
+
+
+def after_disaster(table: FixedTable) -> FixedTable:
+    """Round 1 ends in a disaster: a second snakes catches everyone still in the cave."""
+    table.reveal(T(9))
+    table.everyone("continue")
+    table.reveal(H("snakes"))
+    table.everyone("continue")
+    table.reveal(T(14))
+    table.decide(Ana="continue", Bruno="leave", Chiara="continue", Dmytro="continue")
+    table.reveal(H("spiders"))
+    table.everyone("continue")
+    table.reveal(H("snakes"))
+    return table
+
+
+def whole_game(table: FixedTable) -> FixedTable:
+    """Five rounds; Ana and Chiara tie for the victory."""
+    plays = [
+        ([T(9), T(14)], {"Ana": "leave", "Bruno": "continue", "Chiara": "leave", "Dmytro": "continue"},
+         [H("snakes"), H("snakes")]),
+        ([T(7), T(4)], {"Ana": "continue", "Bruno": "leave", "Chiara": "continue", "Dmytro": "leave"},
+         [T(11), H("lava"), H("lava")]),
+        ([T(13)], {"Ana": "leave", "Bruno": "leave", "Chiara": "leave", "Dmytro": "leave"}, []),
+        ([T(5), T(3)], {"Ana": "continue", "Bruno": "continue", "Chiara": "continue", "Dmytro": "leave"},
+         [H("rams"), H("rams")]),
+        ([T(15)], {"Ana": "leave", "Bruno": "continue", "Chiara": "leave", "Dmytro": "continue"},
+         [H("boulders"), H("boulders")]),
+    ]
+    for first, choice, rest in plays:
+        for card in first[:-1]:
+            table.reveal(card)
+            table.everyone("continue")
+        table.reveal(first[-1])
+        table.decide(**choice)
+        for card in rest:
+            table.reveal(card)
+            if table.game.phase.value == "decision":
+                table.everyone("continue")
+    return table
+
+
+__all__ = ["FixedTable", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
+           "screen_text", "until", "whole_game"]
