@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from .cards import (
@@ -190,7 +190,7 @@ class Game:
             path=tuple(self.path),
             deck=deck,
             hazards_removed=tuple(self.hazards_removed),
-            round_results=tuple(self.round_results),
+            round_results=self._round_results_for(seat, hide),
             relics_taken=self.relics_taken,
             chests_hidden=self.chests_hidden,
             decision_due=due,
@@ -198,6 +198,15 @@ class Game:
             scores=self.scores() if self.over else None,
             winners=self.winners() if self.over else (),
             rounds=ROUNDS,
+        )
+
+    def _round_results_for(self, seat: int | None, hide: bool) -> tuple[RoundResult, ...]:
+        # What others banked round by round adds up to their chests: hide it with them.
+        if not hide:
+            return tuple(self.round_results)
+        return tuple(
+            replace(r, banked=tuple(b if s == seat else None for s, b in enumerate(r.banked)))
+            for r in self.round_results
         )
 
     # -- reveal (chance) steps ----------------------------------------------

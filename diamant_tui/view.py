@@ -69,8 +69,9 @@ class RoundResult:
     round: int
     disaster: HazardType | None
     cards: int
-    banked: tuple[int, ...]
-    """Rubies plus relic points each seat made safe during the round."""
+    banked: tuple[int | None, ...]
+    """Rubies plus relic points each seat made safe during the round (None for another
+    seat while chests are hidden, since these add up to the chest)."""
 
 
 @dataclass(frozen=True)

@@ -403,10 +403,13 @@ def test_hidden_chests_are_shown_only_to_their_owner_until_the_game_ends():
     assert [p.chest for p in mine.players] == [3, None, None]
     assert [p.chest for p in bobs.players] == [None, 3, None]
     assert [p.chest for p in spectator.players] == [None, None, None]
+    # What others banked round by round would add up to their chests: it is hidden too.
+    assert [r.banked for r in bobs.round_results] == [(None, 3, None)]
     for _ in range(4):
         game.start_next_round()
         end_round_by_leaving(game)
     assert [p.chest for p in game.view_for(BOB).players] == list(game.chest)
+    assert None not in game.view_for(BOB).round_results[0].banked
 
 
 def test_shown_chests_are_seen_by_everyone():

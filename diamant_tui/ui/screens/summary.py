@@ -20,14 +20,13 @@ def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
         + t("summary.score").rjust(10),
         style="bold",
     )]
-    order = sorted(view.players, key=lambda p: (-result.banked[p.seat], p.seat))
+    order = sorted(view.players, key=lambda p: (-(result.banked[p.seat] or 0), p.seat))
     for p in order:
         total = "?" if p.chest is None else str(p.chest + p.relic_points)
+        banked = result.banked[p.seat]
+        gain = "?" if banked is None else f"+{banked}{RUBY}"
         mark = "▶ " if p.seat == view.seat else "  "
-        lines.append(Text(
-            (mark + p.name)[:15].ljust(16)
-            + f"+{result.banked[p.seat]}{RUBY}".rjust(10) + total.rjust(10)
-        ))
+        lines.append(Text((mark + p.name)[:15].ljust(16) + gain.rjust(10) + total.rjust(10)))
     return Text("\n").join(lines)
 
 
