@@ -1,0 +1,139 @@
+"""Who is connecting: connection limits, then authentication, then the session.
+
+Any public key is accepted and its fingerprint identifies the player across connections.
+A client without a key logs in as a guest through keyboard-interactive authentication
+with no prompt; a guest gets a resume code instead of a key.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import asyncssh
+
+from diamant_tui.table import clean_text
+
+if TYPE_CHECKING:
+    from .limits import ConnectionLimits
+    from .session import GameSession
+
+log = logging.getLogger(__name__)
+
+NAME_MAX_CHARS = 16
+MAX_SESSIONS = 3
+"""Sessions (each an app) one connection may open: enough for ssh connection sharing."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A player: ``key`` is stable across connections for a public key, new for a guest."""
+
+    key: str
+    name: str
+    guest: bool
+    address: str
+
+    def __str__(self) -> str:
+        kind = "guest" if self.guest else self.key.removeprefix("key:")
+        return f"{self.name!r} ({kind}) from {self.address}"
+
+
+def clean_name(username: str) -> str:
+    """The SSH user name as a display name: no control characters, at most 16 characters."""
+    return clean_text(username, NAME_MAX_CHARS) or "player"
+
+
+class ConnectionHandler(asyncssh.SSHServer):
+    """One SSH connection, from TCP accept to its sessions (asyncssh's server protocol)."""
+
+    def __init__(self, limits: "ConnectionLimits",
+                 session_factory: Callable[[Identity], "GameSession"],
+                 open_connections: "set[asyncssh.SSHServerConnection] | None" = None) -> None:
+        self._limits = limits
+        self._open = open_connections if open_connections is not None else set()
+        self._session_factory = session_factory
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._address = "?"
+        self._admitted = False
+        self._refusal: str | None = None
+        self._username = ""
+        self._key: str | None = None
+        self._sessions = 0
+        self.identity: Identity | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        self._open.add(conn)
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self._address = str(peer[0])
+        refusal = self._limits.admit(self._address)
+        if refusal is None:
+            self._admitted = True
+            return
+        if self._limits.hammering(self._address):
+            # Still connecting after being told: close at once, before any key exchange.
+            log.info("dropped a connection from %s: %s", self._address, refusal)
+            conn.get_loop().call_soon(conn.abort)
+            return
+        # A message can only be sent once the key exchange is done: at authentication.
+        log.warning("refusing a connection from %s: %s", self._address, refusal)
+        self._refusal = refusal
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._conn is not None:
+            self._open.discard(self._conn)
+        if exc is not None:
+            log.info("connection from %s lost: %s", self._address, exc)
+        if self._admitted:
+            self._admitted = False
+            self._limits.release(self._address)
+
+    def begin_auth(self, username: str) -> bool:
+        if self._refusal is not None and self._conn is not None:
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._refusal)
+            return True
+        self._username = username
+        return True  # ask for a key first: a key is what identifies a player
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # asyncssh calls this for every key offered and again just before checking the
+        # signature, so the last key seen here is the one that logged in.
+        self._key = key.get_fingerprint("sha256")
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        # A guest: forget any key offered without a signature, it proves nothing.
+        self._key = None
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def auth_completed(self) -> None:
+        name = clean_name(self._username)
+        if self._key is not None:
+            self.identity = Identity("key:" + self._key, name, False, self._address)
+        else:
+            self.identity = Identity("guest:" + secrets.token_hex(8), name, True, self._address)
+        log.info("logged in: %s", self.identity)
+
+    def session_requested(self) -> "GameSession | bool":
+        if self.identity is None:
+            return False
+        if self._sessions >= MAX_SESSIONS:
+            log.warning("%s: refused a session beyond %d on one connection",
+                        self.identity, MAX_SESSIONS)
+            raise asyncssh.ChannelOpenError(
+                asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                f"at most {MAX_SESSIONS} sessions on one connection")
+        self._sessions += 1
+        return self._session_factory(self.identity)

@@ -1,0 +1,80 @@
+"""The commands a client may give after the host: ``play``, ``watch`` and ``resume``.
+
+``ssh -t host play NAME [--rules R] [--seats N] [--bots K]`` joins table NAME (creating it),
+``ssh -t host watch NAME`` watches it, ``ssh -t host resume CODE`` gives a guest their seat
+back. Anything else gets a message listing these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from dataclasses import dataclass
+
+from diamant_tui.cards import Rules
+
+USAGE = (
+    "commands: play NAME [--rules classic|relics|relic-variant] [--seats 3-8] [--bots K], "
+    "watch NAME, resume CODE (or no command for the lobby)"
+)
+
+
+class CommandError(ValueError):
+    """A command that cannot be read; the message says what is allowed."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """What a client asked for. ``verb`` is play, watch or resume."""
+
+    verb: str
+    name: str
+    rules: Rules = Rules.CLASSIC
+    seats: int = 4
+    bots: int = 1
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # never exit the server or print usage
+        raise CommandError(message)
+
+
+def _play_parser() -> _Parser:
+    parser = _Parser(prog="play", add_help=False, exit_on_error=False)
+    parser.add_argument("name")
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--bots", type=int, default=1)
+    return parser
+
+
+def parse_command(text: str) -> Command:
+    """Read a client's command line; raises :class:`CommandError` with a clear message."""
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise CommandError(f"cannot read the command ({exc}); {USAGE}") from None
+    if not words:
+        raise CommandError(USAGE)
+    verb, args = words[0].lower(), words[1:]
+    if verb in ("watch", "resume"):
+        if len(args) != 1:
+            raise CommandError(f"{verb} takes one word: {verb} {'NAME' if verb == 'watch' else 'CODE'}")
+        return Command(verb, args[0])
+    if verb != "play":
+        raise CommandError(f"unknown command {words[0][:20]!r}; {USAGE}")
+    try:
+        ns = _play_parser().parse_args(args)
+    except (CommandError, argparse.ArgumentError) as exc:
+        raise CommandError(f"play: {exc}; {USAGE}") from None
+    try:
+        rules = Rules.parse(ns.rules)
+    except ValueError as exc:
+        raise CommandError(f"play: {exc}") from None
+    if not 3 <= ns.seats <= 8:
+        raise CommandError(f"play: --seats {ns.seats}: a table has 3 to 8 seats")
+    if not 0 <= ns.bots < ns.seats:
+        raise CommandError(
+            f"play: --bots {ns.bots}: between 0 and {ns.seats - 1} computer players, "
+            "so that at least one seat is yours")
+    return Command("play", ns.name, rules, ns.seats, ns.bots)

@@ -1,0 +1,178 @@
+"""Settings of ``diamant serve``: defaults, an optional TOML file, the environment and flags.
+
+Every setting has one name used everywhere: ``--max-connections`` on the command line,
+``DIAMANT_MAX_CONNECTIONS`` in the environment and ``max_connections`` in the TOML file.
+A flag beats the environment, which beats the file, which beats the default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import platformdirs
+
+ENV_PREFIX = "DIAMANT_"
+
+
+class ConfigError(ValueError):
+    """A setting with a bad value; the message names the setting and where it came from."""
+
+
+def default_data_dir() -> Path:
+    """The server's data folder in the user's data directory."""
+    return Path(platformdirs.user_data_dir("diamant", appauthor=False)) / "server"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything ``diamant serve`` can be told."""
+
+    host: str = "0.0.0.0"
+    port: int = 2222
+    data_dir: Path | None = None
+    max_connections: int = 500
+    max_per_address: int = 20
+    connect_rate: float = 1.0
+    connect_burst: int = 10
+    login_timeout: float = 20.0
+    keepalive_interval: float = 30.0
+    lobby_idle_timeout: float = 1800.0
+    pace: float = 0.7
+    log_level: str = "info"
+
+    @property
+    def data_path(self) -> Path:
+        """The data folder, the default one when none was given."""
+        return self.data_dir if self.data_dir is not None else default_data_dir()
+
+
+# name -> (parser from text, help text). The order is the order of ``--help``.
+_HELP: dict[str, str] = {
+    "host": "address to listen on",
+    "port": "TCP port to listen on (0 picks a free one)",
+    "data_dir": "folder for the host key and the game records",
+    "max_connections": "most connections at once, in all",
+    "max_per_address": "most connections at once from one address",
+    "connect_rate": "new connections per second allowed from one address, on average",
+    "connect_burst": "new connections allowed from one address in a burst",
+    "login_timeout": "seconds a client has to log in",
+    "keepalive_interval": "seconds between keepalive messages (0: none)",
+    "lobby_idle_timeout": "seconds a session may stay idle in the lobby",
+    "pace": "seconds between the steps of a reveal at tables created on this server",
+    "log_level": "debug, info, warning or error",
+}
+
+_LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _parser_for(name: str) -> Callable[[str], Any]:
+    kind = {f.name: f.type for f in fields(ServerConfig)}[name]
+    if name == "data_dir":
+        return lambda text: Path(text).expanduser()
+    if name == "log_level":
+        return _log_level
+    return {"int": _whole, "float": _number, "str": str}[str(kind)]
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number") from None
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+
+
+def _log_level(text: str) -> str:
+    level = text.lower()
+    if level not in _LOG_LEVELS:
+        raise ValueError(f"{text!r} is not one of {', '.join(_LOG_LEVELS)}")
+    return level
+
+
+def _check(config: ServerConfig) -> ServerConfig:
+    """Reject values that cannot work, naming the setting."""
+    if not 0 <= config.port <= 65535:
+        raise ConfigError(f"port: {config.port} is not between 0 and 65535")
+    positive = ("max_connections", "max_per_address", "connect_rate", "connect_burst",
+                "login_timeout", "lobby_idle_timeout")
+    for name in positive:
+        if getattr(config, name) <= 0:
+            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
+    for name in ("keepalive_interval", "pace"):
+        if getattr(config, name) < 0:
+            raise ConfigError(f"{name}: must not be negative, not {getattr(config, name)}")
+    return config
+
+
+def _apply(config: ServerConfig, values: Mapping[str, Any], source: str) -> ServerConfig:
+    changes: dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in _HELP:
+            raise ConfigError(f"{source}: unknown setting {name!r}")
+        try:
+            changes[name] = _parser_for(name)(str(value))
+        except ValueError as exc:
+            raise ConfigError(f"{source}: {name}: {exc}") from None
+    return replace(config, **changes)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The settings in a TOML file (top level, or under a ``[serve]`` table)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    return dict(data.get("serve", data))
+
+
+def from_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The settings given as ``DIAMANT_*`` environment variables."""
+    return {
+        name: environ[ENV_PREFIX + name.upper()]
+        for name in _HELP
+        if ENV_PREFIX + name.upper() in environ
+    }
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add one flag per setting; each help line shows the default and the variable name."""
+    defaults = ServerConfig()
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="TOML file with any of these settings, same names "
+                        "(env DIAMANT_CONFIG)")
+    for name, text in _HELP.items():
+        default = getattr(defaults, name)
+        shown = default_data_dir() if name == "data_dir" else default
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            default=None,
+            metavar=name.upper(),
+            help=f"{text} (default: {shown}; env {ENV_PREFIX}{name.upper()})",
+        )
+
+
+def load(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ServerConfig:
+    """Combine defaults, the TOML file, the environment and the flags, in that order."""
+    environ = os.environ if environ is None else environ
+    config = ServerConfig()
+    config_file = args.config or (Path(environ["DIAMANT_CONFIG"]) if "DIAMANT_CONFIG" in environ else None)
+    if config_file is not None:
+        config = _apply(config, read_toml(Path(config_file)), str(config_file))
+    config = _apply(config, from_environment(environ), "environment")
+    flags = {name: getattr(args, name) for name in _HELP if getattr(args, name, None) is not None}
+    config = _apply(config, flags, "command line")
+    return _check(config)

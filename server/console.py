@@ -1,0 +1,117 @@
+"""Per-session output settings for an app: colours from the client's terminal, errors to the log.
+
+Textual builds an app's console from the server's own environment; over SSH every session
+has its own terminal, so its colour depth comes from the client's ``TERM`` (and
+``COLORTERM`` / ``NO_COLOR`` when the client sends them).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Mapping
+
+from rich.color import ColorSystem
+from rich.console import Console
+from rich.style import Style
+from textual.app import App
+from textual.filter import Monochrome, NoColor
+from textual.strip import Strip
+
+_COLOR_VARIABLES = ("COLORTERM", "NO_COLOR")
+
+
+class _NullFile(io.TextIOBase):
+    """Textual renders through the console but writes through the driver."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def isatty(self) -> bool:
+        return True
+
+
+class _LogFile(io.TextIOBase):
+    """A text stream that sends each written line to a logger."""
+
+    def __init__(self, logger: logging.Logger, prefix: str) -> None:
+        self._logger = logger
+        self._prefix = prefix
+
+    def write(self, text: str) -> int:
+        for line in text.rstrip().splitlines():
+            if line.strip():
+                self._logger.error("%s: %s", self._prefix, line)
+        return len(text)
+
+
+def client_environment(term_type: str, environment: Mapping[str, str]) -> dict[str, str]:
+    """The variables that decide colours, as the client's terminal gave them."""
+    env = {"TERM": term_type or "xterm"}
+    env.update({k: environment[k] for k in _COLOR_VARIABLES if k in environment})
+    return env
+
+
+def _console(env: Mapping[str, str], color_system: str) -> Console:
+    return Console(
+        color_system=color_system,  # type: ignore[arg-type]
+        file=_NullFile(),
+        markup=True,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+        _environ=dict(env),
+        force_terminal=True,
+        safe_box=False,
+        soft_wrap=False,
+    )
+
+
+def _render_style(style: Style, text: str, color_system: ColorSystem) -> str:
+    ansi = Strip.render_ansi(style, color_system)  # cached per style *and* colour depth
+    output = f"\x1b[{ansi}m{text}\x1b[0m" if ansi else text
+    if style._link:
+        output = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{output}\x1b]8;;\x1b\\"
+    return output
+
+
+def _render_strip(self: Strip, console: Console) -> str:
+    """``Strip.render`` without the caches that ignore the colour depth."""
+    color_system = console._color_system or ColorSystem.TRUECOLOR
+    return "".join([
+        text if style is None else _render_style(style, text, color_system)
+        for text, style, _ in self._segments
+    ])
+
+
+def share_strips_safely() -> None:
+    """Stop one session's colour codes leaking into another's screen.
+
+    Textual caches rendered escape codes on the strip and on the style itself, whatever
+    the colour depth, and strips and styles are shared by every app in the process: a
+    16-colour client would be sent the 256-colour codes cached for another client. The
+    codes stay cached per style and colour depth (``Strip.render_ansi``).
+    """
+    Strip.render = _render_strip  # type: ignore[method-assign]
+
+
+def configure_app(app: App[object], env: Mapping[str, str], logger: logging.Logger,
+                  session_id: str) -> None:
+    """Give ``app`` the client's colour depth, and send its error output to ``logger``."""
+    share_strips_safely()
+    app.console = _console(env, "auto")
+    app._filters = [f for f in app._filters if not isinstance(f, (Monochrome, NoColor))]
+    app.no_color = "NO_COLOR" in env
+    if app.console.color_system is None:
+        # A terminal type with no known colours ("dumb", "unknown"): Textual would send
+        # truecolor codes; send none at all.
+        app.console = _console(env, "standard")
+        app.no_color = True
+        app._filters.append(NoColor())
+    elif app.no_color:
+        # Textual's grey shades come out as 256-colour codes: a 16-colour terminal gets none.
+        plain = app.native_ansi_color or app.console.color_system == "standard"
+        app._filters.append(NoColor() if plain else Monochrome())
+    # Tracebacks Textual would print to the server's stderr go to the log instead.
+    app.error_console = Console(file=_LogFile(logger, session_id), markup=False,
+                                highlight=False, width=120, color_system=None)

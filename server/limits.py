@@ -1,0 +1,86 @@
+"""Connection limits, checked as soon as a TCP connection arrives (before authentication).
+
+At most ``max_connections`` connections in all and ``max_per_address`` from one address,
+and new connections from one address are rate limited with a token bucket.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+@dataclass
+class ConnectionLimits:
+    """Counts open connections and decides whether a new one may come in."""
+
+    max_connections: int
+    max_per_address: int
+    rate: float
+    """Tokens added per second to each address's bucket."""
+    burst: int
+    """Size of each bucket: how many connections may arrive at once."""
+    clock: Callable[[], float] = time.monotonic
+    _open: Counter[str] = field(default_factory=Counter)
+    _buckets: dict[str, _Bucket] = field(default_factory=dict)
+    _refused: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def total(self) -> int:
+        """Connections open now."""
+        return sum(self._open.values())
+
+    def hammering(self, address: str) -> bool:
+        """True when ``address`` keeps connecting although refused: close at once, no reply."""
+        return self._refused[address] > self.burst
+
+    def admit(self, address: str) -> str | None:
+        """Count a new connection from ``address``; or return why it is refused."""
+        reason = self._admit(address)
+        if reason is None:
+            self._refused.pop(address, None)
+        else:
+            self._refused[address] += 1
+        return reason
+
+    def _admit(self, address: str) -> str | None:
+        now = self.clock()
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            bucket = self._buckets[address] = _Bucket(float(self.burst), now)
+        bucket.tokens = min(float(self.burst), bucket.tokens + (now - bucket.stamp) * self.rate)
+        bucket.stamp = now
+        if bucket.tokens < 1:
+            return "too many new connections from your address; wait a few seconds and retry"
+        bucket.tokens -= 1
+        if self.total >= self.max_connections:
+            return "the server is full; please try again later"
+        if self._open[address] >= self.max_per_address:
+            return f"at most {self.max_per_address} connections from one address"
+        self._open[address] += 1
+        self._forget_full_buckets(now)
+        return None
+
+    def release(self, address: str) -> None:
+        """A connection counted by :meth:`admit` has closed."""
+        if self._open[address] > 0:
+            self._open[address] -= 1
+        if not self._open[address]:
+            del self._open[address]
+
+    def _forget_full_buckets(self, now: float) -> None:
+        # Keep the table small: a bucket that has refilled says nothing new.
+        if len(self._buckets) < 1024:
+            return
+        for address, bucket in list(self._buckets.items()):
+            if bucket.tokens + (now - bucket.stamp) * self.rate >= self.burst:
+                del self._buckets[address]
+                self._refused.pop(address, None)

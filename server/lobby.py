@@ -1,0 +1,200 @@
+"""The server's tables: who sits where, guest resume codes, and the game records on disk.
+
+One :class:`Lobby` per server. Every connection asks it for tables by name; a person whose
+connection dropped finds their seat again here by identity (a key fingerprint, or a guest
+identity looked up by its resume code).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from diamant_tui.errors import DiamantError
+from diamant_tui.table import SeatKind, Table, TableSettings, TableStatus
+from diamant_tui.ui.setup_choices import default_level, levels
+
+log = logging.getLogger(__name__)
+
+TABLE_NAME = re.compile(r"[\w.-]{1,20}")
+"""Table names: letters, digits, ``_``, ``.`` and ``-``, at most 20 characters."""
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read and type
+MAX_TABLES = 200
+
+
+class LobbyError(ValueError):
+    """A request the lobby cannot grant; the message is shown to the person as is."""
+
+
+def default_bot() -> str:
+    """The computer player seated by ``play NAME --bots K``: the setup screen's default."""
+    return levels()[default_level()]
+
+
+def check_table_name(name: str) -> str:
+    """``name`` if it can name a table, else a :class:`LobbyError` saying what is allowed."""
+    if not TABLE_NAME.fullmatch(name or ""):
+        raise LobbyError(
+            f"{name[:30]!r} cannot name a table: use 1 to 20 letters, digits, '_', '.' or '-'.")
+    return name
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """One line of the lobby's list of tables."""
+
+    name: str
+    rules: str
+    seats: int
+    people: int
+    computers: int
+    free: int
+    timer: float | None
+    status: TableStatus
+
+
+class Lobby:
+    """Every table on the server, and where each person sits."""
+
+    def __init__(self, data_dir: Path, *, pace: float = 0.7) -> None:
+        self.records_dir = data_dir / "records"
+        self.pace = pace
+        self.tables: dict[str, Table] = {}
+        self._codes: dict[str, str] = {}
+        self._code_of: dict[str, str] = {}
+        self._holders: dict[tuple[Table, int], object] = {}
+
+    # --- tables -------------------------------------------------------------------------
+
+    def get(self, name: str) -> Table | None:
+        """The table called ``name``, if there is one."""
+        return self.tables.get(name)
+
+    def create(self, settings: TableSettings, creator: str | None) -> Table:
+        """Open a new table; the name must be free and valid."""
+        self.prune()
+        check_table_name(settings.name)
+        if settings.name in self.tables:
+            raise LobbyError(f"there is already a table called {settings.name!r}.")
+        if len(self.tables) >= MAX_TABLES:
+            raise LobbyError("the server has too many tables open; join one of them instead.")
+        try:
+            table = Table(settings, creator=creator, on_game_over=self.save_record)
+        except (DiamantError, ValueError) as exc:
+            raise LobbyError(str(exc)) from None
+        self.tables[settings.name] = table
+        log.info("table %r created by %s: %s", settings.name, creator, settings)
+        return table
+
+    def seat_of(self, identity: str) -> tuple[Table, int] | None:
+        """The table and seat ``identity`` holds (a person coming back), if any."""
+        for table in self.tables.values():
+            if table.status is TableStatus.FINISHED:
+                continue
+            seat = table.seat_of(identity)
+            if seat is not None:
+                return table, seat
+        return None
+
+    def summaries(self) -> list[TableSummary]:
+        """The open tables, waiting ones first."""
+        self.prune()
+        rows = []
+        for table in self.tables.values():
+            seats = table.seats
+            rows.append(TableSummary(
+                name=table.name,
+                rules=table.settings.rules.value,
+                seats=len(seats),
+                people=sum(1 for s in seats if s.kind is SeatKind.PERSON),
+                computers=sum(1 for s in seats if s.kind is SeatKind.BOT),
+                free=table.free_seats,
+                timer=table.settings.timer,
+                status=table.status,
+            ))
+        order = {TableStatus.WAITING: 0, TableStatus.PLAYING: 1, TableStatus.FINISHED: 2}
+        return sorted(rows, key=lambda r: (order[r.status], r.name))
+
+    def prune(self) -> None:
+        """Forget finished tables that nobody is at or looking at any more."""
+        for name, table in list(self.tables.items()):
+            if table.status is TableStatus.FINISHED and not table.people_connected:
+                self._forget(name, table)
+
+    def _forget(self, name: str, table: Table) -> None:
+        if table._subscribers or self.tables.get(name) is not table:
+            return  # someone (a spectator) still looks at it, or it has gone already
+        del self.tables[name]
+        table.on_game_over = None
+        log.info("table %r closed: nobody left at it", name)
+
+    def take_seat(self, table: Table, seat: int, holder: object) -> object | None:
+        """Record that ``holder`` (a session's app) now shows ``seat``; returns the previous one."""
+        key = (table, seat)
+        previous = self._holders.get(key)
+        self._holders[key] = holder
+        return previous
+
+    def release_seat(self, table: Table, seat: int, holder: object) -> None:
+        """``holder`` leaves ``seat``: the table frees it or plays it, unless a newer
+        connection of the same person holds it now."""
+        key = (table, seat)
+        if self._holders.get(key) is not holder:
+            return
+        del self._holders[key]
+        table.disconnect(seat)
+        if table.status is not TableStatus.PLAYING and not table.people_connected:
+            self._forget(table.name, table)
+
+    # --- guests -------------------------------------------------------------------------
+
+    def resume_code(self, identity: str) -> str:
+        """The short code that gives a guest their seat back from a new connection."""
+        code = self._code_of.get(identity)
+        if code is None:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            while code in self._codes:
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            self._codes[code] = identity
+            self._code_of[identity] = code
+        return code
+
+    def identity_for_code(self, code: str) -> str | None:
+        """The guest identity a resume code stands for."""
+        return self._codes.get(code.strip().upper())
+
+    # --- records ------------------------------------------------------------------------
+
+    def save_record(self, table: Table) -> Path | None:
+        """Write the table's current game as a JSON record in the data folder."""
+        if table.game is None:
+            return None
+        try:
+            record = table.record()
+            self.records_dir.mkdir(parents=True, exist_ok=True)
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+            path = self.records_dir / f"{stamp}-{table.name}-{table.games_played + 1}.json"
+            path.write_text(json.dumps(record, indent=1, ensure_ascii=False), encoding="utf-8")
+        except Exception:
+            log.exception("table %r: could not write its game record", table.name)
+            return None
+        log.info("table %r: game record written to %s", table.name, path)
+        return path
+
+    async def close(self) -> list[Path]:
+        """Write out every game in progress and stop all tables."""
+        saved = []
+        for table in list(self.tables.values()):
+            if table.status is TableStatus.PLAYING:
+                path = self.save_record(table)
+                if path is not None:
+                    saved.append(path)
+            table.on_game_over = None
+            await table.close()
+        self.tables.clear()
+        return saved

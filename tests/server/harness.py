@@ -1,0 +1,155 @@
+"""A small SSH client for the server tests: it sees the screen as a terminal would.
+
+Each :class:`Player` is a real asyncssh client with a pty. Everything the server sends is
+fed to a pyte terminal emulator, so a test reads the screen as text, sends keys, and
+waits (with a generous overall timeout, never a timing assertion) for text to appear.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Callable
+
+import asyncssh
+import pyte
+
+WAIT = 30.0
+"""Seconds a test waits for something to appear before it fails (the machine is shared)."""
+
+KEYS = {
+    "enter": b"\r",
+    "escape": b"\x1b",
+    "tab": b"\t",
+    "up": b"\x1b[A",
+    "down": b"\x1b[B",
+    "right": b"\x1b[C",
+    "left": b"\x1b[D",
+    "backspace": b"\x7f",
+}
+
+
+class _Client(asyncssh.SSHClientSession):
+    """Feeds every byte received to the player's terminal emulator."""
+
+    def __init__(self, player: "Player") -> None:
+        self._player = player
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self._player._received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._player.closed.set()
+
+
+class Player:
+    """One person at a terminal, connected over SSH (see module docstring)."""
+
+    def __init__(self, name: str, size: tuple[int, int] = (80, 24)) -> None:
+        self.name = name
+        self.size = size
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        """Every byte the server sent to this player."""
+        self.closed = asyncio.Event()
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self._changed = asyncio.Event()
+
+    def _received(self, data: bytes) -> None:
+        self.raw += data
+        self.stream.feed(data)
+        self._changed.set()
+
+    async def connect(
+        self,
+        port: int,
+        *,
+        key: asyncssh.SSHKey | None = None,
+        command: str | None = None,
+        pty: bool = True,
+        term_type: str = "xterm-256color",
+        env: dict[str, str] | None = None,
+        window: int | None = None,
+    ) -> "Player":
+        """Log in (with ``key``, or as a guest) and open a session."""
+        self.conn = await asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username=self.name,
+            client_keys=[key] if key is not None else None,
+            known_hosts=None,
+            agent_path=None,
+            preferred_auth="publickey" if key is not None else "keyboard-interactive",
+            # asyncssh's client only tries keyboard-interactive when it has a password;
+            # the server asks no question of a guest, so it is never sent.
+            password=None if key is not None else "unused",
+            ignore_encrypted=True,
+        )
+        options: dict = {"encoding": None, "env": env or {}}
+        if window is not None:
+            options["window"] = window  # a small SSH window: the server must wait sooner
+        if pty:
+            options.update(term_type=term_type, term_size=self.size)
+        self.chan, _ = await self.conn.create_session(lambda: _Client(self), command, **options)
+        return self
+
+    # --- reading the screen -----------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        """The screen as lines of text."""
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, pattern: str | Callable[[str], bool], timeout: float = WAIT) -> str:
+        """Wait until the screen shows ``pattern`` (a regex, or a test on the text)."""
+        test = pattern if callable(pattern) else (lambda text: re.search(pattern, text) is not None)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not test(self.text):
+            if self.closed.is_set():
+                raise AssertionError(f"{self.name}: closed while waiting for {pattern!r}:\n{self.text}")
+            remaining = end - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"{self.name}: no {pattern!r} on screen:\n{self.text}")
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), min(remaining, 0.5))
+            except TimeoutError:
+                pass
+        return self.text
+
+    async def wait_closed(self, timeout: float = WAIT) -> None:
+        """Wait until the server has closed the session."""
+        await asyncio.wait_for(self.closed.wait(), timeout)
+
+    # --- typing ---------------------------------------------------------------------------
+
+    def press(self, *keys: str) -> None:
+        """Press keys by name (``enter``, ``escape``, ``down``...) or as characters."""
+        assert self.chan is not None
+        for key in keys:
+            self.chan.write(KEYS.get(key, key.encode()))
+
+    def type(self, text: str) -> None:
+        """Type text as it is."""
+        self.send(text.encode())
+
+    def send(self, data: bytes) -> None:
+        """Send raw bytes, as a terminal would for keys or a paste."""
+        assert self.chan is not None
+        self.chan.write(data)
+
+    def resize(self, width: int, height: int) -> None:
+        """Change the window size, as dragging a terminal window would."""
+        assert self.chan is not None
+        self.size = (width, height)
+        self.screen.resize(height, width)
+        self.chan.change_terminal_size(width, height)
+
+    async def close(self) -> None:
+        """Drop the connection."""
+        if self.conn is not None:
+            self.conn.close()
+            await self.conn.wait_closed()

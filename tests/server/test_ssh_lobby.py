@@ -1,0 +1,79 @@
+"""The lobby: open a table, join it, watch it, start it early, chat, rematch, language."""
+
+from __future__ import annotations
+
+import re
+
+
+async def test_open_join_watch_start_early_and_chat(server, players, make_key):
+    ann, bob, wes = players("ann"), players("bob"), players("wes")
+    for person in (ann, bob, wes):
+        await person.connect(server.port, key=make_key())
+        await person.wait_for("lobby")
+    ann.press("n")
+    await ann.wait_for("Open a table")
+    ann.type("den")
+    ann.press("enter")
+    await ann.wait_for(r"Start now")  # the creator may start a waiting table early
+    # The others see the new table in the list, waiting, with free seats.
+    await bob.wait_for(r"den +classic +1/4 +1 +2 +off +waiting")
+    bob.press("enter")
+    await bob.wait_for("Waiting for the game to start")
+    await wes.wait_for(r"den +classic +2/4 +1 +1 +off +waiting")
+    wes.press("w")
+    await wes.wait_for("Waiting for the game to start")
+    assert "Start now" not in bob.text  # only the creator may
+
+    ann.press("s")
+    for person in (ann, bob):
+        await person.wait_for("Your turn")
+        assert re.search(rf"▶ {person.name}\b", person.text)
+    text = await wes.wait_for(r"Round 1/5")
+    assert "▶" not in text and "Your turn" not in text  # a spectator acts for no seat
+    table = server.lobby.get("den")
+    assert [s.kind.value for s in table.seats] == ["person", "person", "bot", "bot"]
+
+    bob.press("t")
+    await bob.wait_for("Say something and press Enter")
+    bob.type("hello from bob")
+    bob.press("enter")
+    await ann.wait_for("hello from bob")
+    await wes.wait_for("hello from bob")
+    wes.press("l")  # a spectator's keys decide nothing
+    assert table.game.view_for(0).decision_due and table.game.view_for(1).decision_due
+
+
+async def test_a_finished_game_offers_a_rematch_and_the_way_back(server, players, make_key):
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command="play solo --seats 3 --bots 2")
+    answered = None
+    while True:
+        text = await ann.wait_for(lambda t: "Final scores" in t or (
+            "Your turn" in t and re.search(r"Round \d/5 · card \d+", t)[0] != answered))
+        if "Final scores" in text:
+            break
+        answered = re.search(r"Round \d/5 · card \d+", text)[0]
+        ann.press("l")
+    table = server.lobby.get("solo")
+    ann.press("r")
+    await ann.wait_for(lambda t: "Round 1/5" in t and "Final scores" not in t)
+    assert table.games_played == 1
+    records = list((server.config.data_path / "records").glob("*-solo-1.json"))
+    assert records, "the finished game was written down"
+    ann.press("q")
+    await ann.wait_for("Leave this table")
+    ann.press("y")
+    await ann.wait_for("lobby")
+
+
+async def test_the_language_can_be_chosen_in_the_lobby(server, players, make_key):
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command=None)
+    await ann.wait_for("Language: English")
+    ann.press("g")
+    await ann.wait_for("Language: Français")
+    ann.press("n")
+    await ann.wait_for("Open a table")
+    ann.type("fr")
+    ann.press("enter")
+    await ann.wait_for("En attente du début de la partie")

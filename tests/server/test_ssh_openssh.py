@@ -1,0 +1,85 @@
+"""The real OpenSSH client, in a real terminal (tmux), plays a short game on the server."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import uuid
+
+import asyncssh
+import pytest
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("ssh") and shutil.which("tmux")), reason="needs ssh and tmux installed")
+
+WAIT = 60.0
+TURN = re.compile(r"Round (\d)/5 · card (\d+)")
+
+
+class Tmux:
+    """A detached tmux session on its own server socket (no clash with anyone's tmux)."""
+
+    def __init__(self) -> None:
+        self.socket = f"diamant-test-{uuid.uuid4().hex[:8]}"
+
+    async def run(self, *args: str) -> str:
+        proc = await asyncio.create_subprocess_exec(
+            "tmux", "-L", self.socket, *args,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await proc.communicate()
+        assert proc.returncode == 0, err.decode()
+        return out.decode()
+
+    async def screen(self) -> str:
+        return await self.run("capture-pane", "-p", "-t", "game")
+
+    async def wait_for(self, test, timeout: float = WAIT) -> str:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            text = await self.screen()
+            if test(text):
+                return text
+            assert loop.time() < end, f"not on screen:\n{text}"
+            await asyncio.sleep(0.2)
+
+    async def kill(self) -> None:
+        try:
+            await self.run("kill-server")
+        except AssertionError:
+            pass
+
+
+async def test_openssh_in_tmux_plays_a_short_game(server, tmp_path):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_path = tmp_path / "id_ed25519"
+    key.write_private_key(key_path)
+    key_path.chmod(0o600)
+    ssh = (
+        f"ssh -t -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+        f"-o LogLevel=ERROR -o IdentitiesOnly=yes -o BatchMode=yes -i {key_path} "
+        f"-p {server.port} ann@127.0.0.1 play tmuxcave --seats 3 --bots 2; sleep 30"
+    )
+    tmux = Tmux()
+    try:
+        await tmux.run("new-session", "-d", "-s", "game", "-x", "80", "-y", "24", ssh)
+        await tmux.wait_for(lambda t: "Your turn" in t)
+        text = await tmux.screen()
+        assert "▶ ann" in text
+        answered = None
+        while True:
+            text = await tmux.wait_for(
+                lambda t: "Final scores" in t or ("Your turn" in t and TURN.search(t)
+                                                  and TURN.search(t)[0] != answered))
+            if "Final scores" in text:
+                break
+            answered = TURN.search(text)[0]
+            await tmux.run("send-keys", "-t", "game", "l")
+        assert "ann" in text
+        await tmux.run("send-keys", "-t", "game", "q")  # back to the lobby
+        await tmux.wait_for(lambda t: "lobby" in t)
+        await tmux.run("send-keys", "-t", "game", "q")  # and out: OpenSSH's screen is restored
+        await tmux.wait_for(lambda t: "Connection to 127.0.0.1 closed" in t or "lobby" not in t)
+    finally:
+        await tmux.kill()

@@ -1,0 +1,74 @@
+"""A dropped connection keeps its seat: a computer plays it until the person comes back."""
+
+from __future__ import annotations
+
+import re
+
+from diamant_tui.table import TableSettings
+
+TURN = re.compile(r"Round \d/5 · card \d+")
+
+
+async def test_a_player_who_drops_comes_back_with_the_same_key_to_the_same_seat(
+        server, players, make_key):
+    """The same key connecting again is put straight back at its table and seat."""
+    server.lobby.create(TableSettings(name="back", seats=3, bots=(), seed=3, pace=0.02), "test")
+    ann_key = make_key()
+    ann, bob, cy = players("ann"), players("bob"), players("cy")
+    for person, key in ((ann, ann_key), (bob, make_key()), (cy, make_key())):
+        await person.connect(server.port, key=key, command="play back")
+    for person in (ann, bob, cy):
+        await person.wait_for("Your turn")
+    table = server.lobby.get("back")
+    seat = table.seat_of("key:" + ann_key.get_fingerprint("sha256"))
+    assert seat is not None
+
+    await ann.close()
+    # The others see her seat played by a computer, marked away.
+    await bob.wait_for(r"ann .*away")
+    assert table.seats[seat].away and not table.seats[seat].connected
+
+    # No command at all: the lobby is skipped, she is back at her seat.
+    again = players("ann")
+    await again.connect(server.port, key=ann_key)
+    text = await again.wait_for(r"▶ ann")
+    assert table.seat_of("key:" + ann_key.get_fingerprint("sha256")) == seat
+    assert table.seats[seat].connected and not table.seats[seat].away
+    await bob.wait_for(lambda t: re.search(r"ann .*away", t) is None)
+    # She sees the same moment of the game as the others.
+    assert TURN.search(text)[0] == TURN.search(bob.text)[0]
+
+
+async def test_a_guest_comes_back_with_the_resume_code(server, players):
+    """A guest without a key gets a code at join; `resume CODE` gives the seat back."""
+    server.lobby.create(TableSettings(name="guests", seats=3, bots=("carry:20",) * 2, seed=5,
+                                      pace=0.5), "test")
+    guest = players("gus")
+    await guest.connect(server.port, command="play guests")
+    text = await guest.wait_for(r"resume code is [A-Z0-9]{6}")
+    code = re.search(r"resume code is ([A-Z0-9]{6})", text)[1]
+    table = server.lobby.get("guests")
+    seat = next(s.seat for s in table.seats if s.name == "gus")
+    await guest.close()
+    await server_wait(lambda: table.seats[seat].away)
+
+    back = players("someone")
+    await back.connect(server.port, command=f"resume {code}")
+    await back.wait_for(r"▶ gus")
+    assert table.seats[seat].connected and not table.seats[seat].away
+
+    # A wrong code gives a clear message and the lobby.
+    other = players("eve")
+    await other.connect(server.port, command="resume NOPE99")
+    await other.wait_for("No seat is waiting for the code")
+
+
+async def server_wait(test, timeout: float = 30.0) -> None:
+    """Wait until ``test()`` holds on the server side."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not test():
+        assert loop.time() < end, "the server never reached the expected state"
+        await asyncio.sleep(0.05)

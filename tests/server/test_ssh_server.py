@@ -1,0 +1,186 @@
+"""Start-up, settings, the host key, limits and a clean stop of `diamant serve`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+import subprocess
+import sys
+from dataclasses import replace
+
+import asyncssh
+import pytest
+
+from conftest import TEST_CONFIG
+from diamant_tui.table import TableSettings
+from server.config import ConfigError, ServerConfig, load
+from server.hostkey import HOST_KEY_NAME, load_or_create
+from server.limits import ConnectionLimits
+from server.server import GameServer
+from server.servecli import register
+
+DIAMANT = [sys.executable, "-m", "diamant_tui"]
+
+
+def parse(argv: list[str]):
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return parser.parse_args(["serve", *argv])
+
+
+def test_the_host_key_is_made_once_private_and_reused(tmp_path):
+    first = load_or_create(tmp_path / "data")
+    path = tmp_path / "data" / HOST_KEY_NAME
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = load_or_create(tmp_path / "data")
+    assert again.export_public_key() == first.export_public_key()
+    assert first.algorithm == b"ssh-ed25519"
+
+
+def test_settings_come_from_flags_then_environment_then_file(tmp_path):
+    toml = tmp_path / "serve.toml"
+    toml.write_text('port = 2300\nmax_connections = 7\nlogin_timeout = 5\npace = 0.1\n')
+    env = {"DIAMANT_PORT": "2400", "DIAMANT_MAX_CONNECTIONS": "9"}
+    config = load(parse(["--config", str(toml), "--port", "2500"]), env)
+    assert (config.port, config.max_connections, config.login_timeout, config.pace) == (
+        2500, 9, 5.0, 0.1)
+    assert load(parse([]), {}) == ServerConfig()
+
+
+@pytest.mark.parametrize("argv, env, message", [
+    (["--port", "x"], {}, "port: 'x' is not a whole number"),
+    ([], {"DIAMANT_MAX_PER_ADDRESS": "0"}, "max_per_address: must be more than 0"),
+    (["--log-level", "loud"], {}, "log_level"),
+])
+def test_bad_settings_are_named(argv, env, message):
+    with pytest.raises(ConfigError, match=message):
+        load(parse(argv), env)
+
+
+def test_help_lists_every_setting_with_its_default():
+    out = subprocess.run([*DIAMANT, "serve", "--help"], capture_output=True, text=True,
+                         check=True).stdout
+    out = " ".join(out.split())
+    for flag in ("--host", "--port", "--data-dir", "--config", "--max-connections",
+                 "--max-per-address", "--login-timeout", "--keepalive-interval",
+                 "--lobby-idle-timeout", "DIAMANT_PORT", "default: 2222", "default: 500"):
+        assert flag in out
+
+
+def test_a_failed_start_is_one_line(tmp_path):
+    busy = subprocess.run([*DIAMANT, "serve", "--port", "70000"], capture_output=True,
+                          text=True)
+    assert busy.returncode == 1
+    assert busy.stderr.strip().splitlines() == [
+        "Error starting server: port: 70000 is not between 0 and 65535"]
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    bad = subprocess.run([*DIAMANT, "serve", "--data-dir", str(blocked), "--port", "0",
+                          "--host", "127.0.0.1"], capture_output=True, text=True)
+    assert bad.returncode == 1
+    lines = bad.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error starting server: ")
+
+
+def test_the_connection_limits_count_and_refill():
+    now = [0.0]
+    limits = ConnectionLimits(3, 2, rate=1.0, burst=2, clock=lambda: now[0])
+    assert limits.admit("a") is None
+    assert limits.admit("a") is None
+    assert "too many new connections" in limits.admit("a")
+    now[0] = 5.0
+    assert "at most 2 connections from one address" in limits.admit("a")
+    assert not limits.hammering("a")
+    assert limits.admit("b") is None
+    assert "server is full" in limits.admit("c")
+    for _ in range(3):
+        limits.admit("c")
+    assert limits.hammering("c")
+    limits.release("a")
+    now[0] = 10.0
+    assert limits.admit("c") is None
+    assert not limits.hammering("c")
+
+
+async def test_limits_refuse_with_a_message_before_login(tmp_path, players, make_key):
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path, max_per_address=1))
+    await server.start()
+    try:
+        first = players("ann")
+        await first.connect(server.port, key=make_key())
+        await first.wait_for("lobby")
+        with pytest.raises(asyncssh.DisconnectError, match="at most 1 connections"):
+            await players("bob").connect(server.port, key=make_key())
+    finally:
+        await server.stop()
+
+
+async def test_a_login_that_never_finishes_is_closed(tmp_path):
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path, login_timeout=0.5))
+    await server.start()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        banner = await reader.readline()
+        assert banner.startswith(b"SSH-2.0-Diamant")
+        # Say nothing more: the server hangs up once the login time is over.
+        rest = await asyncio.wait_for(reader.read(), 30)
+        assert reader.at_eof(), rest
+        writer.close()
+    finally:
+        await server.stop()
+
+
+async def test_an_idle_lobby_session_is_closed_with_a_message(tmp_path, players, make_key):
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path, lobby_idle_timeout=0.6))
+    await server.start()
+    try:
+        idle = players("ann")
+        await idle.connect(server.port, key=make_key())
+        await idle.wait_closed()
+        assert b"idle in the lobby" in idle.raw
+    finally:
+        await server.stop()
+
+
+async def test_stopping_tells_everyone_and_saves_games_in_progress(tmp_path, players, make_key):
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await server.start()
+    server.lobby.create(TableSettings(name="cave", seats=3, bots=("carry:20",) * 2, seed=1,
+                                      pace=0.02), "test")
+    ann, watcher = players("ann"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play cave")
+    await ann.wait_for("Your turn")
+    await watcher.connect(server.port, key=make_key())
+    await watcher.wait_for("lobby")
+    saved = await server.stop()
+    for person in (ann, watcher):
+        await person.wait_closed()
+        assert b"The server is stopping" in person.raw
+    assert len(saved) == 1
+    record = json.loads(saved[0].read_text())
+    assert record["format"] == "diamant-record/1"
+    assert "ann" in record["players"] and "result" not in record
+    assert saved[0].parent == tmp_path / "records"
+
+
+async def test_the_server_runs_as_a_command_and_stops_on_sigterm(tmp_path, make_key):
+    proc = await asyncio.create_subprocess_exec(
+        *DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "DIAMANT_LOG_LEVEL": "warning"})
+    lines = [(await asyncio.wait_for(proc.stdout.readline(), 60)).decode() for _ in range(4)]
+    port = int(lines[0].split("port ")[1])
+    assert lines[1].startswith("Host key fingerprint: SHA256:")
+    assert f"ssh -p {port} 127.0.0.1" in lines[3]
+    conn = await asyncssh.connect("127.0.0.1", port, username="ann", known_hosts=None,
+                                  client_keys=[make_key()], agent_path=None)
+    assert conn.get_server_host_key().get_fingerprint("sha256") in lines[1]
+    conn.close()
+    proc.terminate()
+    assert await asyncio.wait_for(proc.wait(), 60) == 0
+    # The same host key on the next start.
+    assert (tmp_path / HOST_KEY_NAME).exists()

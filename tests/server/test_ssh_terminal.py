@@ -1,0 +1,156 @@
+"""Terminals good and bad: sizes, no pty, garbage, floods and clients that stop reading.
+
+Whatever one client does, the server stays up and the other sessions keep playing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from diamant_tui.table import TableSettings
+from harness import Player
+from server.session import WRITE_HIGH_WATER
+
+TURN = re.compile(r"Round (\d)/5 · card (\d+)")
+
+
+async def until(test, timeout: float = 30.0) -> None:
+    """Wait until ``test()`` holds on the server side (no timing assertion)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not test():
+        assert loop.time() < end, "the server never reached the expected state"
+        await asyncio.sleep(0.05)
+
+
+async def a_game_in_progress(server, players, make_key, name: str = "steady") -> Player:
+    """A person playing at a table with two computer players, at their decision."""
+    server.lobby.create(TableSettings(name=name, seats=3, bots=("carry:20",) * 2, seed=11,
+                                      pace=0.02), "test")
+    bob = players("bob")
+    await bob.connect(server.port, key=make_key(), command=f"play {name}")
+    await bob.wait_for("Your turn")
+    return bob
+
+
+async def still_playing(bob: Player) -> None:
+    """Bob answers a decision and sees the game move on."""
+    before = TURN.search(bob.text)[0]
+    bob.press("c")
+    await bob.wait_for(lambda t: (m := TURN.search(t)) is not None and m[0] != before
+                       or "Final scores" in t or "is over" in t)
+
+
+async def test_a_client_without_a_pty_is_told_to_use_ssh_t(server, players):
+    plain = players("ann")
+    await plain.connect(server.port, pty=False, command="play cave")
+    await plain.wait_closed()
+    assert b"ssh -t" in plain.raw
+    assert plain.chan.get_exit_status() == 1
+    assert server.lobby.get("cave") is None
+
+
+async def test_an_unknown_command_gets_a_clear_message(server, players, make_key):
+    stranger = players("ann")
+    await stranger.connect(server.port, key=make_key(), command="rm -rf /")
+    await stranger.wait_closed()
+    assert b"unknown command 'rm'" in stranger.raw
+    assert b"play NAME" in stranger.raw
+    bad = players("bob")
+    await bad.connect(server.port, key=make_key(), command="play cave --seats 12")
+    await bad.wait_closed()
+    assert b"3 to 8 seats" in bad.raw
+
+
+async def test_window_changes_are_followed_and_a_small_terminal_is_asked_to_grow(
+        server, players, make_key):
+    bob = await a_game_in_progress(server, players, make_key)
+    bob.resize(120, 40)
+    await bob.wait_for(lambda t: len(t.splitlines()) == 40 and "Your turn" in t)
+    bob.resize(60, 20)
+    await bob.wait_for("Please enlarge your terminal")
+    bob.resize(80, 24)
+    await bob.wait_for(lambda t: "Your turn" in t and "enlarge" not in t)
+    await still_playing(bob)
+
+    tiny = players("tim", size=(40, 12))
+    await tiny.connect(server.port, key=make_key())
+    await tiny.wait_for("Please enlarge")
+
+
+async def test_invalid_utf8_is_replaced_and_the_session_goes_on(server, players, make_key):
+    noisy = players("eve")
+    await noisy.connect(server.port, key=make_key())
+    await noisy.wait_for("lobby")
+    noisy.send(b"\xff\xfe\xfd\xc3\x28\xa0\xa1\xe2\x28\xa1\xf0\x28\x8c\xbc\xed\xa0\x80" * 50)
+    noisy.press("n")  # the lobby still answers keys
+    await noisy.wait_for("Open a table")
+
+
+async def test_garbage_input_never_stops_the_server_or_the_other_sessions(
+        server, players, make_key):
+    """Escape sequences no terminal sends, broken mouse reports, control characters: the
+    session survives or is closed with a logged error; the server and others go on."""
+    bob = await a_game_in_progress(server, players, make_key)
+    noisy = players("eve")
+    await noisy.connect(server.port, key=make_key())
+    await noisy.wait_for("lobby")
+    garbage = (
+        b"\x1b[<0;9999;9999M\x1b[<64;-5;3m\x1b[M\xff\xff\xff"  # broken mouse reports
+        b"\x1b]52;c;SGVsbG8=\x07\x1bP+q544e\x1b\\\x1b[?1;2c\x1b[999999999999999999999~"
+        b"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26u"
+        b"\x1b\x1b\x1b[[[[\x1bO\x1bOZ\x00\x01\x02\x04\x05\x06\x1c\x1d\x1e\x1f\x7f"
+        b"\x1b[200~\xff\xfe unterminated paste"
+    )
+    for _ in range(20):
+        noisy.send(garbage)
+    noisy.send(b"\x1b[201~")
+    await still_playing(bob)
+    if not noisy.closed.is_set():
+        noisy.press("escape", "escape")
+    late = players("lee")
+    await late.connect(server.port, key=make_key())
+    await late.wait_for("lobby")
+
+
+async def test_a_huge_paste_is_cut_and_the_session_goes_on(server, players, make_key):
+    bob = await a_game_in_progress(server, players, make_key)
+    paster = players("pat")
+    await paster.connect(server.port, key=make_key())
+    await paster.wait_for("lobby")
+    paster.send(b"\x1b[200~" + b"diamant " * 500_000 + b"\x1b[201~")  # 4 MB
+    await paster.wait_for("some of it was ignored")
+    await still_playing(bob)
+    paster.press("n")
+    await paster.wait_for("Open a table")
+    assert len(server.sessions) == 2
+
+
+async def test_a_client_that_stops_reading_is_not_buffered_without_bound(
+        server, players, make_key):
+    """Frames are dropped while the client does not read; the screen is redrawn after."""
+    bob = await a_game_in_progress(server, players, make_key)
+    stalled = players("sam", size=(120, 40))
+    await stalled.connect(server.port, key=make_key(), command="watch steady", window=16384)
+    await stalled.wait_for("Round")
+    session = next(s for s in server.sessions if s.identity.name == "sam")
+    stalled.chan.pause_reading()  # the client stops reading; its SSH window closes
+    # Each window change makes the server draw the whole screen again.
+    for width in range(100, 160):
+        stalled.chan.change_terminal_size(width, 40)
+        await asyncio.sleep(0.02)
+    await until(lambda: session.paused)
+    for width in range(100, 160):
+        stalled.chan.change_terminal_size(width, 40)
+        await asyncio.sleep(0.01)
+    await still_playing(bob)  # the others play on meanwhile
+    assert session._chan.get_write_buffer_size() <= WRITE_HIGH_WATER + 64 * 1024
+    assert session._driver._dropped, "frames were dropped while the client was not reading"
+    stalled.screen.reset()
+    stalled.screen.resize(40, 159)
+    stalled.chan.resume_reading()
+    await until(lambda: not session.paused and not session._driver._dropped)
+    # The whole screen is drawn again, at the last size: every seat is on show.
+    await stalled.wait_for(lambda t: all(s.name in t for s in server.lobby.get("steady").seats)
+                           and "Round" in t)
