@@ -21,7 +21,7 @@ from textual.screen import Screen
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import detect_language
 from diamant_tui.table import Table, TableSettings, TableStatus
-from diamant_tui.ui import DiamantApp, TableScreen
+from diamant_tui.ui import DiamantApp
 from diamant_tui.ui import app as ui_app
 from diamant_tui.ui.bindings import translate_bindings
 
@@ -30,6 +30,7 @@ from .console import client_environment, configure_app
 from .lobby import Lobby, LobbyError, default_bot
 from .lobby_screen import LobbyScreen
 from .session import SessionRefused
+from .table_screen import ServerTableScreen
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -44,7 +45,7 @@ class ServerApp(DiamantApp):
 
     # Relative paths are read next to the subclass's module: point at the interface's sheet.
     CSS_PATH = str(Path(ui_app.__file__).with_name("diamant.tcss"))
-    BINDINGS = [Binding("s", "start_table", "Start now")]
+    BINDINGS = [Binding("s", "start_table", "server.key.start")]
 
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
                  idle_timeout: float) -> None:
@@ -72,7 +73,9 @@ class ServerApp(DiamantApp):
         self.push_screen(LobbyScreen())
         try:
             self._land()
-        except (LobbyError, DiamantError) as exc:
+        except LobbyError as exc:
+            self.notify(exc.text(self.t), severity="error", timeout=8)
+        except DiamantError as exc:
             self.notify(str(exc), severity="error", timeout=8)
 
     def _land(self) -> None:
@@ -89,7 +92,7 @@ class ServerApp(DiamantApp):
         table = self.lobby.get(command.name)
         if command.verb == "watch":
             if table is None:
-                raise LobbyError(f"there is no table called {command.name!r}.")
+                raise LobbyError("lobby.error.no_table", name=command.name[:20])
             self.watch(table)
             return
         if table is None:
@@ -105,7 +108,7 @@ class ServerApp(DiamantApp):
         identity = self.lobby.identity_for_code(code)
         held = self.lobby.seat_of(identity) if identity else None
         if identity is None or held is None:
-            self.notify(f"No seat is waiting for the code {code[:12]!r}.", severity="warning")
+            self.notify(self.t("server.no_seat_for_code", code=code[:12]), severity="warning")
             return
         self.identity = replace(self.identity, key=identity, guest=True)
         self.session.identity = self.identity
@@ -115,6 +118,7 @@ class ServerApp(DiamantApp):
 
     def join(self, table: Table) -> None:
         """Take a free seat at ``table`` (or the one this person already holds)."""
+        self.lobby.check_can_join(table, self.identity.key)
         seat = table.join(self.identity.name, self.identity.key)
         self.sit(table, seat)
 
@@ -122,33 +126,35 @@ class ServerApp(DiamantApp):
         """Show ``table`` from ``seat``; any other session of this person is closed."""
         previous = self.lobby.take_seat(table, seat, self)
         if previous is not None and previous is not self:
-            previous.session.close("You connected again from elsewhere; this connection is closed.")
+            previous.session.close(previous.t("server.replaced"))
         table.join(self.identity.name, self.identity.key)  # marks the seat connected again
         self.table, self.seat = table, seat
         self._show_table()
-        if table.status is TableStatus.WAITING:
-            free = table.free_seats
-            text = f"Waiting for {free} more {'person' if free == 1 else 'people'} to join."
-            if table.creator == self.identity.key:
-                text += " Press s to start now: computer players take the empty seats."
-            self.notify(text, title=f"Table {table.name}", timeout=15)
         if self.identity.guest:
+            # Short, once: the lobby's header keeps showing the code afterwards.
             code = self.lobby.resume_code(self.identity.key)
-            self.notify(f"Your resume code is {code}: ssh -t -p {self.session.port} HOST resume {code}",
-                        title="If your connection drops", timeout=20)
+            self.notify(self.t("server.resume_toast", code=code, port=self.session.port),
+                        title=self.t("server.resume_title"), timeout=6)
 
     def watch(self, table: Table) -> None:
-        """Watch ``table`` as a spectator."""
+        """Watch ``table`` as a spectator, chatting under their own name (e.g. "ann (watching)")."""
         self.table, self.seat = table, None
-        self._show_table()
+        self._show_table(self.lobby.watcher_name(table, self.identity.key, self.identity.name,
+                                                 self.t("server.watching")))
 
-    def _show_table(self) -> None:
+    def waiting_hint(self, table: Table) -> str | None:
+        """The line a waiting table shows this person: how its creator starts it early."""
+        if table.status is TableStatus.WAITING and table.creator == self.identity.key:
+            return self.t("server.waiting_hint")
+        return None
+
+    def _show_table(self, watcher_name: str | None = None) -> None:
         assert self.table is not None
         while len(self.screen_stack) > 2:
             self.pop_screen()
         if not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
-        self.push_screen(TableScreen(self.table, self.seat))
+        self.push_screen(ServerTableScreen(self.table, self.seat, watcher_name=watcher_name))
 
     def leave_table(self) -> None:
         """Back to the lobby: a waiting seat is freed, a seat in a game is played for you."""
@@ -180,8 +186,7 @@ class ServerApp(DiamantApp):
         if table is None or table.status is not TableStatus.WAITING:
             return
         if table.creator != self.identity.key:
-            self.notify("Only the person who opened this table can start it early.",
-                        severity="warning")
+            self.notify(self.t("server.only_creator"), severity="warning")
             return
         table.start()
 
@@ -195,7 +200,7 @@ class ServerApp(DiamantApp):
         if isinstance(self.screen, LobbyScreen) and self.session.idle_seconds > self.idle_timeout:
             minutes = round(self.idle_timeout / 60)
             log.info("%s: idle in the lobby for %d minutes; closed", self.session.id, minutes)
-            self.session.close(f"Closed after {minutes} minutes idle in the lobby. Come back soon!")
+            self.session.close(self.t("server.idle", minutes=minutes))
 
     def on_unmount(self) -> None:
         # The app ends when the person quits or the connection drops: either way a
@@ -212,13 +217,13 @@ class ServerApp(DiamantApp):
     def save_screenshot(self, filename: str | None = None, path: str | None = None,
                         time_format: str | None = None) -> str:
         """Refused: screenshots would be written on the server."""
-        self.notify("Screenshots are not available over SSH.", severity="warning")
+        self.notify(self.t("server.no_screenshots"), severity="warning")
         return ""
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """Refused: screenshots would be written on the server."""
-        self.notify("Screenshots are not available over SSH.", severity="warning")
+        self.notify(self.t("server.no_screenshots"), severity="warning")
         return None
 
 

@@ -1,93 +1,122 @@
-"""Dialogs of the lobby: open a new table, and type a guest's resume code."""
+"""Dialogs of the lobby: open a new table, and type a guest's resume code.
+
+Both fit a 80x24 terminal: one line per field (compact widgets), so every choice and
+both buttons are on screen at once.
+"""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical
+from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from diamant_tui.cards import Rules
 from diamant_tui.table import TableSettings
-from diamant_tui.ui.setup_choices import default_level, levels
+from diamant_tui.ui.setup_choices import TIMERS, default_level, levels
 
 from .lobby import LobbyError, check_table_name
 
-TIMERS = (("off", None), ("15 s", 15.0), ("30 s", 30.0), ("60 s", 60.0))
+SEATS = range(3, 9)
+DEFAULT_SEATS = 4
+DEFAULT_BOTS = 1
 
 
 class CreateTableScreen(ModalScreen["TableSettings | None"]):
-    """The choices of a new table; Enter in the name field opens it."""
+    """The choices of a new table. Enter in the name field (focused at first) opens it;
+    with no name typed the table takes the free name shown, e.g. ``cave-1``."""
 
     DEFAULT_CSS = """
     CreateTableScreen { align: center middle; }
-    CreateTableScreen > Vertical { width: 64; height: auto; border: round $accent;
-        background: $panel; padding: 0 1; }
-    CreateTableScreen Grid { grid-size: 2; grid-columns: 18 1fr; height: auto; grid-rows: 3; }
-    CreateTableScreen Label { padding: 1 0 0 0; }
-    CreateTableScreen #error { color: $error; height: auto; }
+    CreateTableScreen > Vertical { width: 66; max-width: 100%; height: auto;
+        border: round $accent; border-title-style: bold; background: $panel; padding: 0 1; }
+    CreateTableScreen Grid { grid-size: 2; grid-columns: 22 1fr; grid-rows: 1;
+        grid-gutter: 0 1; height: auto; }
+    CreateTableScreen Grid Select, CreateTableScreen Grid Input { width: 1fr; }
+    CreateTableScreen #error { color: $error; height: auto; display: none; }
+    CreateTableScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; }
+    CreateTableScreen #buttons Button { margin: 0 1; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
-    def __init__(self, *, pace: float) -> None:
+    def __init__(self, *, pace: float, free_name: str) -> None:
         super().__init__()
         self._pace = pace
+        self._free_name = free_name
 
     def compose(self) -> ComposeResult:
         t = self.app.t  # type: ignore[attr-defined]
         strengths = [(f"{t(f'level.{name}')} ({spec})", spec) for name, spec in levels().items()]
-        strength = levels()[default_level()]
-        with Vertical():
-            yield Static("Open a table")
+        timers = [(t("setup.timer_off") if s is None else t("setup.timer_seconds", seconds=f"{s:g}"),
+                   0.0 if s is None else s) for s in TIMERS]
+        box = Vertical()
+        box.border_title = t("create.title")
+        with box:
             with Grid():
-                yield Label("Name")
-                yield Input(placeholder="e.g. cave", id="name", max_length=20)
-                yield Label("Rules")
-                yield Select([(r.value, r.value) for r in Rules], value=Rules.CLASSIC.value,
-                             allow_blank=False, id="rules")
-                yield Label("Seats")
-                yield Select([(str(n), n) for n in range(3, 9)], value=4, allow_blank=False,
-                             id="seats")
-                yield Label("Computer players")
-                yield Select([(str(n), n) for n in range(0, 8)], value=1, allow_blank=False,
-                             id="bots")
-                yield Label("Their strength")
-                yield Select(strengths, value=strength, allow_blank=False, id="level")
-                yield Label("Decision timer")
-                yield Select([(label, str(value)) for label, value in TIMERS], value="None",
-                             allow_blank=False, id="timer")
-                yield Label("")
-                yield Checkbox("Hidden chests", id="hidden")
+                yield Label(t("create.name"))
+                yield Input(placeholder=self._free_name, id="name", max_length=20, compact=True)
+                yield Label(t("setup.rules"))
+                yield self._select("rules", [(t(f"rules.{r.value}.long"), r.value) for r in Rules],
+                                   Rules.CLASSIC.value)
+                yield Label(t("create.seats"))
+                yield self._select("seats", [(str(n), n) for n in SEATS], DEFAULT_SEATS)
+                yield Label(t("setup.opponents"))
+                yield self._select("bots", [(str(n), n) for n in range(0, max(SEATS))], DEFAULT_BOTS)
+                yield Label(t("create.strength"))
+                yield self._select("level", strengths, levels()[default_level()])
+                yield Label(t("setup.timer"))
+                yield self._select("timer", timers, 0.0)
+                yield Label(t("setup.hidden"))
+                yield self._select("hidden", [(t("setup.no"), False), (t("setup.yes"), True)], False)
             yield Static(id="error")
-            yield Button("Open the table", variant="primary", id="create")
+            with Horizontal(id="buttons"):
+                yield Button(t("create.open"), variant="primary", id="create", compact=True)
+                yield Button(t("create.cancel"), id="cancel", compact=True)
+
+    @staticmethod
+    def _select(name: str, options: list, value: object) -> Select:
+        return Select(options, value=value, allow_blank=False, id=name, compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
         self._create()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self._create()
+        event.stop()
+        if event.button.id == "cancel":
+            self.dismiss(None)
+        else:
+            self._create()
+
+    def _value(self, name: str) -> object:
+        return self.query_one(f"#{name}", Select).value
 
     def _create(self) -> None:
-        name = self.query_one("#name", Input).value.strip()
-        seats = int(self.query_one("#seats", Select).value)  # type: ignore[arg-type]
-        bots = int(self.query_one("#bots", Select).value)  # type: ignore[arg-type]
-        timer_text = str(self.query_one("#timer", Select).value)
+        name = self.query_one("#name", Input).value.strip() or self._free_name
+        seats = int(self._value("seats"))  # type: ignore[arg-type]
+        bots = int(self._value("bots"))  # type: ignore[arg-type]
+        timer = float(self._value("timer"))  # type: ignore[arg-type]
         try:
             check_table_name(name)
             if bots >= seats:
-                raise LobbyError(f"{bots} computer players leave no seat for you at {seats} seats.")
+                raise LobbyError("create.no_seat_left", bots=bots, seats=seats)
         except LobbyError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            error = self.query_one("#error", Static)
+            error.update(exc.text(self.app.t))  # type: ignore[attr-defined]
+            error.display = True
             return
-        spec = str(self.query_one("#level", Select).value)
+        spec = str(self._value("level"))
         self.dismiss(TableSettings(
             name=name,
-            rules=Rules.parse(str(self.query_one("#rules", Select).value)),
+            rules=Rules.parse(str(self._value("rules"))),
             seats=seats,
             bots=(spec,) * bots,
-            timer=None if timer_text == "None" else float(timer_text),
-            hidden_chests=self.query_one("#hidden", Checkbox).value,
+            timer=timer or None,
+            hidden_chests=bool(self._value("hidden")),
             pace=self._pace,
         ))
 
@@ -100,17 +129,23 @@ class ResumeScreen(ModalScreen["str | None"]):
 
     DEFAULT_CSS = """
     ResumeScreen { align: center middle; }
-    ResumeScreen > Vertical { width: 50; height: auto; border: round $accent;
+    ResumeScreen > Vertical { width: 60; max-width: 100%; height: auto; border: round $accent;
         background: $panel; padding: 0 1; }
+    ResumeScreen .hint { color: $text-muted; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("Your resume code (shown when you sat down):")
-            yield Input(placeholder="ABC123", max_length=12, id="code")
+        t = self.app.t  # type: ignore[attr-defined]
+        box = Vertical()
+        box.border_title = t("lobby.key.resume")
+        with box:
+            yield Static(t("lobby.resume_prompt"))
+            yield Input(placeholder="ABC123", max_length=12, id="code", compact=True)
+            yield Static(t("create.cancel"), classes="hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
         self.dismiss(event.value.strip() or None)
 
     def action_cancel(self) -> None:

@@ -7,6 +7,7 @@ identity looked up by its resume code).
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import re
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diamant_tui.errors import DiamantError
-from diamant_tui.table import SeatKind, Table, TableSettings, TableStatus
+from diamant_tui.i18n import Translator
+from diamant_tui.table import NAME_MAX_CHARS, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui.setup_choices import default_level, levels
 
 log = logging.getLogger(__name__)
@@ -25,10 +27,26 @@ TABLE_NAME = re.compile(r"[\w.-]{1,20}")
 """Table names: letters, digits, ``_``, ``.`` and ``-``, at most 20 characters."""
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read and type
 MAX_TABLES = 200
+FREE_NAME = "cave-{n}"
+"""The names offered for a new table when its creator types none."""
+
+_ENGLISH = Translator("en")
 
 
 class LobbyError(ValueError):
-    """A request the lobby cannot grant; the message is shown to the person as is."""
+    """A request the lobby cannot grant.
+
+    ``key`` and ``fmt`` name its text in the catalogues, so each person reads it in
+    their own language (:meth:`text`); ``str()`` gives the English text, for the log.
+    """
+
+    def __init__(self, key: str, **fmt: object) -> None:
+        self.key, self.fmt = key, fmt
+        super().__init__(_ENGLISH(key, **fmt))
+
+    def text(self, t) -> str:
+        """The message in the language of ``t`` (an app's translator)."""
+        return t(self.key, **self.fmt)
 
 
 def default_bot() -> str:
@@ -39,8 +57,7 @@ def default_bot() -> str:
 def check_table_name(name: str) -> str:
     """``name`` if it can name a table, else a :class:`LobbyError` saying what is allowed."""
     if not TABLE_NAME.fullmatch(name or ""):
-        raise LobbyError(
-            f"{name[:30]!r} cannot name a table: use 1 to 20 letters, digits, '_', '.' or '-'.")
+        raise LobbyError("lobby.error.name", name=repr(name[:30]))
     return name
 
 
@@ -68,6 +85,7 @@ class Lobby:
         self._codes: dict[str, str] = {}
         self._code_of: dict[str, str] = {}
         self._holders: dict[tuple[Table, int], object] = {}
+        self._watchers: dict[Table, dict[str, str]] = {}
 
     # --- tables -------------------------------------------------------------------------
 
@@ -80,16 +98,54 @@ class Lobby:
         self.prune()
         check_table_name(settings.name)
         if settings.name in self.tables:
-            raise LobbyError(f"there is already a table called {settings.name!r}.")
+            raise LobbyError("lobby.error.taken", name=settings.name)
         if len(self.tables) >= MAX_TABLES:
-            raise LobbyError("the server has too many tables open; join one of them instead.")
+            raise LobbyError("lobby.error.too_many")
         try:
             table = Table(settings, creator=creator, on_game_over=self.save_record)
         except (DiamantError, ValueError) as exc:
-            raise LobbyError(str(exc)) from None
+            raise LobbyError("lobby.error.settings", reason=str(exc)) from None
         self.tables[settings.name] = table
         log.info("table %r created by %s: %s", settings.name, creator, settings)
         return table
+
+    def free_name(self) -> str:
+        """A name no open table has (``cave-1``, ``cave-2``...), for a table left unnamed."""
+        n = 1
+        while FREE_NAME.format(n=n) in self.tables:
+            n += 1
+        return FREE_NAME.format(n=n)
+
+    def check_can_join(self, table: Table, identity: str) -> None:
+        """Raise a :class:`LobbyError` saying why ``identity`` cannot sit at ``table``."""
+        if table.seat_of(identity) is not None:
+            return  # their own seat, kept for them
+        if table.status is not TableStatus.WAITING:
+            raise LobbyError("lobby.error.begun", name=table.name)
+        if not table.free_seats:
+            raise LobbyError("lobby.error.full", name=table.name)
+
+    def watcher_name(self, table: Table, identity: str, name: str, marker: str) -> str:
+        """The name ``identity`` chats under while watching ``table``, e.g. "ann (watching)".
+
+        ``marker`` holds ``{name}``. Each watcher's name is their own at that table (a
+        second "ann" is "ann2 (watching)"), so chat lines, and the table's chat limit
+        which counts lines per name, are told apart person by person.
+        """
+        names = self._watchers.setdefault(table, {})
+        if identity in names:
+            return names[identity]
+        taken = set(names.values()) | {s.name for s in table.seats}
+        room = max(1, NAME_MAX_CHARS - len(marker.format(name="")))
+        for n in itertools.count(1):
+            suffix = "" if n == 1 else str(n)
+            width = max(1, room - len(suffix))
+            base = (name if len(name) <= width else name[: width - 1] + "…") + suffix
+            candidate = marker.format(name=base)
+            if candidate not in taken:
+                names[identity] = candidate
+                return candidate
+        raise AssertionError("unreachable")
 
     def seat_of(self, identity: str) -> tuple[Table, int] | None:
         """The table and seat ``identity`` holds (a person coming back), if any."""
@@ -130,6 +186,7 @@ class Lobby:
         if table._subscribers or self.tables.get(name) is not table:
             return  # someone (a spectator) still looks at it, or it has gone already
         del self.tables[name]
+        self._watchers.pop(table, None)
         table.on_game_over = None
         log.info("table %r closed: nobody left at it", name)
 
@@ -164,6 +221,10 @@ class Lobby:
             self._code_of[identity] = code
         return code
 
+    def code_of(self, identity: str) -> str | None:
+        """The resume code already given to ``identity``, if any (none is made)."""
+        return self._code_of.get(identity)
+
     def identity_for_code(self, code: str) -> str | None:
         """The guest identity a resume code stands for."""
         return self._codes.get(code.strip().upper())
@@ -197,4 +258,5 @@ class Lobby:
             table.on_game_over = None
             await table.close()
         self.tables.clear()
+        self._watchers.clear()
         return saved

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Static
 
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import LANGUAGE_NAMES, LANGUAGES
-from diamant_tui.table import TableStatus
+from diamant_tui.table import TableSettings, TableStatus
 from diamant_tui.ui.screens.base import DiamantScreen
 
 from .create_screen import CreateTableScreen, ResumeScreen
@@ -21,37 +22,42 @@ if TYPE_CHECKING:
 
 REFRESH = 2.0
 """Seconds between looks at the list of tables (redrawn only when it changed)."""
+COLUMNS = ("table", "rules", "people", "computers", "free", "timer", "status")
 
 
-def _row(summary: TableSummary) -> tuple[str, ...]:
-    status = {TableStatus.WAITING: "waiting", TableStatus.PLAYING: "playing",
-              TableStatus.FINISHED: "finished"}[summary.status]
-    timer = f"{summary.timer:g} s" if summary.timer else "off"
-    return (summary.name, summary.rules, f"{summary.people}/{summary.seats}",
-            str(summary.computers), str(summary.free), timer, status)
+def _row(summary: TableSummary, t: Callable[..., str]) -> tuple[str, ...]:
+    timer = t("setup.timer_seconds", seconds=f"{summary.timer:g}") if summary.timer \
+        else t("lobby.timer_off")
+    return (summary.name, t(f"rules.{summary.rules}"), f"{summary.people}/{summary.seats}",
+            str(summary.computers), str(summary.free), timer,
+            t(f"lobby.status.{summary.status.value}"))
 
 
 class LobbyScreen(DiamantScreen):
     """Lists the tables; Enter joins the one under the cursor.
 
-    A :class:`DiamantScreen`, so it has the interface's "enlarge your terminal" overlay.
+    A :class:`DiamantScreen`, so it has the interface's "enlarge your terminal" overlay
+    and is redrawn in the new language when the person switches (``g``).
     """
 
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
-    LobbyScreen #title { height: auto; padding: 0 1; text-style: bold; }
+    LobbyScreen #title { height: auto; padding: 0 1; text-style: bold; color: $accent; }
     LobbyScreen #who { height: auto; padding: 0 1; }
-    LobbyScreen DataTable { height: 1fr; }
-    LobbyScreen #empty { height: auto; padding: 0 1; color: $text-muted; }
+    LobbyScreen #resume { height: auto; padding: 0 1; color: $warning; }
+    LobbyScreen #tables { height: 1fr; }
+    LobbyScreen DataTable { height: auto; max-height: 100%; }
+    LobbyScreen #empty { height: auto; padding: 1 1; color: $text-muted; }
     """
 
     BINDINGS = [
-        Binding("enter", "join", "Join"),
-        Binding("w", "watch", "Watch"),
-        Binding("n", "new", "New table"),
-        Binding("r", "resume", "Resume code"),
-        Binding("g", "language", "Language"),
-        Binding("q", "quit_lobby", "Quit"),
+        # A priority binding, so the footer shows it over the list's own (hidden) Enter.
+        Binding("enter", "join", "lobby.key.join", priority=True),
+        Binding("w", "watch", "lobby.key.watch"),
+        Binding("n", "new", "lobby.key.new"),
+        Binding("r", "resume", "lobby.key.resume"),
+        Binding("g", "language", "lobby.key.language"),
+        Binding("q", "quit_lobby", "key.quit"),
     ]
 
     def __init__(self) -> None:
@@ -63,31 +69,52 @@ class LobbyScreen(DiamantScreen):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static("Diamant over SSH: the lobby", id="title")
+        t = self.server_app.t
+        yield Static(t("lobby.title"), id="title")
         yield Static(id="who")
-        table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True)
-        table.add_columns("Table", "Rules", "People", "Computers", "Free", "Timer", "Status")
-        yield table
-        yield Static("No tables yet: press n to open one.", id="empty")
+        yield Static(id="resume")
+        # The list grows with the tables; "no tables yet" sits right under its header.
+        with Vertical(id="tables"):
+            table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True)
+            table.add_columns(*(t(f"lobby.col.{column}") for column in COLUMNS))
+            yield table
+            yield Static(t("lobby.empty"), id="empty")
         yield Footer()
 
     def on_mount(self) -> None:
-        self._show_who()
+        self._show_header()
         self.refresh_tables()
         self.set_interval(REFRESH, self.refresh_tables)
 
+    async def retranslate(self) -> None:
+        """Redraw in the app's new language: headers, rows and key hints."""
+        await super().retranslate()
+        self._rows = []  # the table was made anew: fill it again
+        self._show_header()
+        self.refresh_tables()
+        self.query_one(DataTable).focus()
+
     def on_screen_resume(self) -> None:
+        self._show_header()  # a resume code may have been given at a table meanwhile
         self.refresh_tables()
 
-    def _show_who(self) -> None:
+    def _show_header(self) -> None:
         app = self.server_app
-        kind = "guest" if app.identity.guest else "known by your SSH key"
+        t = app.t
+        who = t("lobby.who_guest" if app.identity.guest else "lobby.who_key", name=app.identity.name)
         self.query_one("#who", Static).update(
-            f"You are {app.identity.name} ({kind}). Language: {LANGUAGE_NAMES[app.lang]}.")
+            f"{who} {t('lobby.language', language=LANGUAGE_NAMES[app.lang])}")
+        # A guest's code gives back a seat they hold (a game going on without them).
+        holds = app.identity.guest and app.lobby.seat_of(app.identity.key) is not None
+        code = app.lobby.code_of(app.identity.key) if holds else None
+        resume = self.query_one("#resume", Static)
+        resume.display = code is not None
+        if code is not None:
+            resume.update(t("lobby.resume", code=code, port=app.session.port))
 
     def refresh_tables(self) -> None:
         """Show the current tables; redraw only when something changed."""
-        rows = [_row(s) for s in self.server_app.lobby.summaries()]
+        rows = [_row(s, self.server_app.t) for s in self.server_app.lobby.summaries()]
         if rows == self._rows:
             return
         self._rows = rows
@@ -97,7 +124,7 @@ class LobbyScreen(DiamantScreen):
         for row in rows:
             table.add_row(*row, key=row[0])
         if rows:
-            table.move_cursor(row=min(cursor, len(rows) - 1))
+            table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         self.query_one("#empty", Static).display = not rows
 
     def _selected(self) -> str | None:
@@ -110,14 +137,16 @@ class LobbyScreen(DiamantScreen):
         name = self._selected()
         table = self.server_app.lobby.get(name) if name else None
         if table is None:
-            self.notify("Choose a table first (or press n to open one).", severity="warning")
+            self.notify(self.server_app.t("lobby.choose_first"), severity="warning")
             return
         try:
             if action == "join":
                 self.server_app.join(table)
             else:
                 self.server_app.watch(table)
-        except (LobbyError, DiamantError) as exc:
+        except LobbyError as exc:
+            self.notify(exc.text(self.server_app.t), severity="warning")
+        except DiamantError as exc:
             self.notify(str(exc), severity="warning")
 
     def action_join(self) -> None:
@@ -131,17 +160,21 @@ class LobbyScreen(DiamantScreen):
         self._with_table("watch")
 
     def action_new(self) -> None:
-        def created(settings: object) -> None:
+        app = self.server_app
+
+        def created(settings: TableSettings | None) -> None:
             if settings is None:
                 return
-            app = self.server_app
             try:
-                table = app.lobby.create(settings, creator=app.identity.key)  # type: ignore[arg-type]
+                table = app.lobby.create(settings, creator=app.identity.key)
                 app.join(table)
-            except (LobbyError, DiamantError) as exc:
+            except LobbyError as exc:
+                self.notify(exc.text(app.t), severity="error")
+            except DiamantError as exc:
                 self.notify(str(exc), severity="error")
 
-        self.app.push_screen(CreateTableScreen(pace=self.server_app.lobby.pace), created)
+        app.push_screen(CreateTableScreen(pace=app.lobby.pace, free_name=app.lobby.free_name()),
+                        created)
 
     def action_resume(self) -> None:
         def entered(code: str | None) -> None:
@@ -153,7 +186,6 @@ class LobbyScreen(DiamantScreen):
     async def action_language(self) -> None:
         app = self.server_app
         await app.set_language(LANGUAGES[(LANGUAGES.index(app.lang) + 1) % len(LANGUAGES)])
-        self._show_who()
 
     def action_quit_lobby(self) -> None:
         self.app.exit()

@@ -25,6 +25,7 @@ from .session import AppFactory, GameSession, SessionRefused
 log = logging.getLogger(__name__)
 
 STOPPING_MESSAGE = "The server is stopping; games in progress have been saved. Thanks for playing!"
+"""The English text; each person reads it in their own language (``server.stopping``)."""
 
 
 class GameServer:
@@ -81,15 +82,16 @@ class GameServer:
     def _build_app(self, session: GameSession):
         return self._app_factory(session)
 
-    async def stop(self, message: str = STOPPING_MESSAGE) -> list[Path]:
-        """Tell everyone, save the games in progress, close every session and stop."""
+    async def stop(self, message: str | None = None) -> list[Path]:
+        """Tell everyone (``message``, or the stopping notice in each person's language),
+        save the games in progress, close every session and stop."""
         if self._acceptor is None:
             return []
         log.info("stopping: %d sessions open", len(self.sessions))
         self._acceptor.close()
         saved = await self.lobby.close()
         for session in list(self.sessions):
-            session.close(message)
+            session.close(message or session.t("server.stopping"))
         # Give the apps a moment to say goodbye and close their channels.
         for _ in range(50):
             if not self.sessions:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Callable
 
 import asyncssh
 
+from diamant_tui.i18n import Translator, detect_language
+
 from .driver import SSHDriver
 
 if TYPE_CHECKING:
@@ -120,7 +122,7 @@ class GameSession(asyncssh.SSHServerSession):
         if not self._take_tokens(len(data)):
             if not self._flooding:
                 log.warning("%s: input flood; throwing away input", self.id)
-                self._tell("Too much input at once (a huge paste?): some of it was ignored.")
+                self._tell(self.t("server.flood"))
             self._flooding = True
             if self._driver is not None:
                 self._driver.discard_input()
@@ -191,6 +193,13 @@ class GameSession(asyncssh.SSHServerSession):
         """Seconds since the client last sent anything."""
         return time.monotonic() - self.last_input
 
+    def t(self, key: str, **fmt: object) -> str:
+        """A text in this person's language: their app's, else their terminal's locale."""
+        app = self.app
+        if app is not None and callable(getattr(app, "t", None)):
+            return app.t(key, **fmt)  # type: ignore[attr-defined]
+        return Translator(detect_language(self.environment))(key, **fmt)
+
     def close(self, message: str | None = None) -> None:
         """End the session, showing ``message`` on the client's normal screen afterwards."""
         if message and not self.farewell:
@@ -215,13 +224,11 @@ class GameSession(asyncssh.SSHServerSession):
             if app._exception is not None:  # an error inside the app: Textual caught it
                 status = 1
                 log.error("%s: the app failed", self.id, exc_info=app._exception)
-                self.farewell = self.farewell or (
-                    f"Sorry, something went wrong (session {self.id}); it has been logged.")
+                self.farewell = self.farewell or self.t("server.failed", session=self.id)
         except Exception:
             status = 1
             log.exception("%s: the session failed", self.id)
-            self.farewell = self.farewell or (
-                f"Sorry, something went wrong (session {self.id}); it has been logged.")
+            self.farewell = self.farewell or self.t("server.failed", session=self.id)
         finally:
             # Concurrent apps finishing out of order can leave sys.stdout pointing at a
             # finished app's print capture: put the real streams back.

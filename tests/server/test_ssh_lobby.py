@@ -16,10 +16,10 @@ async def test_open_join_watch_start_early_and_chat(server, players, make_key):
     ann.press("enter")
     await ann.wait_for(r"Start now")  # the creator may start a waiting table early
     # The others see the new table in the list, waiting, with free seats.
-    await bob.wait_for(r"den +classic +1/4 +1 +2 +off +waiting")
+    await bob.wait_for(r"den +Classic +1/4 +1 +2 +off +waiting")
     bob.press("enter")
     await bob.wait_for("Waiting for the game to start")
-    await wes.wait_for(r"den +classic +2/4 +1 +1 +off +waiting")
+    await wes.wait_for(r"den +Classic +2/4 +1 +1 +off +waiting")
     wes.press("w")
     await wes.wait_for("Waiting for the game to start")
     assert "Start now" not in bob.text  # only the creator may
@@ -71,9 +71,9 @@ async def test_the_language_can_be_chosen_in_the_lobby(server, players, make_key
     await ann.connect(server.port, key=make_key(), command=None)
     await ann.wait_for("Language: English")
     ann.press("g")
-    await ann.wait_for("Language: Français")
+    await ann.wait_for("Langue : Français")
     ann.press("n")
-    await ann.wait_for("Open a table")
+    await ann.wait_for("Ouvrir une table")
     ann.type("fr")
     ann.press("enter")
     await ann.wait_for("En attente du début de la partie")

@@ -1,0 +1,157 @@
+"""The lobby as a person sees it at 80x24: the dialog to open a table, languages, the
+resume code, and spectators chatting under their own names."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from diamant_tui.i18n import Translator
+from diamant_tui.table import Table, TableSettings
+from server.lobby import Lobby, LobbyError
+
+FIELDS = ("Name", "Rule set", "Seats", "Computer players", "Their strength", "Decision timer",
+          "Hidden chests", "Open the table", "Cancel (Esc)")
+
+
+async def test_the_open_dialog_fits_80x24_and_enter_opens_a_table(server, players, make_key):
+    ann, bob = players("ann"), players("bob")
+    for person in (ann, bob):
+        await person.connect(server.port, key=make_key())
+        await person.wait_for("lobby")
+    ann.press("n")
+    text = await ann.wait_for("Open a table")
+    for field in FIELDS:
+        assert field in text, field
+    assert re.search(r"Name +cave-1", text)  # the name a table left unnamed gets
+    assert re.search(r"Seats +4 ", text) and re.search(r"Computer players +1 ", text)
+    ann.press("enter")  # nothing typed: the defaults
+    await ann.wait_for("Start now")
+    table = server.lobby.get("cave-1")
+    assert table is not None and len(table.seats) == 4 and len(table.settings.bots) == 1
+    assert table.settings.timer is None and not table.settings.hidden_chests
+    await bob.wait_for(r"cave-1 +Classic +1/4 +1 +2 +off +waiting")
+    bob.press("n")
+    await bob.wait_for(r"Name +cave-2")  # the next free name
+    bob.press("escape")
+    await bob.wait_for(lambda t: "Open a table" not in t)
+
+
+async def test_the_dialog_says_what_is_wrong_in_the_persons_language(server, players, make_key):
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), env={"LANG": "fr_FR.UTF-8"})
+    await ann.wait_for("Diamant par SSH ◆ le salon")
+    ann.press("n")
+    await ann.wait_for("Ouvrir une table")
+    ann.type("a b")
+    ann.press("enter")
+    await ann.wait_for("'a b' ne peut pas nommer une table")
+    assert "Ouvrir la table" in ann.text and "Annuler (Échap)" in ann.text
+    assert not server.lobby.tables
+
+
+async def test_the_language_switches_the_whole_lobby_live(server, players, make_key):
+    server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",), timer=30.0), "x")
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key())
+    await ann.wait_for(r"den +Classic +0/3 +1 +2 +30 s +waiting")
+    ann.press("g")
+    text = await ann.wait_for(lambda t: re.search(r"den +Classique +0/3 +1 +2 +30 s +en attente", t)
+                              and "n Nouvelle" in t)  # the key hints too
+    assert "Personnes" in text and "Language" not in text
+    assert "f1 Règles" in text  # every key hint fits on the line at 80 columns
+    for _ in range(2):
+        ann.press("g")
+    await ann.wait_for(lambda t: re.search(r"den +Класика", t) and "Мова: Українська" in t
+                       and "Новий стіл" in t and "f1 Правила" in t)
+    ann.press("enter")  # the list keeps working after it was redrawn
+    await ann.wait_for(lambda t: "Новий стіл" not in t)
+    assert [s.name for s in server.lobby.get("den").seats if s.kind.value == "person"] == ["ann"]
+
+
+async def test_a_guest_keeps_the_resume_code_in_the_lobby_header(server, players):
+    server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",) * 2), "x")
+    gus = players("gus")
+    await gus.connect(server.port)
+    await gus.wait_for(r"den +Classic")
+    assert "Resume code:" not in gus.text  # no code before sitting down
+    gus.press("enter")  # the last seat: the game begins
+    text = await gus.wait_for(r"resume code is [A-Z0-9]{6}")
+    code = re.search(r"resume code is ([A-Z0-9]{6})", text)[1]
+    assert "more people to join" not in text  # no waiting toast covering the table
+    gus.press("q")
+    await gus.wait_for("Leave this table")
+    gus.press("y")
+    text = await gus.wait_for("lobby")
+    # The seat is played for them meanwhile: the code to take it back stays in sight.
+    assert f"Resume code: {code} · ssh -t -p {server.port} HOST resume {code}" in text
+
+
+async def test_spectators_chat_under_their_own_names(server, players, make_key):
+    table = server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",)), "x")
+    ann, wes, other_wes = players("ann"), players("wes"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    for watcher in (wes, other_wes):
+        await watcher.connect(server.port, key=make_key(), command="watch den")
+        await watcher.wait_for("t Chat")
+    for n in range(5):  # a whole burst: it does not use up the other watcher's share
+        wes.press("t")
+        await wes.wait_for("Say something")
+        wes.type(f"line {n}")
+        wes.press("enter")
+        await ann.wait_for(rf"wes \(watching\): line {n}")
+    other_wes.press("t")
+    await other_wes.wait_for("Say something")
+    other_wes.type("me too")
+    other_wes.press("enter")
+    await ann.wait_for(r"wes2 \(watching\): me too")
+    assert table.status.value == "waiting"
+
+
+async def test_the_server_says_goodbye_in_each_persons_language(server, players, make_key):
+    ann, ivan = players("ann"), players("ivan")
+    await ann.connect(server.port, key=make_key(), env={"LANG": "fr_FR.UTF-8"})
+    await ivan.connect(server.port, key=make_key())
+    await ann.wait_for("le salon")
+    await ivan.wait_for("lobby")
+    ivan.press("g", "g", "g")  # English, French, Spanish, then Ukrainian
+    await ivan.wait_for("Мова: Українська")
+    await server.stop()
+    for person in (ann, ivan):
+        await person.wait_closed()
+    assert "Le serveur s'arrête".encode() in ann.raw
+    assert "Сервер зупиняється".encode() in ivan.raw
+
+
+def test_a_watcher_name_is_theirs_alone_and_fits(tmp_path: Path):
+    lobby = Lobby(tmp_path)
+    table = lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",)), "x")
+    table.join("ann", "key:ann")
+    marker = Translator("en")("server.watching")
+    assert lobby.watcher_name(table, "key:w1", "wes", marker) == "wes (watching)"
+    assert lobby.watcher_name(table, "key:w2", "wes", marker) == "wes2 (watching)"
+    assert lobby.watcher_name(table, "key:w1", "wes", marker) == "wes (watching)"  # kept
+    long = lobby.watcher_name(table, "key:w3", "alexandrina", marker)
+    assert long == "alex… (watching)" and len(long) <= 16  # the table's name length
+    # A watcher never takes the name of someone seated.
+    assert lobby.watcher_name(table, "key:w4", "ann", "{name}") == "ann2"
+    other = lobby.create(TableSettings(name="hut", seats=3), "x")
+    assert lobby.watcher_name(other, "key:w2", "wes", marker) == "wes (watching)"
+
+
+async def test_free_names_and_join_refusals(tmp_path: Path):
+    lobby = Lobby(tmp_path)
+    assert lobby.free_name() == "cave-1"
+    lobby.create(TableSettings(name="cave-1", seats=3, bots=("carry:20",) * 2), "x")
+    assert lobby.free_name() == "cave-2"
+    table: Table = lobby.get("cave-1")
+    table.join("ann", "key:ann")  # the last seat: the game begins
+    lobby.check_can_join(table, "key:ann")  # their own seat is always theirs
+    with pytest.raises(LobbyError) as caught:
+        lobby.check_can_join(table, "key:bob")
+    assert caught.value.text(Translator("es")) == (
+        "La partida de la mesa cave-1 ya ha empezado; pulsa w para mirarla.")
+    assert str(caught.value).startswith("The game at table cave-1 has begun")
+    await lobby.close()
