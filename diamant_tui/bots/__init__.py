@@ -84,4 +84,17 @@ def make_bot(spec: str, seed: int | None = None, rng: random.Random | None = Non
     return kind.build(param, rng if rng is not None else random.Random(seed))
 
 
+from .ev import EvBot  # noqa: E402  (kept here, with their registrations, after the simple ones)
+from .expert import ExpertBot  # noqa: E402
+from .risk import RiskBot  # noqa: E402
+
+register(BotKind("risk", "weighs the chance of disaster against the rubies carried", "F", 1.0,
+                 lambda p, rng: RiskBot(float(p)), integer=False, low=0, high=100))
+register(BotKind("ev", "expected value of one more card, counting path rubies and relics",
+                 "F", 1.0, lambda p, rng: EvBot(float(p)), integer=False, low=0, high=100))
+
+register(BotKind("expert", "plays the round out many times against what it learned of the others",
+                 None, None, lambda p, rng: ExpertBot(rng=rng)))
+
+
 __all__ = ["BOTS", "Bot", "BotKind", "BotSpecError", "make_bot", "parse_spec", "register"]

@@ -1,0 +1,52 @@
+"""How long the expert takes to decide: mean and worst time per decision.
+
+Plays 5-player games (expert against ev, risk, cards:6 and carry:20 by default) on the
+engine and times every decision of the expert. Run: ``python benchmarks/bench_bots.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from diamant_tui.bots import make_bot
+from diamant_tui.engine import Game
+from diamant_tui.sim import play_game, seat_names
+
+
+class _Timed:
+    """A computer player that records how long each decision takes."""
+
+    def __init__(self, bot, times: list[float]) -> None:
+        self.bot, self.times, self.spec = bot, times, bot.spec
+
+    def decide(self, view):
+        start = time.perf_counter()
+        decision = self.bot.decide(view)
+        self.times.append(time.perf_counter() - start)
+        return decision
+
+
+def main() -> None:
+    """Print the expert's mean, 99th percentile and worst decision times."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--bots", default="expert,ev,risk,cards:6,carry:20")
+    args = parser.parse_args()
+    specs = args.bots.split(",")
+    times: list[float] = []
+    for g in range(args.games):
+        bots = [make_bot(s, seed=g * 10 + i) for i, s in enumerate(specs)]
+        bots = [_Timed(b, times) if s == "expert" else b for s, b in zip(specs, bots)]
+        play_game(Game(seat_names(specs), args.rules, seed=g), bots)
+    ms = np.array(times) * 1000
+    print(f"expert, {args.rules}, {len(specs)} players, {args.games} games: "
+          f"{ms.size} decisions, mean {ms.mean():.1f} ms, 99th percentile "
+          f"{np.percentile(ms, 99):.1f} ms, worst {ms.max():.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

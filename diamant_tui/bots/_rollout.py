@@ -1,0 +1,138 @@
+"""Playing out the rest of a round many times from what one player sees.
+
+The unseen order of the deck is drawn at random; the other players follow rules drawn
+from the expert's beliefs (:mod:`._model`); the player itself either leaves now or
+continues and then follows one of a few plans. Every plan meets the same card orders
+and the same other players, so their comparison is not blurred by luck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..view import PlayerView
+from ._cave import Cave
+from ._encoding import HAZARD_TYPES, encoding
+from ._features import Features
+from ._model import FAMILY, PARAM, RANDOM, Beliefs, family_terms
+
+_LOGISTIC = 1.702  # logistic curve that follows the normal distribution function closely
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the player goes on after continuing now: a rule of one family (see ``_model``)."""
+
+    family: int
+    param: float
+
+
+@dataclass
+class Outcome:
+    """Mean value of each choice: leave now, then continue under each plan."""
+
+    leave: float
+    plans: tuple[float, ...]
+
+    @property
+    def best_plan(self) -> float:
+        return max(self.plans)
+
+
+def cave_from_view(view: PlayerView, games: int) -> Cave:
+    """``games`` copies of the round as ``view`` shows it (deck order unknown)."""
+    enc = encoding(view.rules)
+    deck = np.zeros((1, enc.size + 1), dtype=np.int64)
+    for i in enc.deck_ids(view.deck):
+        deck[0, i] += 1
+    in_cave = np.array([[p.in_cave] for p in view.players]).repeat(games, axis=1)
+    showing = 0
+    for h in set(view.hazards_showing):
+        showing |= 1 << HAZARD_TYPES.index(h)
+    relics = [pc.card for pc in view.path if pc.card.code.startswith("R") and not pc.taken]
+    return Cave(
+        enc, deck, in_cave, view.relics_taken,
+        step=view.step,
+        carried=view.me.carried if view.me else 0,
+        path=view.rubies_on_path,
+        showing=showing,
+        relics_on_path=len(relics),
+        printed_on_path=sum(getattr(card, "value", 0) or 0 for card in relics),
+    )
+
+
+def _decide(f: Features, family: np.ndarray, param: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """(seats, games) leave decisions of rules given per seat and game."""
+    a, b = family_terms(f)
+    games = family.shape[1]
+    index = family * games + np.arange(games)
+    leave = param * np.take(a, index) >= np.take(b, index)
+    return np.where(family == RANDOM, uniform < param, leave)
+
+
+def play_out(
+    view: PlayerView,
+    beliefs: Beliefs,
+    plans: tuple[Plan, ...],
+    value,
+    rng: np.random.Generator,
+    samples: int,
+) -> Outcome:
+    """Mean of ``value(banked)`` for leaving now and for continuing under each plan.
+
+    ``value`` maps the rubies and relic points each seat banks in the rest of the round,
+    an array (seats, games), to one number per game.
+    """
+    me = view.seat
+    seats = len(view.players)
+    blocks = 1 + len(plans)
+    games = samples * blocks
+    cave = cave_from_view(view, games)
+    enc = cave.enc
+    deck = np.array(enc.deck_ids(view.deck), dtype=np.int64)
+    order = deck[np.argsort(rng.random((samples, deck.size)), axis=1)]
+    order = np.tile(order, (blocks, 1))
+    family = np.zeros((seats, samples), dtype=np.int64)
+    param = np.zeros((seats, samples))
+    for seat, player in enumerate(view.players):
+        if player.in_cave and seat != me:
+            drawn = beliefs.sample(seat, samples, rng)
+            family[seat], param[seat] = FAMILY[drawn], PARAM[drawn]
+    family = np.tile(family, (1, blocks))
+    param = np.tile(param, (1, blocks))
+    for k, plan in enumerate(plans, start=1):
+        family[me, k * samples:(k + 1) * samples] = plan.family
+        param[me, k * samples:(k + 1) * samples] = plan.param
+    # The choice now: the others follow their rules, the player's is fixed per block.
+    uniform = np.tile(rng.random((seats, samples)), (1, blocks))
+    leaving = _decide(cave.features(), family, param, uniform)
+    leaving[me] = False
+    leaving[me, :samples] = True
+    cave.leave(leaving)
+    for t in range(deck.size):
+        active = cave.active
+        if not active.any():
+            break
+        cave.reveal(np.where(active, order[:, t], enc.null))
+        if cave.active.any():
+            uniform = np.tile(rng.random((seats, samples)), (1, blocks))
+            cave.leave(_decide(cave.features(), family, param, uniform))
+    worth = value(cave.banked).reshape(blocks, samples).mean(axis=1)
+    return Outcome(float(worth[0]), tuple(float(w) for w in worth[1:]))
+
+
+def win_chance(totals: np.ndarray, me: int, rounds_left: int, spread: float) -> np.ndarray:
+    """Chance of winning the game, per column of ``totals`` (seats, games) of scores.
+
+    With no round left it is the share of the win; otherwise each other player's lead
+    is taken as normally spread, ``spread`` per round and player, and independent.
+    """
+    if rounds_left <= 0:
+        top = totals.max(axis=0)
+        ties = (totals == top).sum(axis=0)
+        return np.where(totals[me] == top, 1.0 / ties, 0.0)
+    others = np.delete(totals, me, axis=0)
+    z = (totals[me] - others) / (spread * np.sqrt(2.0 * rounds_left))
+    return np.prod(1.0 / (1.0 + np.exp(-_LOGISTIC * z)), axis=0)

@@ -1,0 +1,155 @@
+"""``expert``: plays out the rest of the round many times, against what it has learned
+of the other players, and picks the choice with the better chance of winning the game.
+
+What it weighs, in the rollouts of :mod:`._rollout`: leaving now banks what it carries
+plus a share of the path (all of it, and the relics, if it leaves alone); going on may
+bring more, and a later lone exit, or lose everything. Who else leaves, and when,
+decides how the path is shared, so each other player is modelled as following one of
+many simple rules, weighted by how well each rule explains what that player was seen to
+do this game (:mod:`._model`). Each ending is scored by the chance of winning the game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..view import Decision, PlayerView
+from ._features import Features, features_from_view
+from ._model import CARRY, EV, RISK, Beliefs
+from ._rollout import Plan, play_out, win_chance
+
+SPREAD = 9.0
+"""Typical spread (standard deviation) of one player's takings in one round."""
+
+
+def plans(view: PlayerView, scores: np.ndarray) -> tuple[Plan, ...]:
+    """Ways to go on after continuing now; the best of them is the value of continuing.
+
+    The rule-based ways, plus "go on until carrying a bit more / a lot more", and in the
+    last round "go on until carrying enough to lead".
+    """
+    carried = view.me.carried
+    found = [Plan(EV, 1.0), Plan(RISK, 1.0), Plan(EV, 0.5),
+             Plan(CARRY, carried + 5), Plan(CARRY, carried + 12)]
+    if view.round == view.rounds:
+        others = np.delete(scores, view.seat)
+        target = int(others.max()) - int(scores[view.seat]) + 1
+        if target > carried:
+            found.append(Plan(CARRY, target))
+    return tuple(found)
+
+
+@dataclass
+class _Seen:
+    """The last decision situation, to learn from what the others did in it."""
+
+    names: tuple[str, ...]
+    round: int
+    step: int
+    features: Features
+    in_cave: tuple[int, ...]
+    continued: bool
+
+
+@dataclass
+class ExpertBot:
+    """The strongest computer player here.
+
+    For each choice it plays the rest of the round ``samples`` times (the unseen deck
+    order at random; the others following the rules it believes they follow, learned from
+    when they left so far this game) and scores every ending by the chance of winning
+    the game: with rounds left, by the lead over each player measured against the usual
+    spread of a round; in the last round, by who actually finishes first. So it plays
+    for the win, not for rubies: safer when ahead, bolder when behind.
+    """
+
+    samples: int = 250
+    rng: random.Random = field(default_factory=random.Random, repr=False)
+    _beliefs: Beliefs | None = field(default=None, init=False, repr=False)
+    _seen: _Seen | None = field(default=None, init=False, repr=False)
+
+    @property
+    def spec(self) -> str:
+        return "expert"
+
+    def decide(self, view: PlayerView) -> Decision:
+        me = view.me
+        if me is None or not me.in_cave:
+            return Decision.CONTINUE
+        features = features_from_view(view)
+        self._learn(view)
+        gen = np.random.default_rng(self.rng.getrandbits(64))
+        scores = np.array([_score(view, s) for s in range(len(view.players))])[:, None]
+        rounds_left = view.rounds - view.round
+        mine = view.seat
+
+        def value(banked: np.ndarray) -> np.ndarray:
+            # Ties in the chance of winning go to the choice that banks more.
+            chance = win_chance(scores + banked, mine, rounds_left, SPREAD)
+            return chance + 1e-6 * banked[mine]
+
+        ways = plans(view, scores[:, 0])
+        outcome = play_out(view, self._beliefs, ways, value, gen, self.samples)
+        leave = outcome.leave >= outcome.best_plan
+        self._seen = _Seen(
+            _names(view), view.round, view.step, features,
+            tuple(p.seat for p in view.in_cave), not leave,
+        )
+        return Decision.LEAVE if leave else Decision.CONTINUE
+
+    def _learn(self, view: PlayerView) -> None:
+        """Update beliefs with what the others chose after the last decision."""
+        seen = self._seen
+        names = _names(view)
+        if seen is None or seen.names != names or (view.round, view.step) < (seen.round, seen.step):
+            self._beliefs = Beliefs(len(view.players))  # a new game (or a new table)
+            self._seen = None
+            return
+        if (view.round, view.step) == (seen.round, seen.step):
+            return
+        others = [s for s in seen.in_cave if s != view.seat]
+        if view.round == seen.round and view.step == seen.step + 1 and seen.continued:
+            for s in others:
+                self._beliefs.observe(s, seen.features, not view.players[s].in_cave)
+            return
+        if view.round != seen.round + 1 or not view.round_results:
+            return
+        result = view.round_results[-1]
+        if result.round != seen.round:
+            return
+        mine = result.banked[view.seat]
+        last = result.cards - 1 if result.disaster else result.cards
+        for s in others:
+            if result.banked[s] is None:
+                continue  # hidden chests hide what others banked
+            if seen.continued:
+                # The round ended in disaster on the next card: who banked had left.
+                if seen.features.carried + seen.features.path > 0:
+                    self._beliefs.observe(s, seen.features, result.banked[s] > 0)
+                continue
+            # It left after card seen.step: whoever banked just as much left with it;
+            # the others' later choices it did not see, but the round's end tells a bit.
+            if mine == 0:
+                continue  # nothing tells who left with it
+            went_with = result.banked[s] == mine
+            self._beliefs.observe(s, seen.features, went_with)
+            if went_with:
+                continue
+            if result.banked[s] == 0 and result.disaster:
+                self._beliefs.went_on_until(s, last)
+            elif result.banked[s] > 0:
+                self._beliefs.left_by(s, last, result.banked[s])
+
+
+def _names(view: PlayerView) -> tuple[str, ...]:
+    return tuple(p.name for p in view.players)
+
+
+def _score(view: PlayerView, seat: int) -> int:
+    """Score so far. A hidden chest is taken to hold as many rubies as its own."""
+    player = view.players[seat]
+    chest = player.chest if player.chest is not None else view.me.chest or 0
+    return chest + player.relic_points

@@ -1,0 +1,251 @@
+"""Many games between computer players, and the figures that compare them.
+
+:func:`simulate` plays the games on the engine (:class:`~diamant_tui.engine.Game`, any
+players) or, when every player is a rule that numpy can apply to many games at once,
+on the fast path (:mod:`diamant_tui.fastsim`). Games are cut into fixed chunks, each
+with its own seed, so the result for a seed is the same whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import zlib
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from . import fastsim
+from .bots import Bot, make_bot, parse_spec
+from .bots._encoding import encoding
+from .cards import Rules
+from .engine import MAX_PLAYERS, MIN_PLAYERS, Game
+from .errors import GameSetupError
+from .view import Phase
+
+ENGINE_CHUNK = 25
+FAST_CHUNK = 10_000
+Z95 = 1.959964
+
+
+def seat_names(specs: Sequence[str]) -> list[str]:
+    """Distinct display names for a line-up: ``ev``, ``ev#2``, ..."""
+    names: list[str] = []
+    for spec in specs:
+        name, k = spec, 1
+        while name in names:
+            k += 1
+            name = f"{spec}#{k}"
+        names.append(name)
+    return names
+
+
+def seating(game: int, seats: int) -> list[int]:
+    """Which bot sits in each seat in game number ``game``: the line-up turned by one seat
+    per game, so over any ``seats`` games in a row every bot sits in every seat once."""
+    return [(s + game) % seats for s in range(seats)]
+
+
+def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None) -> Game:
+    """Play ``game`` to the end, seat ``s`` deciding with ``bots[s]`` from its view alone.
+
+    Cards come from the game's own RNG, or from ``decks`` (rounds, ids): each round's card
+    ids in the order they are turned (see :func:`diamant_tui.fastsim.play`).
+    """
+    enc = encoding(game.rules)
+    while not game.over:
+        if game.phase is Phase.DECISION:
+            game.apply_decisions(
+                {s: bots[s].decide(game.view_for(s)) for s in game.players_in_cave}
+            )
+        elif decks is None:
+            game.reveal()
+        else:
+            if game.phase is Phase.ROUND_OVER:
+                game.start_next_round()
+            game.apply_reveal(enc.cards[decks[game.round - 1, game.step]])
+    return game
+
+
+@dataclass
+class SimResult:
+    """Per-game figures of a simulation; columns follow the order of ``specs``."""
+
+    rules: Rules
+    specs: tuple[str, ...]
+    seed: int
+    fast: bool
+    scores: np.ndarray
+    """(games, bots) final scores."""
+    wins: np.ndarray
+    """(games, bots) share of each win: 1, 1/k for a k-way tie, or 0."""
+    cards: np.ndarray
+    """(games,) mean cards revealed per round."""
+    disasters: np.ndarray
+    """(games,) share of rounds that ended in disaster."""
+
+    @property
+    def games(self) -> int:
+        return int(self.scores.shape[0])
+
+    def summary(self) -> dict:
+        """The figures as plain data (what ``--json`` prints)."""
+        bots = []
+        for i, name in enumerate(seat_names(self.specs)):
+            win, win_half = _mean_interval(self.wins[:, i])
+            score, score_half = _mean_interval(self.scores[:, i])
+            bots.append({
+                "bot": name,
+                "wins": round(win, 4),
+                "wins_interval": [round(max(0.0, win - win_half), 4),
+                                  round(min(1.0, win + win_half), 4)],
+                "score": round(score, 2),
+                "score_interval": [round(score - score_half, 2), round(score + score_half, 2)],
+            })
+        return {
+            "rules": self.rules.value,
+            "games": self.games,
+            "players": len(self.specs),
+            "seed": self.seed,
+            "path": "fast" if self.fast else "engine",
+            "bots": bots,
+            "cards_per_round": round(float(self.cards.mean()), 3),
+            "disaster_share": round(float(self.disasters.mean()), 4),
+        }
+
+
+def _mean_interval(values: np.ndarray) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % interval (normal approximation)."""
+    mean = float(values.mean())
+    if values.size < 2:
+        return mean, 0.0
+    return mean, float(Z95 * values.std(ddof=1) / np.sqrt(values.size))
+
+
+def win_shares(scores: np.ndarray) -> np.ndarray:
+    """(games, seats) scores to shares of the win: tied leaders split it."""
+    top = scores == scores.max(axis=1, keepdims=True)
+    return top / top.sum(axis=1, keepdims=True)
+
+
+def check_lineup(rules: Rules | str, specs: Sequence[str], games: int) -> Rules:
+    """Check a simulation's arguments; raise ValueError with a one-line message."""
+    rules = Rules.parse(rules)
+    if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
+        raise GameSetupError(
+            f"{len(specs)} computer players: a game needs {MIN_PLAYERS} to {MAX_PLAYERS}."
+        )
+    for spec in specs:
+        parse_spec(spec)
+    if games < 1:
+        raise GameSetupError(f"--games {games}: play at least one game.")
+    return rules
+
+
+def uses_fast_path(specs: Sequence[str]) -> bool:
+    """Whether every player has an array version (see :func:`fastsim.vector_policy`)."""
+    return all(fastsim.vector_policy(spec) is not None for spec in specs)
+
+
+# -- chunks: the unit of work, each with its own seed -------------------------------
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    rules: Rules
+    specs: tuple[str, ...]
+    seed: int
+    first: int
+    count: int
+    fast: bool
+
+
+def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(scores by bot, cards per round, disaster flags) for the chunk's games."""
+    if chunk.fast:
+        # The rules give seats no order, so each player simply keeps its column here.
+        rng = np.random.default_rng([chunk.seed, chunk.first])
+        policies = [fastsim.vector_policy(spec) for spec in chunk.specs]
+        done = fastsim.play(chunk.rules, policies, chunk.count, rng)
+        return done.scores, done.cards, done.disasters
+    seats = len(chunk.specs)
+    names = seat_names(chunk.specs)
+    scores = np.zeros((chunk.count, seats), dtype=np.int64)
+    cards = np.zeros((chunk.count, 5), dtype=np.int64)
+    disasters = np.zeros((chunk.count, 5), dtype=bool)
+    for i in range(chunk.count):
+        g = chunk.first + i
+        game_seed = int(np.random.SeedSequence([chunk.seed, g]).generate_state(1)[0])
+        order = seating(g, seats)
+        # Each bot's randomness follows its name, not its place in the line-up.
+        bots = [make_bot(chunk.specs[b], seed=_seed(chunk.seed, g, names[b])) for b in order]
+        game = play_game(Game([names[b] for b in order], chunk.rules, seed=game_seed), bots)
+        final = game.scores()
+        for s, b in enumerate(order):
+            scores[i, b] = final[s]
+        cards[i] = [r.cards for r in game.round_results]
+        disasters[i] = [r.disaster is not None for r in game.round_results]
+    return scores, cards, disasters
+
+
+def _seed(seed: int, game: int, name: str) -> int:
+    return int(np.random.SeedSequence([seed, game, zlib.crc32(name.encode())]).generate_state(1)[0])
+
+
+def _chunks(
+    rules: Rules, specs: tuple[str, ...], games: int, seed: int, fast: bool
+) -> list[_Chunk]:
+    size = FAST_CHUNK if fast else ENGINE_CHUNK
+    return [
+        _Chunk(rules, specs, seed, first, min(size, games - first), fast)
+        for first in range(0, games, size)
+    ]
+
+
+def simulate(
+    rules: Rules | str,
+    specs: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    engine: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimResult:
+    """Play ``games`` games between the players ``specs`` and gather the figures.
+
+    The fast path is used when every player allows it, unless ``engine`` is set.
+    ``progress(done, total)`` is called as games finish.
+    """
+    specs = tuple(specs)
+    rules = check_lineup(rules, specs, games)
+    fast = not engine and uses_fast_path(specs)
+    chunks = _chunks(rules, specs, games, seed, fast)
+    parts = []
+    done = 0
+    for chunk, part in zip(chunks, _run(chunks, jobs)):
+        parts.append(part)
+        done += chunk.count
+        if progress is not None:
+            progress(done, games)
+    scores = np.concatenate([p[0] for p in parts])
+    cards = np.concatenate([p[1] for p in parts])
+    disasters = np.concatenate([p[2] for p in parts])
+    return SimResult(
+        rules=rules,
+        specs=specs,
+        seed=seed,
+        fast=fast,
+        scores=scores,
+        wins=win_shares(scores),
+        cards=cards.mean(axis=1),
+        disasters=disasters.mean(axis=1),
+    )
+
+
+def _run(chunks: list[_Chunk], jobs: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    if jobs <= 1 or len(chunks) == 1:
+        yield from map(_play_chunk, chunks)
+        return
+    with multiprocessing.get_context("spawn").Pool(min(jobs, len(chunks))) as pool:
+        yield from pool.imap(_play_chunk, chunks)

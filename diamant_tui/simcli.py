@@ -1,0 +1,121 @@
+"""``diamant sim``: play many games between computer players and compare them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import NoReturn
+
+from .bots import BOTS, BotSpecError
+from .cards import Rules
+from .errors import DiamantError
+from .sim import SimResult, simulate
+
+DEFAULT_BOTS = "expert,ev,risk,cards:6,carry:20"
+
+_EPILOG = """\
+computer players (NAME or NAME:PARAM):
+{bots}
+
+Seats are rotated from game to game, so no player keeps a seat. When every player is
+a rule numpy can apply to many games at once (all but expert), a fast path plays the
+games; --engine plays them on the rules engine instead. A seed gives the same figures
+whatever --jobs is. Wins are shared on a tie (each of k tied winners gets 1/k).
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``sim`` subcommand."""
+    bots = "\n".join(
+        f"  {kind.name + (':' + kind.param if kind.param else ''):12} {kind.summary}"
+        + (f" (default {kind.default:g})" if kind.default is not None else "")
+        for kind in BOTS.values()
+    )
+    parser = subparsers.add_parser(
+        "sim",
+        help="simulate games between computer players",
+        description="Play many games between computer players and print each one's "
+        "win rate and mean score with 95% intervals.",
+        epilog=_EPILOG.format(bots=bots),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--rules", default="classic", metavar="R",
+                        help="rule set: classic, relics or relic-variant (default classic)")
+    parser.add_argument("--bots", default=DEFAULT_BOTS, metavar="LIST",
+                        help=f"3 to 8 comma-separated computer players (default {DEFAULT_BOTS})")
+    parser.add_argument("--games", type=int, default=1000, metavar="N",
+                        help="number of games (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S",
+                        help="random seed; the same seed gives the same figures (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                        help="processes to use (default 1)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--engine", action="store_true",
+                        help="play every game on the rules engine, even when the fast path could")
+    parser.error = _one_line_error(parser)  # type: ignore[method-assign]
+    parser.set_defaults(run=run)
+
+
+def _one_line_error(parser: argparse.ArgumentParser):
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+    return error
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulation described by ``args``; print the figures."""
+    specs = [s.strip() for s in args.bots.split(",") if s.strip()]
+    try:
+        if args.jobs < 1:
+            raise ValueError(f"--jobs {args.jobs}: use at least one process.")
+        Rules.parse(args.rules)
+        progress = _ProgressBar() if sys.stderr.isatty() else None
+        result = simulate(args.rules, specs, args.games, seed=args.seed, jobs=args.jobs,
+                          engine=args.engine, progress=progress)
+    except (DiamantError, BotSpecError, ValueError) as exc:
+        print(f"diamant sim: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.summary(), indent=2))
+    else:
+        print(format_table(result))
+    return 0
+
+
+def format_table(result: SimResult) -> str:
+    """The figures as a small text table."""
+    s = result.summary()
+    path = "fast path" if result.fast else "engine"
+    lines = [
+        f"{s['games']} games, rules {s['rules']}, {s['players']} players, "
+        f"seed {s['seed']} ({path})",
+        "",
+        f"{'player':<14}{'wins':>8}   {'95% interval':<16}{'mean score':>11}   95% interval",
+    ]
+    for bot in s["bots"]:
+        low, high = bot["wins_interval"]
+        slow, shigh = bot["score_interval"]
+        lines.append(
+            f"{bot['bot']:<14}{bot['wins']:>8.1%}   {f'{low:.1%} - {high:.1%}':<16}"
+            f"{bot['score']:>11.1f}   {slow:.1f} - {shigh:.1f}"
+        )
+    lines += [
+        "",
+        f"per game: {s['cards_per_round']:.2f} cards per round, "
+        f"{s['disaster_share']:.1%} of rounds end in disaster",
+    ]
+    return "\n".join(lines)
+
+
+class _ProgressBar:
+    """A one-line progress bar on standard error."""
+
+    WIDTH = 30
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        end = "\n" if done >= total else ""
+        print(f"\r[{bar}] {done}/{total} games", end=end, file=sys.stderr, flush=True)
