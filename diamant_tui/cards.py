@@ -8,7 +8,7 @@ rule set and ``R7`` a relic of ``relic-variant``.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from .errors import UnknownCard, UnknownRules
@@ -54,9 +54,12 @@ class Treasure:
 
     value: int
 
-    @property
-    def code(self) -> str:
-        return f"T{self.value}"
+    code: str = field(init=False, repr=False, compare=False)
+    """The card's code in game records."""
+
+    def __post_init__(self) -> None:
+        # Computed once: codes are read for every card of every view.
+        object.__setattr__(self, "code", f"T{self.value}")
 
 
 @dataclass(frozen=True, order=True)
@@ -65,9 +68,12 @@ class Hazard:
 
     type: HazardType
 
-    @property
-    def code(self) -> str:
-        return f"H:{self.type.value}"
+    code: str = field(init=False, repr=False, compare=False)
+    """The card's code in game records."""
+
+    def __post_init__(self) -> None:
+        # Computed once: codes are read for every card of every view.
+        object.__setattr__(self, "code", f"H:{self.type.value}")
 
 
 @dataclass(frozen=True, order=True)
@@ -76,9 +82,12 @@ class Relic:
 
     value: int | None = None
 
-    @property
-    def code(self) -> str:
-        return "R" if self.value is None else f"R{self.value}"
+    code: str = field(init=False, repr=False, compare=False)
+    """The card's code in game records."""
+
+    def __post_init__(self) -> None:
+        # Computed once: codes are read for every card of every view.
+        object.__setattr__(self, "code", "R" if self.value is None else f"R{self.value}")
 
 
 Card = Union[Treasure, Hazard, Relic]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import groupby
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
@@ -85,6 +86,7 @@ class Game:
         self.chests_hidden = chests_hidden
         n = len(self.names)
         self.deck: list[Card] = base_deck(self.rules)
+        self._deck_view: tuple[tuple[str, int], ...] | None = None
         self.round = 0
         self.step = 0
         self.phase = Phase.REVEAL
@@ -170,11 +172,12 @@ class Game:
             )
             for s, name in enumerate(self.names)
         )
-        counts = Counter(card.code for card in self.deck)
-        deck = tuple(
-            (card.code, counts[card.code])
-            for card in sorted({c for c in self.deck}, key=sort_key)
-        )
+        if self._deck_view is None:
+            # The deck is kept sorted, so equal cards sit together.
+            self._deck_view = tuple(
+                (card.code, sum(1 for _ in same)) for card, same in groupby(self.deck)
+            )
+        deck = self._deck_view
         due = (
             seat is not None
             and self.phase is Phase.DECISION
@@ -223,15 +226,19 @@ class Game:
         """Reveal ``card``, which must be in the deck now."""
         self._require_phase(Phase.REVEAL, Phase.ROUND_OVER)
         # Check before starting the next round, so a refused card changes nothing.
-        if card not in (c for c, _ in self.reveal_outcomes()):
-            deck = ", ".join(c.code for c, _ in self.reveal_outcomes())
-            upcoming = self.round + 1 if self.phase is Phase.ROUND_OVER else self.round
-            raise CardNotInDeck(
-                f"{getattr(card, 'code', card)!s} is not in the deck in round {upcoming} "
-                f"(deck: {deck})."
-            )
-        started = self.start_next_round() if self.phase is Phase.ROUND_OVER else []
+        between_rounds = self.phase is Phase.ROUND_OVER
+        if between_rounds or card not in self.deck:
+            possible = [c for c, _ in self.reveal_outcomes()]
+            if card not in possible:
+                deck = ", ".join(c.code for c in possible)
+                upcoming = self.round + 1 if between_rounds else self.round
+                raise CardNotInDeck(
+                    f"{getattr(card, 'code', card)!s} is not in the deck in round {upcoming} "
+                    f"(deck: {deck})."
+                )
+        started = self.start_next_round() if between_rounds else []
         self.deck.remove(card)
+        self._deck_view = None
         self.step += 1
         self.history[-1].cards.append(card)
         events: list[Event] = []
@@ -381,6 +388,7 @@ class Game:
             added = Relic(VARIANT_RELIC_VALUES[self.round - 1])
             self.deck.append(added)
             self.deck.sort(key=sort_key)
+            self._deck_view = None
         return [RoundStarted(self.round, added)]
 
     def _end_round(self, disaster: Hazard | None) -> list[Event]:
@@ -392,6 +400,7 @@ class Game:
             back.remove(disaster)
         self.deck.extend(back)
         self.deck.sort(key=sort_key)
+        self._deck_view = None
         self.round_results.append(
             RoundResult(
                 self.round,
