@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from textual import events
@@ -22,7 +21,6 @@ from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import detect_language
 from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
-from diamant_tui.ui import app as ui_app
 from diamant_tui.ui.bindings import translate_bindings
 
 from .commands import Command, CommandError, parse_command
@@ -43,8 +41,6 @@ IDLE_CHECK = 30.0
 class ServerApp(DiamantApp):
     """One person's app on the server (see module docstring)."""
 
-    # Relative paths are read next to the subclass's module: point at the interface's sheet.
-    CSS_PATH = str(Path(ui_app.__file__).with_name("diamant.tcss"))
     BINDINGS = [Binding("s", "start_table", "server.key.start")]
 
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,

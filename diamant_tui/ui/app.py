@@ -6,6 +6,7 @@ connection; ``DiamantApp()`` alone shows the setup screen and plays locally.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 from textual import events
@@ -27,7 +28,8 @@ LeaveHandler = Callable[["DiamantApp"], None]
 class DiamantApp(App):
     """Plays Diamant in a terminal, in one language of its own."""
 
-    CSS_PATH = "diamant.tcss"
+    # Absolute, so that subclasses defined elsewhere (a host's app) find it too.
+    CSS_PATH = str(Path(__file__).with_name("diamant.tcss"))
     TITLE = "Diamant"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("f1,question_mark", "rules", "key.rules")]
@@ -76,9 +78,16 @@ class DiamantApp(App):
                 screen.wake()
 
     def action_rules(self) -> None:
-        """Show the rules over the current screen."""
-        if not isinstance(self.screen, RulesScreen):
+        """Show the rules over the current screen (once: a second press does not stack them)."""
+        if not any(isinstance(screen, RulesScreen) for screen in self.screen_stack):
             self.push_screen(RulesScreen())
+
+    def waiting_hint(self, table: Table) -> str | None:
+        """A line for the table screen while ``table`` waits for players; hosts may override.
+
+        The local game never waits (its seats are filled at once), so there is none here.
+        """
+        return None
 
     def start_local_game(self, choices: SetupChoices) -> None:
         """Create a local table for ``choices``, seat the person and show the table."""

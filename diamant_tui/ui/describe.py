@@ -20,6 +20,7 @@ from ..events import (
     RoundEnded,
     RoundStarted,
 )
+from ..view import Phase, PlayerView
 
 Translate = Callable[..., str]
 RUBY = "♦"
@@ -95,6 +96,32 @@ def round_end_text(t: Translate, round_: int, disaster: HazardType | None) -> st
     if disaster is not None:
         return t("event.round_ended_disaster", round=round_, hazard=hazard_name(t, disaster))
     return t("event.round_ended_safe", round=round_)
+
+
+def arrival_lines(t: Translate, view: PlayerView) -> list[str]:
+    """What a person arriving at a game under way is told: the round, and the last card in
+    the words its live event used (a table starts as its last seat is taken, so the
+    first card can be turned before the newcomer's screen is listening)."""
+    lines = [t("event.round_started", round=view.round)]
+    if not view.path:
+        return lines
+    last = view.path[-1]
+    card = last.card
+    names = [p.name for p in view.players]
+    if isinstance(card, Treasure) and view.phase is Phase.DECISION:
+        # Nobody has left since this card was turned: the players in the cave shared it
+        # and what lies on it is the remainder.
+        receivers = tuple(p.seat for p in view.players if p.in_cave)
+        share = (card.value - last.rubies) // len(receivers) if receivers else 0
+        event = CardRevealed(view.round, view.step, card, receivers, share, last.rubies)
+        lines.append(_revealed(t, names, event))
+    elif isinstance(card, Hazard):
+        first = sum(1 for pc in view.path if pc.card == card) == 1
+        lines.append(_revealed(t, names, CardRevealed(view.round, view.step, card,
+                                                      first_of_type=first)))
+    else:
+        lines.append(card_name(t, card))
+    return lines
 
 
 def _revealed(t: Translate, names: Sequence[str], event: CardRevealed) -> str:

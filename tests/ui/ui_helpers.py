@@ -171,5 +171,27 @@ def whole_game(table: FixedTable) -> FixedTable:
     return table
 
 
-__all__ = ["FixedTable", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
+class FrameCounter:
+    """Counts the frames an app sends to its terminal, and how many were full repaints."""
+
+    def __init__(self, app) -> None:
+        self.frames = 0
+        self.full = 0
+        self.bytes = 0
+        self._app = app
+        self._display = app._display
+        app._display = self._count
+
+    def _count(self, screen, renderable) -> None:
+        if renderable is not None:
+            self.frames += 1
+            self.full += type(renderable).__name__ == "LayoutUpdate"
+            self.bytes += len(renderable.render_segments(self._app.console))
+        self._display(screen, renderable)
+
+    def reset(self) -> None:
+        self.frames = self.full = self.bytes = 0
+
+
+__all__ = ["FixedTable", "FrameCounter", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
            "screen_text", "until", "whole_game"]

@@ -21,7 +21,8 @@ class _Guarded:
 
     def on_mount(self) -> None:
         translate_bindings(self, self.app.t)
-        self.mount(TooSmall(id="too-small"))
+        if self in self.app.screen_stack:  # not when closed at once (rapid keys)
+            self.mount(TooSmall(id="too-small"))
 
     async def retranslate(self) -> None:
         """Redraw in the app's (new) language, keeping the screen's state."""
@@ -36,3 +37,13 @@ class DiamantScreen(_Guarded, Screen):
 
 class DiamantModal(_Guarded, ModalScreen):
     """A screen shown over another one (rules, round summary, confirmation)."""
+
+    def close(self, result: object = None) -> None:
+        """Dismiss this screen if it is still the one on top.
+
+        With keys arriving in a burst (over SSH, or a held key) a second "close" can
+        reach a screen already on its way out; ``dismiss`` would then pop whichever
+        screen is on top instead.
+        """
+        if self.app.screen is self:
+            self.dismiss(result)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Button, Label
 
 from .base import DiamantModal
@@ -25,17 +26,18 @@ class ConfirmScreen(DiamantModal):
     def compose(self) -> ComposeResult:
         t = self.app.t
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Label(self.question)
+            yield Label(Content(self.question))
             with Horizontal(classes="dialog-buttons"):
-                yield Button(t("confirm.yes"), id="yes", compact=True)
-                yield Button(t("confirm.no"), id="no", compact=True)
+                # Plain content: "[y]" is a key hint, not markup.
+                yield Button(Content(t("confirm.yes")), id="yes", compact=True)
+                yield Button(Content(t("confirm.no")), id="no", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#no").focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "yes")
+        self.close(event.button.id == "yes")
 
     def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
+        self.close(yes)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Label
+from textual.content import Content
+from textual.widgets import Button, Label
 
 from ...errors import DiamantError
 from ...view import PlayerView
 from ..widgets.score_table import ScoreTable
+from ..widgets.quiet_footer import QuietFooter
 from .base import DiamantScreen
 
 
@@ -35,13 +37,14 @@ class FinalScreen(DiamantScreen):
         key = "final.winner" if len(names) == 1 else "final.winners"
         with Vertical(id="final-box"):
             yield Label(t("final.title"), classes="dialog-title")
-            yield Label("★ " + t(key, names=", ".join(names)), id="final-winners")
+            # Plain content: people's names and "[r]" must not be read as markup.
+            yield Label(Content("★ " + t(key, names=", ".join(names))), id="final-winners")
             yield ScoreTable(id="final-scores")
             with Horizontal(classes="dialog-buttons"):
                 if self.table is not None:
-                    yield Button(t("final.rematch"), id="rematch", compact=True)
-                yield Button(t("final.quit"), id="quit", compact=True)
-        yield Footer()
+                    yield Button(Content(t("final.rematch")), id="rematch", compact=True)
+                yield Button(Content(t("final.quit")), id="quit", compact=True)
+        yield QuietFooter()
 
     def on_mount(self) -> None:
         self.query_one(ScoreTable).view = self.view
@@ -65,7 +68,7 @@ class FinalScreen(DiamantScreen):
         try:
             self.table.rematch()
         except DiamantError as error:
-            self.notify(str(error), severity="warning")
+            self.notify(str(error), severity="warning", markup=False)
 
     def action_leave(self) -> None:
         self.app.leave_table()

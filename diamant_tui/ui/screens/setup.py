@@ -5,12 +5,14 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.widgets import Button, Footer, Input, Label, Select
+from textual.content import Content
+from textual.widgets import Button, Input, Label, Select
 
 from ...cards import Rules
 from ...errors import DiamantError
 from ...i18n import LANGUAGE_NAMES
 from ..setup_choices import CUSTOM, MIXED, TIMERS, SetupChoices, levels
+from ..widgets.quiet_footer import QuietFooter
 from .base import DiamantScreen
 
 
@@ -59,9 +61,10 @@ class SetupScreen(DiamantScreen):
                 yield self._select("lang", list((name, code) for code, name in LANGUAGE_NAMES.items()),
                                    self.app.translator.lang)
             with Horizontal(id="setup-buttons"):
-                yield Button(t("setup.start"), id="start", compact=True)
-                yield Button(t("setup.show_rules"), id="show-rules", compact=True)
-        yield Footer()
+                yield Button(Content(t("setup.start")), id="start", compact=True)
+                # Plain content: "[?]" is a key hint, not markup.
+                yield Button(Content(t("setup.show_rules")), id="show-rules", compact=True)
+        yield QuietFooter()
 
     def _select(self, name: str, options: list, value) -> Select:
         return Select(options, value=value, allow_blank=False, id=name, compact=True)
@@ -117,4 +120,4 @@ class SetupScreen(DiamantScreen):
         try:
             self.app.start_local_game(self.choices.with_(name=name))
         except DiamantError as error:
-            self.notify(str(error), severity="error")
+            self.notify(str(error), severity="error", markup=False)

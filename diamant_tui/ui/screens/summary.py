@@ -6,10 +6,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from ...view import PlayerView, RoundResult
 from ..describe import RUBY, hazard_name
+from ..widgets.quiet_footer import QuietFooter
 from .base import DiamantModal
 
 
@@ -33,7 +34,7 @@ def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
 class RoundSummaryScreen(DiamantModal):
     """Shown over the table when a round (not the last) ends; any of Enter/Escape closes it."""
 
-    BINDINGS = [Binding("enter,escape,space", "dismiss", "key.continue_game")]
+    BINDINGS = [Binding("enter,escape,space", "close", "key.continue_game")]
 
     def __init__(self, view: PlayerView) -> None:
         super().__init__()
@@ -54,7 +55,7 @@ class RoundSummaryScreen(DiamantModal):
             yield Label(t("summary.cards", cards=result.cards))
             yield Static(summary_text(t, self.view, result), id="summary-table")
             yield Label(t("summary.next"), classes="dialog-hint")
-        yield Footer()
+        yield QuietFooter()
 
-    def action_dismiss(self) -> None:
-        self.dismiss()
+    def action_close(self) -> None:
+        self.close()

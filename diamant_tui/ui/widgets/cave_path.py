@@ -37,7 +37,7 @@ class CavePath(Widget):
         "path--empty",
     }
 
-    path: reactive[tuple[PathCard, ...]] = reactive((), layout=True)
+    path: reactive[tuple[PathCard, ...]] = reactive(())
     empty_text: reactive[str] = reactive("")
 
     def per_row(self, width: int) -> int:
@@ -45,10 +45,18 @@ class CavePath(Widget):
         return max(1, (width + GAP) // (CARD_WIDTH + GAP))
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        if not self.path:
+        return self._height(self.path, width)
+
+    def _height(self, path: tuple[PathCard, ...], width: int) -> int:
+        if not path:
             return 1
-        rows = -(-len(self.path) // self.per_row(width))
-        return rows * 3
+        return -(-len(path) // self.per_row(width)) * 3
+
+    def watch_path(self, old: tuple[PathCard, ...], new: tuple[PathCard, ...]) -> None:
+        # A new layout (a full redraw of the screen) only when the path needs more rows.
+        width = self.size.width
+        if self._height(old, width) != self._height(new, width):
+            self.refresh(layout=True)
 
     def render(self) -> Text:
         if not self.path:

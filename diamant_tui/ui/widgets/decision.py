@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Label
@@ -49,8 +50,11 @@ class DecisionPanel(Horizontal):
 
     def watch_state(self, old: DecisionState, new: DecisionState) -> None:
         self._relabel()
+        # Focus a button when a choice becomes due, unless one already has it: every
+        # move of the focus repaints the whole screen.
         if new.due and not old.due and not self.app.screen.is_modal:
-            self.query_one("#continue" if new.choice is not Decision.LEAVE else "#leave").focus()
+            if not any(button.has_focus for button in self.query(Button)):
+                self.query_one("#continue" if new.choice is not Decision.LEAVE else "#leave").focus()
         if new.due and new.deadline is not None:
             self._ticker.resume()
         else:
@@ -65,10 +69,13 @@ class DecisionPanel(Horizontal):
             chosen = state.due and state.choice is decision
             key = "c" if decision is Decision.CONTINUE else "l"
             word = t(f"decision.{decision.value}")
-            # The mark (not only the colour) shows the own choice.
-            button.label = f"▶ {word} ✔" if chosen else f"{word} [{key}]"
+            # The mark (not only the colour) shows the own choice. Plain content, not
+            # markup: "[c]" would otherwise be read as a style tag and vanish.
+            button.label = Content(f"▶ {word} ✔" if chosen else f"{word} [{key}]")
             button.set_class(chosen, "-chosen")
-            button.disabled = not state.due
+            # Dimmed, not disabled: disabling the focused button would move the focus
+            # (a whole-screen repaint) twice a turn. A press when nothing is due does nothing.
+            button.set_class(not state.due, "-idle")
         if not state.playing:
             note = ""
         elif state.due and state.choice is not None:
@@ -79,16 +86,16 @@ class DecisionPanel(Horizontal):
             note = t("decision.in_camp")
         else:
             note = t("decision.waiting")
-        self.query_one("#decision-note", Label).update(note)
+        _set_text(self.query_one("#decision-note", Label), note)
 
     def _tick(self) -> None:
         label = self.query_one("#decision-timer", Label)
         deadline = self.state.deadline
         if not self.state.due or deadline is None:
-            label.update("")
+            _set_text(label, "")
             return
         left = max(0, round(deadline - asyncio.get_running_loop().time()))
-        label.update(self.app.t("decision.timer", seconds=left))
+        _set_text(label, self.app.t("decision.timer", seconds=left))
         label.set_class(left <= 5, "-urgent")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -97,6 +104,11 @@ class DecisionPanel(Horizontal):
 
     def focus_choice(self, decision: Decision) -> None:
         """Move the keyboard focus to one of the two buttons (arrow keys)."""
-        button = self.query_one(f"#{decision.value}", Button)
-        if not button.disabled:
-            button.focus()
+        self.query_one(f"#{decision.value}", Button).focus()
+
+
+def _set_text(label: Label, text: str) -> None:
+    """Give ``label`` new words only when they differ: every update is a redraw."""
+    if str(label.content) != text:
+        # The labels have fixed sizes (diamant.tcss): no new layout needed.
+        label.update(Content(text), layout=False)

@@ -3,14 +3,32 @@
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...cards import HazardType
+from ...cards import HazardType, Rules
 from ...view import PlayerView
 from ..describe import RUBY
+
+
+@dataclass(frozen=True)
+class DeckState:
+    """The part of a view the deck panel shows; the view itself is not compared,
+    so a player's tick (a new view, the same deck) does not redraw the panel."""
+
+    view: PlayerView = field(compare=False)
+    rules: Rules
+    deck: tuple[tuple[str, int], ...]
+    hazards_showing: tuple[HazardType, ...]
+    hazards_removed: tuple[HazardType, ...]
+
+    @classmethod
+    def of(cls, view: PlayerView) -> "DeckState":
+        """The panel's state for ``view``."""
+        return cls(view, view.rules, view.deck, view.hazards_showing, view.hazards_removed)
 
 
 class DeckInfo(Widget):
@@ -18,15 +36,26 @@ class DeckInfo(Widget):
 
     COMPONENT_CLASSES = {"deck--title", "deck--risk"}
 
-    # Both change how many lines the widget needs, hence layout=True.
-    view: reactive[PlayerView | None] = reactive(None, layout=True)
+    state: reactive[DeckState | None] = reactive(None)
+    # The chance is one more line, hence a new layout.
     show_chance: reactive[bool] = reactive(False, layout=True)
+    _height = 0
+
+    def watch_state(self) -> None:
+        # A new layout (a full redraw of the screen) only when the number of lines changes.
+        height = len(self._lines())
+        if height != self._height:
+            self._height = height
+            self.refresh(layout=True)
 
     def render(self) -> Text:
+        return Text("\n").join(self._lines())
+
+    def _lines(self) -> list[Text]:
         t = self.app.t
-        view = self.view
-        if view is None:
-            return Text("")
+        if self.state is None:
+            return [Text("")]
+        view = self.state.view
         counts = view.deck_counts
         treasures = sum(n for code, n in counts.items() if code.startswith("T"))
         relics = sum(n for code, n in counts.items() if code.startswith("R"))
@@ -49,7 +78,7 @@ class DeckInfo(Widget):
         if self.show_chance:
             lines.append(Text(t("deck.chance", percent=round(100 * view.disaster_chance)),
                               style=self.get_component_rich_style("deck--risk")))
-        return Text("\n").join(lines)
+        return lines
 
     def _per_type(self, hazards: dict[HazardType, int], showing: set[HazardType]) -> Text:
         # A type already on the path is deadly now: marked with "!" (and the risk style).

@@ -40,10 +40,15 @@ class PlayerList(Widget):
         "players--away",
     }
 
-    state: reactive[PlayersState | None] = reactive(None, layout=True)
+    state: reactive[PlayersState | None] = reactive(None)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return 1 + (len(self.state.view.players) if self.state else 0)
+
+    def watch_state(self, old: PlayersState | None, new: PlayersState | None) -> None:
+        # The height changes only with the number of players: then (only) a new layout.
+        if (old and len(old.view.players)) != (new and len(new.view.players)):
+            self.refresh(layout=True)
 
     def render(self) -> Text:
         t = self.app.t

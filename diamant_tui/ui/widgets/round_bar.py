@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...view import PlayerView
+from ...cards import Rules
+from ...view import PlayerView, RoundResult
+
+
+@dataclass(frozen=True)
+class BarState:
+    """The part of a view the bar shows; equal states draw the same line.
+
+    The view itself is not compared: a player's tick changes the view but not the bar,
+    and an unchanged bar is not redrawn.
+    """
+
+    view: PlayerView = field(compare=False)
+    rules: Rules
+    round: int
+    rounds: int
+    step: int
+    round_results: tuple[RoundResult, ...]
+
+    @classmethod
+    def of(cls, view: PlayerView) -> "BarState":
+        """The bar's state for ``view``."""
+        return cls(view, view.rules, view.round, view.rounds, view.step, view.round_results)
 
 
 class RoundBar(Widget):
@@ -14,13 +38,13 @@ class RoundBar(Widget):
 
     COMPONENT_CLASSES = {"round-bar--title", "round-bar--current", "round-bar--closed"}
 
-    view: reactive[PlayerView | None] = reactive(None)
+    state: reactive[BarState | None] = reactive(None)
 
     def render(self) -> Text:
         t = self.app.t
-        view = self.view
-        if view is None:
+        if self.state is None:
             return Text(t("table.waiting"))
+        view = self.state.view
         title = self.get_component_rich_style("round-bar--title")
         left = Text()
         left.append(t(f"rules.{view.rules.value}"), style=title)

@@ -1,0 +1,82 @@
+"""Before the game: the table's settings, who sits where and how many seats are free."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ...cards import Rules
+from ...table import SeatInfo, SeatKind
+
+NAME_WIDTH = 18
+
+
+@dataclass(frozen=True)
+class WaitingState:
+    """What the waiting panel shows; ``hint`` is the hosting app's line (or None)."""
+
+    name: str
+    rules: Rules
+    timer: float | None
+    hidden_chests: bool
+    seats: tuple[SeatInfo, ...]
+    me: int | None = None
+    hint: str | None = None
+
+    @property
+    def free(self) -> int:
+        """Seats nobody has taken yet."""
+        return sum(1 for s in self.seats if s.kind is SeatKind.EMPTY)
+
+
+class WaitingPanel(Widget):
+    """Shown in place of the cave until the game begins."""
+
+    COMPONENT_CLASSES = {"waiting--title", "waiting--me", "waiting--free", "waiting--hint"}
+
+    state: reactive[WaitingState | None] = reactive(None, layout=True)
+
+    def render(self) -> Text:
+        t = self.app.t
+        state = self.state
+        if state is None:
+            return Text("")
+        style = self.get_component_rich_style
+        lines = [Text(t("waiting.title", name=state.name), style=style("waiting--title"))]
+        settings = [t(f"rules.{state.rules.value}.long")]
+        if state.timer is None:
+            settings.append(t("waiting.no_timer"))
+        else:
+            settings.append(t("waiting.timer", seconds=f"{state.timer:g}"))
+        if state.hidden_chests:
+            settings.append(t("setup.hidden"))
+        lines.append(Text(" · ".join(settings)))
+        lines.append(Text(""))
+        for seat in state.seats:
+            lines.append(self._seat_line(seat, state.me))
+        lines.append(Text(""))
+        if state.free:
+            lines.append(Text(t("waiting.free", count=state.free)))
+        if state.hint:
+            lines.append(Text(state.hint, style=style("waiting--hint")))
+        return Text("\n").join(lines)
+
+    def _seat_line(self, seat: SeatInfo, me: int | None) -> Text:
+        t = self.app.t
+        style = self.get_component_rich_style
+        number = f"{seat.seat + 1:>2}. "
+        if seat.kind is SeatKind.EMPTY:
+            return Text("  " + number + t("waiting.seat_free"), style=style("waiting--free"))
+        if seat.kind is SeatKind.BOT:
+            who = t("waiting.computer", spec=seat.bot or "?")
+        elif seat.seat == me:
+            who = t("waiting.you")
+        else:
+            who = t("waiting.person")
+        line = Text(("▶ " if seat.seat == me else "  ") + number)
+        line.append(seat.name[: NAME_WIDTH - 1].ljust(NAME_WIDTH) + who,
+                    style=style("waiting--me") if seat.seat == me else "")
+        return line

@@ -1,0 +1,231 @@
+"""The table screen as players judge it: waiting for players, arriving late, rapid keys,
+the round told under the path, and redrawing only what changed."""
+
+from __future__ import annotations
+
+from textual import events
+
+from diamant_tui.events import CardRevealed
+from diamant_tui.table import Table, TableSettings
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.describe import describe
+from diamant_tui.ui.screens.confirm import ConfirmScreen
+from diamant_tui.ui.screens.rules import RulesScreen
+from diamant_tui.ui.screens.summary import RoundSummaryScreen
+from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.widgets.quiet_footer import FooterKey
+from ui_helpers import FixedTable, FrameCounter, T, after_disaster, mid_round, screen_text, until
+
+HINT = "Press s to start now: computer players take the empty seats."
+
+
+class HostApp(DiamantApp):
+    """A host (like the SSH server) that tells the waiting person how to start early."""
+
+    def waiting_hint(self, table: Table) -> str | None:
+        return HINT
+
+
+def footer_keys(app) -> list[FooterKey]:
+    return list(app.screen.query(FooterKey))
+
+
+async def test_a_waiting_table_shows_its_seats_and_gives_way_to_the_game():
+    """Before the game: the table's name, rule set, timer, each seat, the free seats and
+    the host's hint; the table starts the moment its last seat is taken."""
+    table = Table(TableSettings(name="cave-1", seats=4, bots=("ev",), pace=0.05, seed=3, timer=30))
+    me = table.join("Zoe", "zoe")
+    app = HostApp(lang="en", table=table, seat=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "cave-1" in screen_text(app))
+        text = screen_text(app)
+        for words in ("Table cave-1: waiting for players", "Classic (2005)",
+                      "decision timer 30 s", "Zoe", "you", "free seat",
+                      "Dmytro", "computer player (ev)", "Free seats: 2", HINT):
+            assert words in text, words
+        keys = {k.key for k in footer_keys(app)}
+        assert "c" not in keys and "p" not in keys and "t" in keys  # no choice yet, chat is open
+        table.join("Max", "max")
+        await until(pilot, lambda: "Free seats: 1" in screen_text(app))
+        assert "Max" in screen_text(app) and "person" in screen_text(app)
+        table.join("Lea", "lea")
+        await until(pilot, lambda: app.screen.view is not None)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "waiting for players" not in text and HINT not in text
+        assert "Round 1/5" in text and "Continue [c]" in text
+    await table.close()
+
+
+async def test_the_local_game_has_no_waiting_hint():
+    table = Table(TableSettings(seats=4, bots=("ev",), pace=0, seed=3))
+    me = table.join("Zoe", "zoe")
+    app = DiamantApp(lang="fr", table=table, seat=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Places libres : 2" in screen_text(app))
+        assert app.waiting_hint(table) is None
+        assert "place libre" in screen_text(app)
+    await table.close()
+
+
+async def test_arriving_after_the_start_shows_the_first_card_in_words():
+    """A table starts as its last seat is taken, so the first card can be turned before
+    the newcomer's screen listens: it is still told in full, as the live event says it."""
+    table = Table(TableSettings(seats=3, bots=("cards:40", "cards:40"), pace=0, seed=4))
+    me = table.join("Zoe", "zoe")  # the last seat: the game starts now
+    await until_card_turned(table)
+    app = DiamantApp(lang="en", table=table, seat=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.view is not None)
+        await pilot.pause()
+        first = next(e for e in table.game.events if isinstance(e, CardRevealed))
+        expected = describe(app.t, table.game.names, first)
+        text = screen_text(app)
+        assert "Round 1 begins" in text
+        assert expected in text
+    await table.close()
+
+
+async def until_card_turned(table: Table) -> None:
+    import asyncio
+
+    for _ in range(1000):
+        if any(isinstance(e, CardRevealed) for e in table.game.events):
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("no card was turned")
+
+
+def burst(app, *keys: str) -> None:
+    """Keys arriving all at once, as a held key or pasted garbage does over SSH."""
+    for key in keys:
+        app.post_message(events.Key(key, "?" if key == "question_mark" else None))
+
+
+async def test_rules_opened_and_closed_by_rapid_keys_never_break_the_app():
+    """F1/?/Escape pressed as fast as keys come: no error, and the app still answers."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", table=table, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(15):
+            burst(app, "f1", "escape", "question_mark", "escape", "f1", "f1", "escape", "f1")
+            await pilot.press("f1", "escape", "f1")
+        for _ in range(10):
+            await pilot.press("f1", "escape")
+        await pilot.pause(0.2)
+        assert app.is_running and app._exception is None
+        rules = [s for s in app.screen_stack if isinstance(s, RulesScreen)]
+        assert len(rules) <= 1  # never stacked
+        if rules:
+            await pilot.press("escape")
+            await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("f1")
+        await until(pilot, lambda: "Diamant — the rules" in screen_text(app))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("c")
+        await until(pilot, lambda: table.submitted == [(0, table.submitted[0][1])])
+
+
+async def test_a_question_answered_by_rapid_keys_closes_once():
+    """`q` then `n` held down: one question at a time, the table stays."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", table=table, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(10):
+            burst(app, "q", "n", "q", "escape", "n", "n")
+            await pilot.pause()
+        await pilot.pause(0.2)
+        assert app.is_running and app._exception is None
+        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) <= 1
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("n")
+            await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_the_round_is_told_under_the_path():
+    """At 80x24 the space under a short path shows the round's earlier events: who
+    continued, who left and what they took."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", table=table, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        mid_round(table)
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        path_area = "\n".join(lines[4:13])  # between the cards and the player list
+        assert "Continue: Ana, Chiara, Dmytro · Exit: Bruno" in path_area
+        assert "Bruno goes back to camp and banks 9♦ (6♦ picked up)." in path_area
+        assert "Trap: rams. Nothing happens… this time." in path_area
+        # The newest line is in the banner, not repeated under the path.
+        assert "Treasure 13" not in path_area and "Treasure 13" in "\n".join(lines[13:])
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        # Wide: the log has its own column and tells it; the path area keeps to the cards.
+        assert screen_text(app).count("Bruno goes back to camp") == 2  # rounds 1 and 2, in the log
+
+
+async def test_key_hints_in_brackets_and_names_like_markup_are_shown_as_typed():
+    names = ("Ana", "[b]Bo[/b]", "[/]", "Dmytro")
+    table = FixedTable(names=names)
+    app = DiamantApp(lang="en", table=table, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table.reveal(T(9))
+        table.decide(**{"Ana": "continue", "[b]Bo[/b]": "continue", "[/]": "leave",
+                        "Dmytro": "continue"})
+        await pilot.pause()
+        text = screen_text(app)
+        assert "[/] goes back to camp" in text and "[b]Bo[/b]" in text
+        assert app._exception is None
+    table = FixedTable()
+    app = DiamantApp(lang="en", table=table, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table.reveal(T(9))
+        await pilot.pause()
+        assert "Continue [c]" in screen_text(app) and "Exit [l]" in screen_text(app)
+
+
+async def test_a_spectators_round_summary_closes_when_the_next_round_begins():
+    """A spectator has no choice to make: the summary gives way when the next round begins."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", table=table, seat=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        after_disaster(table)
+        await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        table.reveal(T(5))  # round 2 begins
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert "Round 2/5" in screen_text(app)
+
+
+async def test_updates_redraw_only_what_changed():
+    """An update that changes nothing sends nothing; a player's tick repaints part of
+    the screen and never the whole of it; the key hints are not rebuilt for it."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", table=table, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        frames = FrameCounter(app)
+        for _ in range(5):
+            table.publish([])
+            await pilot.pause()
+        assert frames.frames == 0
+        table.decide(Ana="continue")  # the turn's last choice: the decisions are shown
+        await pilot.pause()
+        table.reveal(T(3))  # a new card: Ana and Dmytro must choose
+        await pilot.pause()
+        keys = footer_keys(app)
+        frames.reset()
+        table.decide(Dmytro="continue")  # another player's tick
+        await pilot.pause()
+        assert frames.frames == 1 and frames.full == 0
+        assert footer_keys(app) == keys  # the same widgets: not rebuilt
+        c_key = next(k for k in keys if k.key == "c")
+        assert not c_key.has_class("-disabled")
+        table.decide(Ana="leave")  # nothing more is due: `c` is dimmed in place
+        await pilot.pause()
+        assert footer_keys(app) == keys and c_key.has_class("-disabled")
+        assert frames.full == 0
