@@ -58,7 +58,7 @@ CATALOGUE: dict[str, str] = {
     "hazard_short.spiders": "Spiders",
     "hazard_short.snakes": "Snakes",
     "hazard_short.lava": "Lava",
-    "hazard_short.boulders": "Rocks",
+    "hazard_short.boulders": "Boulder",
     "hazard_short.rams": "Rams",
     "card.treasure": "Treasure {value}",
     "card.hazard": "Trap: {hazard}",
