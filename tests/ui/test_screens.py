@@ -76,6 +76,7 @@ async def test_a_spectator_sees_the_table_but_has_no_choice_to_make():
         await pilot.pause()
         text = screen_text(app)
         assert "Ana" in text and "▶" not in text.split("Player")[1]
+        assert "Continue [c]" not in text and "Exit [l]" not in text
         assert table.submitted == []
 
 

@@ -89,6 +89,8 @@ class TableScreen(DiamantScreen):
 
     def on_mount(self) -> None:
         self.query_one(CavePath).empty_text = self.app.t("path.empty")
+        # A spectator has no choice to make: offer no buttons.
+        self.query_one(DecisionPanel).display = self.seat is not None
         self._unsubscribe = self.table.subscribe(self.seat, self._on_table_update)
 
     def on_unmount(self) -> None:
