@@ -65,7 +65,7 @@ class DeckInfo(Widget):
                  style=self.get_component_rich_style("deck--title")),
             Text(t("deck.treasure", count=treasures, rubies=view.treasure_in_deck, ruby=RUBY)),
             Text(t("deck.hazard", count=sum(hazards.values()))),
-            self._per_type(hazards, set(view.hazards_showing)),
+            *self._per_type(hazards, set(view.hazards_showing)),
         ]
         if relics or view.rules.value != "classic":
             lines.append(Text(t("deck.relic", count=relics)))
@@ -80,18 +80,20 @@ class DeckInfo(Widget):
                               style=self.get_component_rich_style("deck--risk")))
         return lines
 
-    def _per_type(self, hazards: dict[HazardType, int], showing: set[HazardType]) -> Text:
+    def _per_type(self, hazards: dict[HazardType, int], showing: set[HazardType]) -> list[Text]:
         # A type already on the path is deadly now: marked with "!" (and the risk style).
-        line = Text()
+        # The counts wrap rather than lose a type on a narrow panel.
+        width = max(10, self.size.width)
+        lines = [Text()]
         for h, n in hazards.items():
-            if line:
+            label = f"{self.app.t(f'hazard_short.{h.value}')[:2]}{n}" + ("!" if h in showing else "")
+            line = lines[-1]
+            if line and len(line) + 1 + len(label) > width:
+                lines.append(line := Text(" "))
+            if line.plain.strip():
                 line.append(" ")
-            label = f"{self.app.t(f'hazard_short.{h.value}')[:2]}{n}"
-            if h in showing:
-                line.append(label + "!", style=self.get_component_rich_style("deck--risk"))
-            else:
-                line.append(label)
-        return line
+            line.append(label, style=self.get_component_rich_style("deck--risk") if h in showing else "")
+        return lines
 
     def _wrapped(self, text: str) -> list[Text]:
         """``text`` on as many lines as the width needs (no word cut)."""
