@@ -299,22 +299,30 @@ class Table:
         """
         token = next(self._tokens)
         self._subscribers[token] = _Subscriber(seat, callback)
-        self._send(self._subscribers[token], ())
+        self._send(self._subscribers[token], (), self.seats, tuple(self._chat))
         return lambda: self._subscribers.pop(token, None) and None
 
     def _publish(self, events: list[Event] | tuple[Event, ...]) -> None:
+        events = tuple(events)
+        seats, chat = self.seats, tuple(self._chat)  # the same for every subscriber
         for sub in list(self._subscribers.values()):
-            self._send(sub, tuple(events))
+            self._send(sub, events, seats, chat)
 
-    def _send(self, sub: _Subscriber, events: tuple[Event, ...]) -> None:
-        due = self.game is not None and sub.seat is not None and self.game.view_for(sub.seat).decision_due
+    def _send(
+        self,
+        sub: _Subscriber,
+        events: tuple[Event, ...],
+        seats: tuple[SeatInfo, ...],
+        chat: tuple[ChatLine, ...],
+    ) -> None:
+        view = self.game.view_for(sub.seat) if self.game else None
         update = TableUpdate(
-            view=self.game.view_for(sub.seat) if self.game else None,
+            view=view,
             events=events,
-            seats=self.seats,
+            seats=seats,
             status=self.status,
-            chat=tuple(self._chat),
-            deadline=self._deadline if due else None,
+            chat=chat,
+            deadline=self._deadline if view is not None and view.decision_due else None,
         )
         try:
             sub.callback(update)
