@@ -3,141 +3,56 @@
 A :class:`Table` owns an engine :class:`~diamant_tui.engine.Game`. Its seats are people
 (an interface in a terminal, local or over SSH) or computer players. It collects every
 decision of a turn, runs the optional decision timer, paces the reveals so people can
-follow them, and publishes to every subscriber (players and spectators) their own
+follow them, and publishes to everyone at the table (players and spectators) their own
 :class:`~diamant_tui.view.PlayerView` and the new events, as a :class:`TableUpdate`.
 
-Interfaces never touch the game: they call :meth:`Table.submit`, :meth:`Table.say`,
-:meth:`Table.wake` and render what they are sent. No Textual imports here.
+People reach a table only through the :class:`Member` it gives them when they sit down
+(:meth:`Table.sit`) or come to watch (:meth:`Table.watch`). Every intent (decide, chat,
+vote for a rematch, start early, leave) goes through that member, and the table checks
+who asks before it acts: a spectator cannot decide, only the table's creator starts it
+early, a member whose seat was taken over by a newer connection can do nothing more.
+No Textual imports here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import enum
-import itertools
 import logging
 import random
-import unicodedata
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Callable
 
 from .bots import Bot, make_bot
-from .cards import Rules
-from .engine import MAX_PLAYERS, MIN_PLAYERS, Game
-from .errors import DiamantError, GameSetupError, IllegalAction
+from .engine import Game
+from .errors import IllegalAction
 from .events import Event
-from .view import Decision, Phase, PlayerView
+from .names import NAME_MAX_CHARS, clean_name, clean_text, distinct_name
+from .table_info import (
+    STAND_IN_BOT,
+    ChatLine,
+    ChatRejected,
+    NotAllowed,
+    SeatInfo,
+    SeatKind,
+    TableError,
+    TableFull,
+    TableSettings,
+    TableStatus,
+    TableUpdate,
+)
+from .view import Decision, Phase
 
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Dmytro", "Elena", "Farid", "Greta", "Hugo")
 """Names given to computer seats, in seat order of filling."""
-STAND_IN_BOT = "ev"
-"""Plays for a person who is away (timer ran out or connection dropped)."""
 CHAT_MAX_CHARS = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
 CHAT_KEPT = 50
-NAME_MAX_CHARS = 16
 ROUND_PAUSE = 6
 """The pause after a round ends, in multiples of the pace, so its summary can be read."""
-
-
-class TableError(DiamantError):
-    """Something a person asked of a table that it cannot do; the message says why."""
-
-
-class TableFull(TableError):
-    """Every seat is taken (or the game has begun without a free seat)."""
-
-
-class ChatRejected(TableError):
-    """A chat line that is empty or sent too fast."""
-
-
-class SeatKind(str, enum.Enum):
-    """Who sits in a seat."""
-
-    PERSON = "person"
-    BOT = "bot"
-    EMPTY = "empty"
-
-
-class TableStatus(str, enum.Enum):
-    """Where the table is in its life."""
-
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """One seat as everyone sees it."""
-
-    seat: int
-    name: str
-    kind: SeatKind
-    bot: str | None
-    """The computer player's spec for a computer seat."""
-    away: bool
-    """A person's seat played by a computer for now."""
-    connected: bool
-
-
-@dataclass(frozen=True)
-class ChatLine:
-    """One line of table chat."""
-
-    author: str
-    text: str
-
-
-@dataclass(frozen=True)
-class TableSettings:
-    """How a table is set up. ``bots`` are the specs of the computer seats."""
-
-    name: str = "table"
-    rules: Rules = Rules.CLASSIC
-    seats: int = 4
-    bots: tuple[str, ...] = ("ev",)
-    timer: float | None = None
-    """Seconds a person has to decide; None for no timer."""
-    hidden_chests: bool = False
-    seed: int | None = None
-    pace: float = 0.7
-    """Seconds between reveal steps."""
-
-    def checked(self) -> "TableSettings":
-        """These settings with the rule set parsed; raises GameSetupError when impossible."""
-        rules = Rules.parse(self.rules)
-        if not MIN_PLAYERS <= self.seats <= MAX_PLAYERS:
-            raise GameSetupError(
-                f"{self.seats} seats: a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats."
-            )
-        if len(self.bots) > self.seats:
-            raise GameSetupError(f"{len(self.bots)} computer players for {self.seats} seats.")
-        for spec in self.bots:
-            make_bot(spec)  # raises BotSpecError with a clear message
-        if self.timer is not None and self.timer <= 0:
-            raise GameSetupError("the decision timer must be a positive number of seconds.")
-        return replace(self, rules=rules, bots=tuple(self.bots))
-
-
-@dataclass(frozen=True)
-class TableUpdate:
-    """What one subscriber is sent after every change."""
-
-    view: PlayerView | None
-    """The subscriber's own view (None before the game starts)."""
-    events: tuple[Event, ...]
-    """Events since the previous update, to show one by one."""
-    seats: tuple[SeatInfo, ...]
-    status: TableStatus
-    chat: tuple[ChatLine, ...]
-    deadline: float | None = None
-    """Event-loop time at which this seat's decision timer runs out."""
 
 
 @dataclass
@@ -158,16 +73,58 @@ class _Seat:
         return self.kind is SeatKind.BOT or self.away
 
 
-@dataclass
-class _Subscriber:
-    seat: int | None
-    callback: Callable[[TableUpdate], None]
+class Member:
+    """Someone at a table: the person in a seat, or a spectator (``seat`` None).
 
+    Made by the table only (:meth:`Table.sit`, :meth:`Table.watch`); each method is one
+    intent, which the table checks and refuses with a :class:`TableError` that says why.
+    """
 
-def clean_text(text: str, limit: int) -> str:
-    """``text`` without control characters, whitespace collapsed, cut to ``limit`` characters."""
-    kept = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in str(text))
-    return " ".join(kept.split())[:limit]
+    def __init__(self, table: "Table", seat: int | None, identity: str, name: str) -> None:
+        self.table = table
+        self.seat = seat
+        self.identity = identity
+        self.name = name
+        """The name this member chats under (their seat's name, or their watching name)."""
+        self._callback: Callable[[TableUpdate], None] | None = None
+
+    @property
+    def watching(self) -> bool:
+        """A spectator, not a seat."""
+        return self.seat is None
+
+    @property
+    def active(self) -> bool:
+        """Still at the table (not left, not replaced by a newer connection)."""
+        return self in self.table._members
+
+    def subscribe(self, callback: Callable[[TableUpdate], None]) -> Callable[[], None]:
+        """Send ``callback`` an update now and after every change; returns the unsubscriber."""
+        return self.table._subscribe(self, callback)
+
+    def decide(self, decision: Decision) -> None:
+        """Continue or leave, for this turn; it may change until the last choice is in."""
+        self.table._decide(self, decision)
+
+    def say(self, text: str) -> ChatLine:
+        """Add a line to the table's chat, under this member's name."""
+        return self.table._say(self, text)
+
+    def vote_rematch(self) -> None:
+        """Ask for a rematch of the finished game; it starts once every person agrees."""
+        self.table._vote_rematch(self)
+
+    def start_now(self) -> None:
+        """The table's creator starts the game early; computer players take free seats."""
+        self.table._start_now(self)
+
+    def wake(self) -> None:
+        """This person is at the keyboard again: a computer no longer plays for them."""
+        self.table._wake(self)
+
+    def leave(self) -> None:
+        """Leave the table: a waiting seat is freed, a seat in a game is played for them."""
+        self.table._leave(self)
 
 
 class Table:
@@ -182,6 +139,7 @@ class Table:
     ) -> None:
         self.settings = settings.checked()
         self.creator = creator
+        """The identity of the person who opened the table (who may start it early)."""
         self.on_game_over = on_game_over
         self.status = TableStatus.WAITING
         self.game: Game | None = None
@@ -191,8 +149,8 @@ class Table:
         first_bot = self.settings.seats - len(self.settings.bots)
         for seat, spec in enumerate(self.settings.bots, start=first_bot):
             self._seat_bot(seat, spec)
-        self._subscribers: dict[int, _Subscriber] = {}
-        self._tokens = itertools.count()
+        self._members: dict[Member, Callable[[TableUpdate], None] | None] = {}
+        self._votes: set[int] = set()
         self._chat: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
         self._chat_times: dict[str, deque[float]] = {}
         self._wakeup = asyncio.Event()
@@ -217,6 +175,16 @@ class Table:
     def people_connected(self) -> int:
         return sum(1 for s in self._seats if s.kind is SeatKind.PERSON and s.connected)
 
+    @property
+    def watchers(self) -> tuple[str, ...]:
+        """The names of the spectators, in the order they came."""
+        return tuple(m.name for m in self._members if m.watching)
+
+    @property
+    def creator_seat(self) -> int | None:
+        """The seat of the person who opened the table, if they sit at it."""
+        return None if self.creator is None else self.seat_of(self.creator)
+
     def seat_of(self, identity: str) -> int | None:
         """The seat a person with ``identity`` holds at this table, if any."""
         for i, s in enumerate(self._seats):
@@ -224,45 +192,79 @@ class Table:
                 return i
         return None
 
-    def join(self, name: str, identity: str) -> int:
-        """Seat a person: the seat ``identity`` already holds (reconnect) or a free one."""
+    def sit(self, name: str, identity: str) -> Member:
+        """Seat a person: the seat ``identity`` already holds (they come back, and any
+        earlier member for that seat can do nothing more) or the first free one."""
         held = self.seat_of(identity)
         if held is not None:
             seat = self._seats[held]
             seat.connected, seat.away = True, False
+            for old in [m for m in self._members if m.seat == held]:
+                del self._members[old]
+            member = Member(self, held, identity, seat.name)
+            self._members[member] = None
             self._publish(())
-            return held
+            return member
         if self.status is not TableStatus.WAITING:
             raise TableFull(f"the game at table {self.name!r} has begun; you can watch it.")
         free = [i for i, s in enumerate(self._seats) if s.kind is SeatKind.EMPTY]
         if not free:
             raise TableFull(f"table {self.name!r} is full; you can watch it.")
-        seat = free[0]
-        self._seats[seat] = _Seat(
-            self._unique_name(clean_text(name, NAME_MAX_CHARS) or "player"),
-            SeatKind.PERSON,
-            identity=identity,
-            connected=True,
-        )
+        index = free[0]
+        shown = distinct_name(clean_name(name), self._names_taken_from(identity))
+        self._seats[index] = _Seat(shown, SeatKind.PERSON, identity=identity, connected=True)
+        member = Member(self, index, identity, shown)
+        self._members[member] = None
         self._publish(())
         if not self.free_seats:
             self.start()
-        return seat
+        return member
 
-    def disconnect(self, seat: int) -> None:
-        """The person in ``seat`` is gone: a waiting seat is freed, a playing one goes "away"."""
-        s = self._seats[seat]
-        if s.kind is not SeatKind.PERSON:
-            return
-        if self.status is TableStatus.WAITING:
-            self._seats[seat] = _Seat()
-        else:
-            s.connected = False
-            self._set_away(seat)
+    def watch(self, name: str, identity: str) -> Member:
+        """A spectator: they see what a player in camp sees, chat marked as watching,
+        and can do nothing else. Their name is their own at this table (``ann²`` when
+        someone else shows as ``ann``)."""
+        shown = next((m.name for m in self._members if m.watching and m.identity == identity), None)
+        if shown is None:
+            shown = distinct_name(clean_name(name), self._names_taken_from(identity))
+        member = Member(self, None, identity, shown)
+        self._members[member] = None
         self._publish(())
+        return member
 
-    def wake(self, seat: int) -> None:
-        """The person in ``seat`` is at the keyboard again: no longer "away"."""
+    def _names_taken_from(self, identity: str) -> set[str]:
+        """The names others (people, computer players, spectators) show under here."""
+        taken = {s.name for s in self._seats if s.kind is not SeatKind.EMPTY and s.identity != identity}
+        taken |= {m.name for m in self._members if m.identity != identity}
+        return taken
+
+    def _check(self, member: Member, *, seated: bool = True) -> int | None:
+        """The member's seat, if they may act: still at this table, and seated when it matters."""
+        if member.table is not self or member not in self._members:
+            raise NotAllowed("you are no longer at this table.")
+        if seated and member.seat is None:
+            raise NotAllowed("you are watching this table; only its players can do that.")
+        return member.seat
+
+    def _leave(self, member: Member) -> None:
+        if member not in self._members:
+            return  # left already, or a newer connection took the seat over
+        del self._members[member]
+        if member.seat is not None:
+            seat = self._seats[member.seat]
+            if self.status is TableStatus.WAITING:
+                self._seats[member.seat] = _Seat()
+            else:
+                seat.connected = False
+                self._set_away(member.seat)
+            self._votes.discard(member.seat)
+        self._publish(())
+        self._rematch_if_agreed()
+
+    def _wake(self, member: Member) -> None:
+        seat = self._check(member, seated=False)
+        if seat is None:
+            return
         s = self._seats[seat]
         if s.kind is SeatKind.PERSON and s.away and s.connected:
             s.away = False
@@ -278,80 +280,80 @@ class Table:
 
     def _seat_bot(self, seat: int, spec: str) -> None:
         bot = make_bot(spec, rng=random.Random(self._rng.random()))
-        self._seats[seat] = _Seat(self._unique_name(BOT_NAMES[seat]), SeatKind.BOT, spec, bot, connected=True)
+        name = distinct_name(BOT_NAMES[seat], {s.name for s in self._seats if s.kind is not SeatKind.EMPTY})
+        self._seats[seat] = _Seat(name, SeatKind.BOT, spec, bot, connected=True)
 
-    def _unique_name(self, name: str) -> str:
-        taken = {s.name for s in self._seats if s.kind is not SeatKind.EMPTY}
-        if name not in taken:
-            return name
-        for n in itertools.count(2):
-            candidate = f"{name[: NAME_MAX_CHARS - len(str(n))]}{n}"
-            if candidate not in taken:
-                return candidate
-        raise AssertionError("unreachable")
+    # -- updates -----------------------------------------------------------------
 
-    # -- subscribers -------------------------------------------------------------
+    def _subscribe(self, member: Member, callback: Callable[[TableUpdate], None]) -> Callable[[], None]:
+        self._check(member, seated=False)
+        self._members[member] = callback
+        self._send(member, callback, (), self._shared())
 
-    def subscribe(self, seat: int | None, callback: Callable[[TableUpdate], None]) -> Callable[[], None]:
-        """Send ``callback`` an update now and after every change; returns the unsubscriber.
+        def unsubscribe() -> None:
+            if self._members.get(member) is callback:
+                self._members[member] = None
 
-        ``seat`` None subscribes a spectator, who sees what a player in camp sees.
-        """
-        token = next(self._tokens)
-        self._subscribers[token] = _Subscriber(seat, callback)
-        self._send(self._subscribers[token], (), self.seats, tuple(self._chat))
-        return lambda: self._subscribers.pop(token, None) and None
+        return unsubscribe
+
+    def _shared(self) -> dict:
+        """What every update of one publish has in common (computed once)."""
+        return dict(
+            seats=self.seats,
+            status=self.status,
+            chat=tuple(self._chat),
+            creator=self.creator_seat,
+            rematch_votes=frozenset(self._votes),
+            rematch_voters=frozenset(self._rematch_voters()),
+            watchers=self.watchers,
+        )
 
     def _publish(self, events: list[Event] | tuple[Event, ...]) -> None:
         events = tuple(events)
-        seats, chat = self.seats, tuple(self._chat)  # the same for every subscriber
-        for sub in list(self._subscribers.values()):
-            self._send(sub, events, seats, chat)
+        shared = self._shared()
+        for member, callback in list(self._members.items()):
+            if callback is not None:
+                self._send(member, callback, events, shared)
 
-    def _send(
-        self,
-        sub: _Subscriber,
-        events: tuple[Event, ...],
-        seats: tuple[SeatInfo, ...],
-        chat: tuple[ChatLine, ...],
-    ) -> None:
-        view = self.game.view_for(sub.seat) if self.game else None
+    def _send(self, member: Member, callback: Callable[[TableUpdate], None],
+              events: tuple[Event, ...], shared: dict) -> None:
+        view = self.game.view_for(member.seat) if self.game else None
         update = TableUpdate(
             view=view,
             events=events,
-            seats=seats,
-            status=self.status,
-            chat=chat,
             deadline=self._deadline if view is not None and view.decision_due else None,
+            seat=member.seat,
+            may_start=(self.status is TableStatus.WAITING and member.seat is not None
+                       and member.seat == shared["creator"]),
+            **shared,
         )
         try:
-            sub.callback(update)
+            callback(update)
         except Exception:  # one broken listener must not stop the table
             log.exception("table %s: a subscriber failed; it is dropped", self.name)
-            for token, other in list(self._subscribers.items()):
-                if other is sub:
-                    del self._subscribers[token]
+            if self._members.get(member) is callback:
+                self._members[member] = None
 
     # -- intents -----------------------------------------------------------------
 
-    def submit(self, seat: int, decision: Decision) -> None:
-        """A person's choice for this turn; it may change until the last choice is in."""
+    def _decide(self, member: Member, decision: Decision) -> None:
+        seat = self._check(member)
         if self.game is None:
             raise IllegalAction("the game has not started yet.")
-        if not 0 <= seat < len(self._seats) or self._seats[seat].kind is not SeatKind.PERSON:
-            raise IllegalAction(f"seat {seat} is not a person's seat.")
         events = self.game.submit(seat, decision)
         self._seats[seat].away = False
         self._publish(events)
         self._wakeup.set()
 
-    def say(self, author: str, text: str) -> ChatLine:
-        """Add a chat line: at most 200 characters, no control characters, 5 lines per 10 s."""
+    def _say(self, member: Member, text: str) -> ChatLine:
+        """At most 200 characters, no control characters, 5 lines per 10 s per person."""
+        self._check(member, seated=False)
         line = clean_text(text, CHAT_MAX_CHARS)
         if not line:
             raise ChatRejected("an empty chat line was not sent.")
         now = asyncio.get_running_loop().time()
-        times = self._chat_times.setdefault(author, deque())
+        # Counted per person, not per name: a name can look like another's.
+        times = self._chat_times.setdefault(member.identity, deque())
         while times and now - times[0] > CHAT_WINDOW:
             times.popleft()
         if len(times) >= CHAT_BURST:
@@ -359,18 +361,49 @@ class Table:
                 f"slow down: at most {CHAT_BURST} lines every {CHAT_WINDOW:g} seconds."
             )
         times.append(now)
-        chat = ChatLine(clean_text(author, NAME_MAX_CHARS), line)
+        chat = ChatLine(member.name, line, watching=member.watching)
         self._chat.append(chat)
         self._publish(())
         return chat
 
+    def _start_now(self, member: Member) -> None:
+        seat = self._check(member)
+        if self.status is not TableStatus.WAITING:
+            raise NotAllowed("the game has already begun.")
+        if member.identity != self.creator:
+            raise NotAllowed("only the person who opened the table can start it early.")
+        assert seat is not None
+        self.start()
+
+    def _vote_rematch(self, member: Member) -> None:
+        seat = self._check(member)
+        if self.status is not TableStatus.FINISHED:
+            raise NotAllowed("a rematch can only be asked for once the game is over.")
+        assert seat is not None
+        self._seats[seat].away = False  # voting is being at the keyboard
+        self._votes.add(seat)
+        self._publish(())
+        self._rematch_if_agreed()
+
+    def _rematch_voters(self) -> list[int]:
+        """The seats whose people must agree to a rematch: connected and at the keyboard."""
+        return [i for i, s in enumerate(self._seats)
+                if s.kind is SeatKind.PERSON and s.connected and not s.away]
+
+    def _rematch_if_agreed(self) -> None:
+        if self.status is not TableStatus.FINISHED or not self._votes:
+            return
+        if all(seat in self._votes for seat in self._rematch_voters()):
+            self.rematch()
+
     def start(self) -> None:
-        """Fill empty seats with computer players and begin the game."""
+        """Fill empty seats with computer players and begin the game (the host's command;
+        people start a table early through :meth:`Member.start_now`)."""
         if self.status is TableStatus.PLAYING:
             return
         for i, s in enumerate(self._seats):
             if s.kind is SeatKind.EMPTY:
-                self._seat_bot(i, self.settings.bots[0] if self.settings.bots else STAND_IN_BOT)
+                self._seat_bot(i, self.settings.filler)
         seed = None if self.settings.seed is None else self.settings.seed + self.games_played
         self.game = Game(
             [s.name for s in self._seats],
@@ -379,19 +412,20 @@ class Table:
             chests_hidden=self.settings.hidden_chests,
         )
         self.status = TableStatus.PLAYING
+        self._votes.clear()
         self._publish(tuple(self.game.events))
         self._task = asyncio.get_running_loop().create_task(self._play(), name=f"table {self.name}")
 
     def rematch(self) -> None:
-        """Play again at the same table with the same seats."""
+        """Play again at the same table with the same seats (once the people agree)."""
         if self.status is not TableStatus.FINISHED:
             raise TableError("a rematch can only start once the game is over.")
         self.games_played += 1
         self.start()
 
     async def close(self) -> None:
-        """Stop the game task; subscribers get nothing more."""
-        self._subscribers.clear()
+        """Stop the game task; nobody at the table gets anything more."""
+        self._members.clear()
         if self._task is not None:
             self._task.cancel()
             try:
@@ -498,6 +532,9 @@ class Table:
 __all__ = [
     "ChatLine",
     "ChatRejected",
+    "Member",
+    "NAME_MAX_CHARS",
+    "NotAllowed",
     "SeatInfo",
     "SeatKind",
     "Table",

@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from textual import events
 from textual.app import SystemCommand
-from textual.binding import Binding
 from textual.screen import Screen
 
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import detect_language
-from diamant_tui.table import Table, TableSettings, TableStatus
-from diamant_tui.ui import DiamantApp
+from diamant_tui.table import Member, Table, TableSettings, TableStatus
+from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
 
 from .commands import Command, CommandError, parse_command
@@ -28,7 +27,7 @@ from .console import client_environment, configure_app
 from .lobby import Lobby, LobbyError, default_bot
 from .lobby_screen import LobbyScreen
 from .session import SessionRefused
-from .table_screen import ServerTableScreen
+from .unavailable_screen import TableUnavailableScreen
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -41,8 +40,6 @@ IDLE_CHECK = 30.0
 class ServerApp(DiamantApp):
     """One person's app on the server (see module docstring)."""
 
-    BINDINGS = [Binding("s", "start_table", "server.key.start")]
-
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
                  idle_timeout: float) -> None:
         # The language comes from the client's locale variables, never the server's.
@@ -50,6 +47,7 @@ class ServerApp(DiamantApp):
         self.session = session
         self.lobby = lobby
         self.identity = session.identity
+        self.member: Member | None = None
         self.command = command
         self.idle_timeout = idle_timeout
         env = client_environment(session.term_type, session.environment)
@@ -72,7 +70,7 @@ class ServerApp(DiamantApp):
         except LobbyError as exc:
             self.notify(exc.text(self.t), severity="error", timeout=8)
         except DiamantError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(str(exc), severity="error", timeout=8, markup=False)
 
     def _land(self) -> None:
         command = self.command
@@ -81,7 +79,7 @@ class ServerApp(DiamantApp):
             return
         held = self.lobby.seat_of(self.identity.key)
         if held is not None and (command is None or command.verb != "watch"):
-            self.sit(*held)  # a dropped connection: straight back to the seat
+            self._sit(held[0])  # a dropped connection: straight back to the seat
             return
         if command is None:
             return
@@ -94,7 +92,8 @@ class ServerApp(DiamantApp):
         if table is None:
             table = self.lobby.create(
                 TableSettings(name=command.name, rules=command.rules, seats=command.seats,
-                              bots=(default_bot(),) * command.bots, pace=self.lobby.pace),
+                              bots=(default_bot(),) * command.bots, filler=default_bot(),
+                              pace=self.lobby.pace),
                 creator=self.identity.key,
             )
         self.join(table)
@@ -104,91 +103,75 @@ class ServerApp(DiamantApp):
         identity = self.lobby.identity_for_code(code)
         held = self.lobby.seat_of(identity) if identity else None
         if identity is None or held is None:
-            self.notify(self.t("server.no_seat_for_code", code=code[:12]), severity="warning")
+            self.notify(self.t("server.no_seat_for_code", code=code[:12]), severity="warning",
+                        markup=False)
             return
         self.identity = replace(self.identity, key=identity, guest=True)
         self.session.identity = self.identity
-        self.sit(*held)
+        self._sit(held[0])
 
     # --- seats --------------------------------------------------------------------------
 
     def join(self, table: Table) -> None:
-        """Take a free seat at ``table`` (or the one this person already holds)."""
-        self.lobby.check_can_join(table, self.identity.key)
-        seat = table.join(self.identity.name, self.identity.key)
-        self.sit(table, seat)
+        """Take a free seat at ``table`` (or the one this person already holds); a table
+        that is full or playing says so on a screen of its own (watch it, or go back)."""
+        if table.seat_of(self.identity.key) is None and (
+                table.status is not TableStatus.WAITING or not table.free_seats):
+            self.push_screen(TableUnavailableScreen(table.name, table.status),
+                             lambda watch: self.watch(table) if watch else None)
+            return
+        self._sit(table)
 
-    def sit(self, table: Table, seat: int) -> None:
-        """Show ``table`` from ``seat``; any other session of this person is closed."""
-        previous = self.lobby.take_seat(table, seat, self)
+    def _sit(self, table: Table) -> None:
+        """Show ``table`` from this person's seat; any other session of theirs is closed."""
+        member = table.sit(self.identity.name, self.identity.key)
+        previous = self.lobby.take_seat(member, self)
         if previous is not None and previous is not self:
             previous.session.close(previous.t("server.replaced"))
-        table.join(self.identity.name, self.identity.key)  # marks the seat connected again
-        self.table, self.seat = table, seat
+        self.member, self.table, self.seat = member, table, member.seat
         self._show_table()
         if self.identity.guest:
-            # Short, once: the lobby's header keeps showing the code afterwards.
             code = self.lobby.resume_code(self.identity.key)
-            self.notify(self.t("server.resume_toast", code=code, port=self.session.port),
-                        title=self.t("server.resume_title"), timeout=6)
+            command = self.session.ssh_command(f"resume {code}")
+            # The rules/help screen keeps showing it; the toast says it once, now.
+            self.help_note = self.t("help.resume", code=code, command=command)
+            self.notify(self.help_note, title=self.t("server.resume_title"), timeout=10,
+                        markup=False)
 
     def watch(self, table: Table) -> None:
-        """Watch ``table`` as a spectator, chatting under their own name (e.g. "ann (watching)")."""
+        """Watch ``table`` as a spectator: chat marked as watching, nothing else."""
+        if self.member is not None:
+            self._leave_member()
+        self.member = table.watch(self.identity.name, self.identity.key)
         self.table, self.seat = table, None
-        self._show_table(self.lobby.watcher_name(table, self.identity.key, self.identity.name,
-                                                 self.t("server.watching")))
+        self._show_table()
 
-    def waiting_hint(self, table: Table) -> str | None:
-        """The line a waiting table shows this person: how its creator starts it early."""
-        if table.status is TableStatus.WAITING and table.creator == self.identity.key:
-            return self.t("server.waiting_hint")
-        return None
-
-    def _show_table(self, watcher_name: str | None = None) -> None:
-        assert self.table is not None
+    def _show_table(self) -> None:
+        assert self.member is not None
         while len(self.screen_stack) > 2:
             self.pop_screen()
         if not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
-        self.push_screen(ServerTableScreen(self.table, self.seat, watcher_name=watcher_name))
+        self.push_screen(TableScreen(self.member))
 
     def leave_table(self) -> None:
         """Back to the lobby: a waiting seat is freed, a seat in a game is played for you."""
         while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
             self.pop_screen()
-        self.call_after_refresh(self._left_table, self.table, self.seat)
-        self.table, self.seat = None, None
+        self.call_after_refresh(self._left_table, self.member)
+        self.member, self.table, self.seat = None, None, None
 
-    def _left_table(self, table: Table | None, seat: int | None) -> None:
+    def _left_table(self, member: Member | None) -> None:
         # Once the table's screen has gone (and stopped listening to the table).
-        if table is not None and seat is not None:
-            self.lobby.release_seat(table, seat, self)
+        if member is not None:
+            self.lobby.release(member, self)
         if isinstance(self.screen, LobbyScreen):
             self.screen.refresh_tables()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "start_table":
-            table = self.table
-            return (table is not None and self.seat is not None
-                    and table.status is TableStatus.WAITING and table.creator == self.identity.key)
-        return True
-
-    def action_start_table(self) -> None:
-        self.start_table()
-
-    def start_table(self) -> None:
-        """The creator starts a waiting table early; computer players fill the empty seats."""
-        table = self.table
-        if table is None or table.status is not TableStatus.WAITING:
-            return
-        if table.creator != self.identity.key:
-            self.notify(self.t("server.only_creator"), severity="warning")
-            return
-        table.start()
-
-    def _release_seat(self) -> None:
-        if self.table is not None and self.seat is not None:
-            self.lobby.release_seat(self.table, self.seat, self)
+    def _leave_member(self) -> None:
+        if self.member is not None:
+            self.lobby.release(self.member, self)
+            self.member = None
 
     # --- life of the session ------------------------------------------------------------
 
@@ -201,7 +184,7 @@ class ServerApp(DiamantApp):
     def on_unmount(self) -> None:
         # The app ends when the person quits or the connection drops: either way a
         # computer player takes over their seat until they come back.
-        self._release_seat()
+        self._leave_member()
 
     # --- nothing a client does may act on the server's machine ----------------------------
 

@@ -1,6 +1,7 @@
 """The commands a client may give after the host: ``play``, ``watch`` and ``resume``.
 
-``ssh -t host play NAME [--rules R] [--seats N] [--bots K]`` joins table NAME (creating it),
+``ssh -t host play NAME [--rules R] [--seats N] [--bots K]`` joins table NAME (creating it
+with N seats, K of them for computer players and the rest for people),
 ``ssh -t host watch NAME`` watches it, ``ssh -t host resume CODE`` gives a guest their seat
 back. Anything else gets a message listing these.
 """
@@ -31,7 +32,8 @@ class Command:
     name: str
     rules: Rules = Rules.CLASSIC
     seats: int = 4
-    bots: int = 1
+    bots: int = 0
+    """Seats kept for computer players from the start; the others wait for people."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,7 +46,7 @@ def _play_parser() -> _Parser:
     parser.add_argument("name")
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--bots", type=int, default=1)
+    parser.add_argument("--bots", type=int, default=0)
     return parser
 
 

@@ -44,6 +44,7 @@ class ServerConfig:
     lobby_idle_timeout: float = 1800.0
     pace: float = 0.7
     log_level: str = "info"
+    public_host: str = ""
 
     @property
     def data_path(self) -> Path:
@@ -65,6 +66,8 @@ _HELP: dict[str, str] = {
     "lobby_idle_timeout": "seconds a session may stay idle in the lobby",
     "pace": "seconds between the steps of a reveal at tables created on this server",
     "log_level": "debug, info, warning or error",
+    "public_host": "the host (or host:port) players type, shown in commands such as a guest's "
+                   "resume line (empty: the address each client connected to)",
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")

@@ -20,7 +20,7 @@ from .lobby import LobbyError, check_table_name
 
 SEATS = range(3, 9)
 DEFAULT_SEATS = 4
-DEFAULT_BOTS = 1
+DEFAULT_BOTS = 0
 
 
 class CreateTableScreen(ModalScreen["TableSettings | None"]):
@@ -115,6 +115,7 @@ class CreateTableScreen(ModalScreen["TableSettings | None"]):
             rules=Rules.parse(str(self._value("rules"))),
             seats=seats,
             bots=(spec,) * bots,
+            filler=spec,
             timer=timer or None,
             hidden_chests=bool(self._value("hidden")),
             pace=self._pace,

@@ -7,7 +7,6 @@ identity looked up by its resume code).
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 import re
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import Translator
-from diamant_tui.table import NAME_MAX_CHARS, SeatKind, Table, TableSettings, TableStatus
+from diamant_tui.table import Member, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui.setup_choices import default_level, levels
 
 log = logging.getLogger(__name__)
@@ -85,7 +84,6 @@ class Lobby:
         self._codes: dict[str, str] = {}
         self._code_of: dict[str, str] = {}
         self._holders: dict[tuple[Table, int], object] = {}
-        self._watchers: dict[Table, dict[str, str]] = {}
 
     # --- tables -------------------------------------------------------------------------
 
@@ -115,37 +113,6 @@ class Lobby:
         while FREE_NAME.format(n=n) in self.tables:
             n += 1
         return FREE_NAME.format(n=n)
-
-    def check_can_join(self, table: Table, identity: str) -> None:
-        """Raise a :class:`LobbyError` saying why ``identity`` cannot sit at ``table``."""
-        if table.seat_of(identity) is not None:
-            return  # their own seat, kept for them
-        if table.status is not TableStatus.WAITING:
-            raise LobbyError("lobby.error.begun", name=table.name)
-        if not table.free_seats:
-            raise LobbyError("lobby.error.full", name=table.name)
-
-    def watcher_name(self, table: Table, identity: str, name: str, marker: str) -> str:
-        """The name ``identity`` chats under while watching ``table``, e.g. "ann (watching)".
-
-        ``marker`` holds ``{name}``. Each watcher's name is their own at that table (a
-        second "ann" is "ann2 (watching)"), so chat lines, and the table's chat limit
-        which counts lines per name, are told apart person by person.
-        """
-        names = self._watchers.setdefault(table, {})
-        if identity in names:
-            return names[identity]
-        taken = set(names.values()) | {s.name for s in table.seats}
-        room = max(1, NAME_MAX_CHARS - len(marker.format(name="")))
-        for n in itertools.count(1):
-            suffix = "" if n == 1 else str(n)
-            width = max(1, room - len(suffix))
-            base = (name if len(name) <= width else name[: width - 1] + "…") + suffix
-            candidate = marker.format(name=base)
-            if candidate not in taken:
-                names[identity] = candidate
-                return candidate
-        raise AssertionError("unreachable")
 
     def seat_of(self, identity: str) -> tuple[Table, int] | None:
         """The table and seat ``identity`` holds (a person coming back), if any."""
@@ -183,28 +150,28 @@ class Lobby:
                 self._forget(name, table)
 
     def _forget(self, name: str, table: Table) -> None:
-        if table._subscribers or self.tables.get(name) is not table:
+        if table.watchers or self.tables.get(name) is not table:
             return  # someone (a spectator) still looks at it, or it has gone already
         del self.tables[name]
-        self._watchers.pop(table, None)
         table.on_game_over = None
         log.info("table %r closed: nobody left at it", name)
 
-    def take_seat(self, table: Table, seat: int, holder: object) -> object | None:
-        """Record that ``holder`` (a session's app) now shows ``seat``; returns the previous one."""
-        key = (table, seat)
+    def take_seat(self, member: Member, holder: object) -> object | None:
+        """Record that ``holder`` (a session's app) now shows ``member``'s seat; returns the
+        one that showed it before (an older connection of the same person), if any."""
+        key = (member.table, member.seat)
         previous = self._holders.get(key)
         self._holders[key] = holder
         return previous
 
-    def release_seat(self, table: Table, seat: int, holder: object) -> None:
-        """``holder`` leaves ``seat``: the table frees it or plays it, unless a newer
-        connection of the same person holds it now."""
-        key = (table, seat)
-        if self._holders.get(key) is not holder:
-            return
-        del self._holders[key]
-        table.disconnect(seat)
+    def release(self, member: Member, holder: object) -> None:
+        """``holder`` leaves the table: the table frees the seat or plays it (nothing
+        happens when a newer connection of the same person holds it now)."""
+        table = member.table
+        key = (table, member.seat)
+        if member.seat is not None and self._holders.get(key) is holder:
+            del self._holders[key]
+        member.leave()
         if table.status is not TableStatus.PLAYING and not table.people_connected:
             self._forget(table.name, table)
 
@@ -258,5 +225,4 @@ class Lobby:
             table.on_game_over = None
             await table.close()
         self.tables.clear()
-        self._watchers.clear()
         return saved

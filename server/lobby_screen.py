@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Callable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.widgets import DataTable, Footer, Static
 
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import LANGUAGE_NAMES, LANGUAGES
-from diamant_tui.table import TableSettings, TableStatus
+from diamant_tui.table import TableSettings
 from diamant_tui.ui.screens.base import DiamantScreen
 
 from .create_screen import CreateTableScreen, ResumeScreen
@@ -110,7 +111,8 @@ class LobbyScreen(DiamantScreen):
         resume = self.query_one("#resume", Static)
         resume.display = code is not None
         if code is not None:
-            resume.update(t("lobby.resume", code=code, port=app.session.port))
+            resume.update(Content(t("lobby.resume", code=code,
+                                    command=app.session.ssh_command(f"resume {code}"))))
 
     def refresh_tables(self) -> None:
         """Show the current tables; redraw only when something changed."""

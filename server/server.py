@@ -75,6 +75,7 @@ class GameServer:
 
     def _new_session(self, identity: Identity) -> GameSession:
         session = GameSession(identity, self._build_app, port=self.port,
+                              public_host=self.config.public_host or None,
                               on_close=self.sessions.discard)
         self.sessions.add(session)
         return session

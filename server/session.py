@@ -38,7 +38,7 @@ WRITE_HIGH_WATER = 256 * 1024
 """Bytes queued for a client before its frames are dropped (see :mod:`server.driver`)."""
 
 NO_PTY_MESSAGE = (
-    "Diamant needs a terminal: connect with ssh -t, for example: ssh -t -p {port} HOST {command}\r\n"
+    "Diamant needs a terminal: connect with ssh -t, for example: {ssh}\r\n"
 )
 
 _session_ids = itertools.count(1)
@@ -55,6 +55,7 @@ class GameSession(asyncssh.SSHServerSession):
     """An interactive session: a pty, then a shell (the lobby) or a command (play/watch/resume)."""
 
     def __init__(self, identity: "Identity", app_factory: AppFactory, *, port: int,
+                 public_host: str | None = None,
                  on_close: Callable[["GameSession"], None] | None = None) -> None:
         self.id = f"s{next(_session_ids)}"
         self.identity = identity
@@ -69,6 +70,9 @@ class GameSession(asyncssh.SSHServerSession):
         """A line shown once the app has closed (why the session ends)."""
         self._factory = app_factory
         self.port = port
+        self.public_host = public_host
+        """The ``host`` or ``host:port`` players connect to, as the host configured it."""
+        self._local_address: str | None = None
         self._on_close = on_close
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._has_pty = False
@@ -83,6 +87,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self._chan = chan
+        sockname = chan.get_extra_info("connection").get_extra_info("sockname")
+        self._local_address = str(sockname[0]) if sockname else None
         chan.set_write_buffer_limits(high=WRITE_HIGH_WATER)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
@@ -109,7 +115,7 @@ class GameSession(asyncssh.SSHServerSession):
         if not self._has_pty:
             command = self.command or ""
             log.info("%s: %s connected without a terminal; told to use ssh -t", self.id, self.identity)
-            self._chan.write(NO_PTY_MESSAGE.format(port=self.port, command=command or "")
+            self._chan.write(NO_PTY_MESSAGE.format(ssh=self.ssh_command(command))
                              .encode("utf-8", errors="replace"))
             self._chan.exit(1)
             return
@@ -183,6 +189,17 @@ class GameSession(asyncssh.SSHServerSession):
         self._driver = driver
 
     # --- running the app ------------------------------------------------------------
+
+    def ssh_command(self, command: str = "") -> str:
+        """The ``ssh`` line that runs ``command`` on this server, as players reach it: the
+        configured public host (and port), else the address this client connected to."""
+        host, port = self.public_host or "", self.port
+        if host.count(":") == 1:  # host:port (a bare IPv6 address has several colons)
+            host, _, given = host.partition(":")
+            port = int(given) if given.isdigit() else port
+        host = host or self._local_address or "localhost"
+        words = ["ssh", "-t"] + ([] if port == 22 else ["-p", str(port)]) + [host]
+        return " ".join(words + ([command] if command else []))
 
     @property
     def has_terminal(self) -> bool:

@@ -1,4 +1,4 @@
-"""The table coordinator: seats, decisions, timer, away seats, chat and pacing."""
+"""The table coordinator: seats, decisions, timer, away seats, chat, pacing, and who may act."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ import asyncio
 
 import pytest
 
-from diamant_tui.errors import GameSetupError, IllegalAction
-from diamant_tui.events import DecisionsRevealed, GameEnded
+from diamant_tui.errors import GameSetupError
+from diamant_tui.events import DecisionMade, DecisionsRevealed, GameEnded
 from diamant_tui.table import (
     CHAT_BURST,
     ChatRejected,
+    Member,
+    NotAllowed,
     SeatKind,
     Table,
     TableFull,
@@ -57,8 +59,8 @@ class Recorder:
 async def test_a_table_starts_when_its_last_seat_is_taken():
     table = Table(settings())
     assert table.status is TableStatus.WAITING
-    seat = table.join("ann", "key-ann")
-    assert seat == 0
+    ann = table.sit("ann", "key-ann")
+    assert ann.seat == 0
     assert table.status is TableStatus.PLAYING
     await table.close()
 
@@ -66,9 +68,9 @@ async def test_a_table_starts_when_its_last_seat_is_taken():
 async def test_a_person_plays_a_whole_game_with_computer_players():
     """Five rounds, then final scores with tied players sharing the victory."""
     table = Table(settings())
-    seat = table.join("ann", "key-ann")
+    ann = table.sit("ann", "key-ann")
     rec = Recorder()
-    table.subscribe(seat, rec)
+    ann.subscribe(rec)
     while table.status is not TableStatus.FINISHED:
         await until(
             lambda: table.status is TableStatus.FINISHED
@@ -76,7 +78,7 @@ async def test_a_person_plays_a_whole_game_with_computer_players():
         )
         if table.status is not TableStatus.FINISHED:
             view = rec.last.view
-            table.submit(seat, Decision.LEAVE if view.step >= 4 else Decision.CONTINUE)
+            ann.decide(Decision.LEAVE if view.step >= 4 else Decision.CONTINUE)
     ended = [e for e in rec.events() if isinstance(e, GameEnded)]
     assert len(ended) == 1
     assert ended[0].scores == table.game.scores()
@@ -87,135 +89,260 @@ async def test_a_person_plays_a_whole_game_with_computer_players():
 async def test_a_choice_can_change_until_everyone_has_chosen():
     """The last choice a person makes before the reveal is the one that counts."""
     table = Table(settings(bots=(), seats=3))
-    seats = [table.join(n, f"key-{n}") for n in ("ann", "bob", "cy")]
+    ann, bob, cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
     rec = Recorder()
-    table.subscribe(None, rec)
+    table.watch("rec", "key-rec").subscribe(rec)
     await until(lambda: table.game.view_for(0).decision_due)
-    table.submit(seats[0], Decision.LEAVE)
-    table.submit(seats[0], Decision.CONTINUE)
-    table.submit(seats[1], Decision.CONTINUE)
-    table.submit(seats[2], Decision.LEAVE)
+    ann.decide(Decision.LEAVE)
+    ann.decide(Decision.CONTINUE)
+    bob.decide(Decision.CONTINUE)
+    cy.decide(Decision.LEAVE)
     revealed = [e for e in rec.events() if isinstance(e, DecisionsRevealed)]
     assert revealed[0].continuing == (0, 1)
     assert revealed[0].leaving == (2,)
     await table.close()
 
 
-async def test_spectators_and_others_never_see_a_pending_choice():
-    """Until the reveal, others learn only that a player has decided."""
-    table = Table(settings(bots=(), seats=3))
-    for n in ("ann", "bob", "cy"):
-        table.join(n, f"key-{n}")
-    spectator, bob = Recorder(), Recorder()
-    table.subscribe(None, spectator)
-    table.subscribe(1, bob)
+async def _pending_choice_as_others_see_it(choice: Decision) -> list[TableUpdate]:
+    """The last update a spectator and bob get after ann chose ``choice`` (not revealed)."""
+    table = Table(settings(bots=(), seats=3, seed=11))
+    ann, bob, _cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
+    spectator, bobs = Recorder(), Recorder()
+    table.watch("sam", "key-sam").subscribe(spectator)
+    bob.subscribe(bobs)
     await until(lambda: table.game.view_for(0).decision_due)
-    table.submit(0, Decision.LEAVE)
-    for view in (spectator.last.view, bob.last.view):
-        assert view.players[0].decided
-        assert view.my_decision is None
-        assert "leave" not in repr(view).lower()
+    ann.decide(choice)
+    seen = [spectator.last, bobs.last]
     await table.close()
+    return seen
 
 
-async def test_the_timer_runs_out_and_the_seat_goes_away():
+async def test_spectators_and_others_never_see_a_pending_choice():
+    """Until the reveal, others learn only that a player has decided: what they are sent
+    after a pending Exit is exactly what they are sent after a pending Continue."""
+    after_leave = await _pending_choice_as_others_see_it(Decision.LEAVE)
+    after_continue = await _pending_choice_as_others_see_it(Decision.CONTINUE)
+    assert after_leave[0].view.players[0].decided
+    assert after_leave == after_continue
+
+
+async def test_the_timer_runs_out_and_a_computer_decides_for_the_late_seat():
     """When the decision timer runs out a computer player decides and the seat is away."""
     table = Table(settings(timer=0.05))
-    seat = table.join("ann", "key-ann")
+    ann = table.sit("ann", "key-ann")
     rec = Recorder()
-    table.subscribe(seat, rec)
-    await until(lambda: table.seats[seat].away)
-    assert table.seats[seat].kind is SeatKind.PERSON
-    await until(lambda: table.game.step >= 2 or table.game.round >= 2 or table.game.over)
-    table.wake(seat)
-    assert not table.seats[seat].away
+    ann.subscribe(rec)
+    await until(lambda: table.seats[ann.seat].away)
+    assert table.seats[ann.seat].kind is SeatKind.PERSON
+    await until(lambda: any(isinstance(e, DecisionsRevealed) for e in rec.events()))
+    made = [e for e in rec.events() if isinstance(e, DecisionMade) and e.seat == ann.seat]
+    assert made, "a computer player decided for the late person"
+    ann.wake()
+    assert not table.seats[ann.seat].away
     await table.close()
 
 
 async def test_a_dropped_person_is_played_by_a_computer_and_gets_the_seat_back():
     table = Table(settings())
-    seat = table.join("ann", "key-ann")
-    table.disconnect(seat)
-    assert table.seats[seat].away and not table.seats[seat].connected
+    ann = table.sit("ann", "key-ann")
+    ann.leave()
+    assert table.seats[ann.seat].away and not table.seats[ann.seat].connected
     await until(lambda: table.game.round >= 2 or table.game.over)
-    assert table.join("ann again", "key-ann") == seat
-    assert table.seats[seat].connected and not table.seats[seat].away
-    assert table.seats[seat].name == "ann"
+    again = table.sit("ann again", "key-ann")
+    assert again.seat == ann.seat
+    assert table.seats[ann.seat].connected and not table.seats[ann.seat].away
+    assert table.seats[ann.seat].name == "ann"
+    await table.close()
+
+
+async def test_a_newer_connection_takes_the_seat_and_the_older_one_can_do_nothing():
+    table = Table(settings(bots=(), seats=3))
+    old = table.sit("ann", "key-ann")
+    new = table.sit("ann", "key-ann")
+    assert new.seat == old.seat and new.active and not old.active
+    with pytest.raises(NotAllowed, match="no longer at this table"):
+        old.say("I am the old connection")
+    old.leave()  # the old connection closing does not free the seat of the new one
+    assert table.seats[new.seat].kind is SeatKind.PERSON and table.seats[new.seat].connected
     await table.close()
 
 
 async def test_leaving_a_waiting_table_frees_the_seat():
     table = Table(settings(bots=("ev",)))
-    seat = table.join("ann", "key-ann")
-    table.disconnect(seat)
-    assert table.seats[seat].kind is SeatKind.EMPTY
+    ann = table.sit("ann", "key-ann")
+    ann.leave()
+    assert table.seats[ann.seat].kind is SeatKind.EMPTY
     assert table.free_seats == 2
     await table.close()
 
 
-async def test_names_are_made_unique_and_cleaned():
-    table = Table(settings(bots=(), seats=3))
-    a = table.join("ann", "k1")
-    b = table.join("ann", "k2")
-    c = table.join("a\x1b[31mverylongname\x07withcontrols", "k3")
+async def test_names_are_cleaned_and_a_second_person_gets_a_visible_mark():
+    """Two keys never show under one name: the second "ann" is "ann²", and nobody can
+    type that mark (superscript digits become plain ones)."""
+    table = Table(settings(bots=(), seats=4))
+    a = table.sit("ann", "k1")
+    b = table.sit("ann", "k2")
+    c = table.sit("ann²", "k3")
+    d = table.sit("a\x1b[31mverylongname\x07withcontrols", "k4")
     names = [s.name for s in table.seats]
-    assert names[a] == "ann" and names[b] == "ann2"
-    assert "\x1b" not in names[c] and len(names[c]) <= 16
+    assert names[a.seat] == "ann" and names[b.seat] == "ann²" and names[c.seat] == "ann2"
+    assert "\x1b" not in names[d.seat] and len(names[d.seat]) <= 16
+    assert len(set(names)) == 4
+    await table.close()
+
+
+async def test_a_spectator_never_shows_under_a_players_name():
+    table = Table(settings(bots=(), seats=3))
+    table.sit("vic", "k1")
+    spectator = table.watch("vic", "k2")
+    assert spectator.name == "vic²"
+    line = spectator.say("hello")
+    assert line.author == "vic²" and line.watching
     await table.close()
 
 
 async def test_a_full_or_running_table_turns_people_away():
     table = Table(settings())
-    table.join("ann", "k1")
+    table.sit("ann", "k1")
     with pytest.raises(TableFull, match="watch"):
-        table.join("bob", "k2")
+        table.sit("bob", "k2")
+    await table.close()
+
+
+async def test_seats_without_computer_players_wait_for_people():
+    """Three friends at a table of three seats all get a seat, in the order they come."""
+    table = Table(settings(seats=3, bots=()))
+    seats = [table.sit(n, f"key-{n}").seat for n in ("ann", "bob", "cy")]
+    assert seats == [0, 1, 2]
+    assert [s.kind for s in table.seats] == [SeatKind.PERSON] * 3
+    assert table.status is TableStatus.PLAYING
     await table.close()
 
 
 async def test_the_creator_can_start_early_with_computer_players():
-    table = Table(settings(seats=5, bots=("ev",)), creator="k1")
-    table.join("ann", "k1")
+    table = Table(settings(seats=5, bots=("cards:4",), filler="carry:12"), creator="k1")
+    ann = table.sit("ann", "k1")
+    rec = Recorder()
+    ann.subscribe(rec)
     assert table.status is TableStatus.WAITING
-    table.start()
+    assert rec.last.may_start and rec.last.people_awaited == 3
+    ann.start_now()
     assert table.status is TableStatus.PLAYING
-    assert [s.kind for s in table.seats].count(SeatKind.BOT) == 4
+    assert [s.bot for s in table.seats] == [None, "carry:12", "carry:12", "carry:12", "cards:4"]
     await table.close()
 
 
-async def test_chat_is_cleaned_cut_and_rate_limited():
+async def test_only_the_creator_starts_early_and_never_a_spectator():
+    table = Table(settings(seats=5, bots=()), creator="k1")
+    ann = table.sit("ann", "k1")
+    bob = table.sit("bob", "k2")
+    sam = table.watch("sam", "k3")
+    rec = Recorder()
+    bob.subscribe(rec)
+    assert not rec.last.may_start
+    with pytest.raises(NotAllowed, match="only the person who opened"):
+        bob.start_now()
+    with pytest.raises(NotAllowed, match="watching"):
+        sam.start_now()
+    assert table.status is TableStatus.WAITING
+    ann.start_now()
+    assert table.status is TableStatus.PLAYING
+    await table.close()
+
+
+async def test_chat_is_cleaned_cut_and_rate_limited_per_person():
     table = Table(settings())
-    table.join("ann", "k1")
-    line = table.say("ann", "hello\x1b[2J " + "x" * 300)
+    ann = table.sit("ann", "k1")
+    bob = table.watch("bob", "k2")
+    line = ann.say("hello\x1b[2J " + "x" * 300)
     assert "\x1b" not in line.text and len(line.text) == 200
     for _ in range(CHAT_BURST - 1):
-        table.say("ann", "hi")
+        ann.say("hi")
     with pytest.raises(ChatRejected, match="slow down"):
-        table.say("ann", "one too many")
-    table.say("bob", "others may still talk")
+        ann.say("one too many")
+    bob.say("others may still talk")
     with pytest.raises(ChatRejected, match="empty"):
-        table.say("bob", "\x00\x07  ")
+        bob.say("\x00\x07  ")
     await table.close()
 
 
-async def test_only_people_submit_for_their_seat():
-    table = Table(settings())
-    table.join("ann", "k1")
+async def test_every_action_is_checked_on_the_table_side():
+    """A spectator may only chat and leave; a seat acts only for itself; a member made
+    anywhere but by this table is refused."""
+    table = Table(settings(seats=3, bots=("cards:3",)), creator="k1")
+    ann = table.sit("ann", "k1")
+    bob = table.sit("bob", "k2")
+    sam = table.watch("sam", "k3")
     await until(lambda: table.game.view_for(0).decision_due)
-    with pytest.raises(IllegalAction, match="not a person's seat"):
-        table.submit(1, Decision.LEAVE)
-    with pytest.raises(IllegalAction):
-        table.submit(99, Decision.LEAVE)
+    for intent in (lambda: sam.decide(Decision.LEAVE), sam.vote_rematch, sam.start_now):
+        with pytest.raises(NotAllowed, match="watching"):
+            intent()
+    with pytest.raises(NotAllowed):
+        bob.start_now()
+    with pytest.raises(NotAllowed, match="over"):
+        ann.vote_rematch()
+    forged = Member(table, 0, "k3", "ann")
+    with pytest.raises(NotAllowed, match="no longer at this table"):
+        forged.decide(Decision.LEAVE)
+    assert not table.game.view_for(0).players[0].decided
+    sam.say("watching is fine")
+    bob.decide(Decision.LEAVE)
+    assert table.game.view_for(1).my_decision is Decision.LEAVE
+    assert table.game.view_for(0).my_decision is None
     await table.close()
 
 
-async def test_rematch_plays_again_with_the_same_seats():
+async def _finished(table: Table) -> None:
+    await until(lambda: table.status is TableStatus.FINISHED, timeout=60)
+
+
+async def test_a_rematch_starts_when_every_person_has_voted():
+    """Each connected person votes; computer players and away seats do not block it, and
+    everyone is told who has voted. The rematch keeps the same seats."""
+    table = Table(settings(seats=5, bots=("cards:2", "cards:3"), timer=0.01), creator="k1")
+    ann, bob, cy = (table.sit(n, f"k-{n}") for n in ("ann", "bob", "cy"))
+    watcher = Recorder()
+    table.watch("sam", "k-sam").subscribe(watcher)
+    await _finished(table)
+    for person in (ann, bob, cy):
+        person.wake()  # back at the keyboard after the timer played for them
+    cy.leave()  # gone: does not block the rematch
+    seats_before = table.seats
+    first = table.game
+    ann.vote_rematch()
+    assert table.status is TableStatus.FINISHED
+    assert watcher.last.rematch_votes == {ann.seat}
+    assert watcher.last.rematch_voters == {ann.seat, bob.seat}
+    bob.vote_rematch()
+    assert table.status is TableStatus.PLAYING and table.game is not first
+    after = table.seats
+    assert [(s.name, s.kind, s.bot) for s in after] == [(s.name, s.kind, s.bot) for s in seats_before]
+    assert watcher.last.rematch_votes == frozenset()
+    await table.close()
+
+
+async def test_a_rematch_never_starts_on_one_persons_say_so():
+    table = Table(settings(seats=4, bots=("cards:2", "cards:3"), timer=0.01), creator="k1")
+    ann, bob = table.sit("ann", "k1"), table.sit("bob", "k2")
+    await _finished(table)
+    ann.wake()
+    bob.wake()
+    ann.vote_rematch()
+    ann.vote_rematch()
+    assert table.status is TableStatus.FINISHED
+    bob.leave()  # the last one who had not voted goes: the others agree
+    assert table.status is TableStatus.PLAYING
+    await table.close()
+
+
+async def test_a_table_of_computer_players_can_be_restarted_by_its_host():
     table = Table(settings(bots=("cards:3", "carry:8", "cards:2"), seats=3))
     table.start()
-    await until(lambda: table.status is TableStatus.FINISHED)
+    await _finished(table)
     first = table.game
     table.rematch()
     assert table.game is not first and table.status is TableStatus.PLAYING
-    await until(lambda: table.status is TableStatus.FINISHED)
+    await _finished(table)
     await table.close()
 
 

@@ -1,7 +1,7 @@
 """The Diamant app: the setup screen for local play, or a table's screen for a seat.
 
-``make_app(table=..., seat=...)`` is the factory a host (the SSH server) calls for each
-connection; ``DiamantApp()`` alone shows the setup screen and plays locally.
+``make_app(member=...)`` is the factory a host calls for a person already at a table;
+``DiamantApp()`` alone shows the setup screen and plays locally.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from ..i18n import Translator, detect_language
-from ..table import Table
+from ..table import Member, Table
 from .bindings import translate_bindings
 from .screens.base import _Guarded
 from .screens.rules import RulesScreen
@@ -38,18 +38,20 @@ class DiamantApp(App):
         self,
         *,
         lang: str | None = None,
-        table: Table | None = None,
-        seat: int | None = None,
+        member: Member | None = None,
         choices: SetupChoices | None = None,
         on_leave: LeaveHandler | None = None,
         **app_options,
     ) -> None:
         super().__init__(**app_options)
         self.translator = Translator(lang or detect_language())
-        self.table = table
-        self.seat = seat
+        self.member = member
+        self.table = member.table if member is not None else None
+        self.seat = member.seat if member is not None else None
         self.choices = choices
         self._on_leave = on_leave
+        self.help_note: str | None = None
+        """A line the host wants shown at the top of the rules (e.g. a guest's resume code)."""
         self._own_table: Table | None = None
 
     def t(self, key: str, **fmt: object) -> str:
@@ -58,8 +60,8 @@ class DiamantApp(App):
 
     def on_mount(self) -> None:
         translate_bindings(self, self.t)
-        if self.table is not None:
-            self.push_screen(TableScreen(self.table, self.seat))
+        if self.member is not None:
+            self.push_screen(TableScreen(self.member))
         else:
             self.push_screen(SetupScreen(self.choices))
 
@@ -82,21 +84,14 @@ class DiamantApp(App):
         if not any(isinstance(screen, RulesScreen) for screen in self.screen_stack):
             self.push_screen(RulesScreen())
 
-    def waiting_hint(self, table: Table) -> str | None:
-        """A line for the table screen while ``table`` waits for players; hosts may override.
-
-        The local game never waits (its seats are filled at once), so there is none here.
-        """
-        return None
-
     def start_local_game(self, choices: SetupChoices) -> None:
         """Create a local table for ``choices``, seat the person and show the table."""
-        table = Table(choices.settings(), creator=choices.name)
-        seat = table.join(choices.name, identity="local")
+        table = Table(choices.settings(), creator="local")
+        self.member = table.sit(choices.name, identity="local")
         self.choices = choices
         self._own_table = self.table = table
-        self.seat = seat
-        self.push_screen(TableScreen(table, seat))
+        self.seat = self.member.seat
+        self.push_screen(TableScreen(self.member))
 
     def leave_table(self) -> None:
         """The person leaves the table: the host decides what that means (local: quit)."""
@@ -112,12 +107,11 @@ class DiamantApp(App):
 
 
 def make_app(
-    table: Table | None = None,
-    seat: int | None = None,
+    member: Member | None = None,
     *,
     lang: str | None = None,
     on_leave: LeaveHandler | None = None,
     **app_options,
 ) -> DiamantApp:
-    """A new app for one person: at ``table`` in ``seat`` (None: watching), or local setup."""
-    return DiamantApp(lang=lang, table=table, seat=seat, on_leave=on_leave, **app_options)
+    """A new app for one person at a table (in a seat or watching), or local setup."""
+    return DiamantApp(lang=lang, member=member, on_leave=on_leave, **app_options)

@@ -26,6 +26,7 @@ KEYS = {
     "right": b"\x1b[C",
     "left": b"\x1b[D",
     "backspace": b"\x7f",
+    "f1": b"\x1bOP",
 }
 
 

@@ -16,10 +16,10 @@ async def test_open_join_watch_start_early_and_chat(server, players, make_key):
     ann.press("enter")
     await ann.wait_for(r"Start now")  # the creator may start a waiting table early
     # The others see the new table in the list, waiting, with free seats.
-    await bob.wait_for(r"den +Classic +1/4 +1 +2 +off +waiting")
+    await bob.wait_for(r"den +Classic +1/4 +0 +3 +off +waiting")
     bob.press("enter")
     await bob.wait_for("Waiting for the game to start")
-    await wes.wait_for(r"den +Classic +2/4 +1 +1 +off +waiting")
+    await wes.wait_for(r"den +Classic +2/4 +0 +2 +off +waiting")
     wes.press("w")
     await wes.wait_for("Waiting for the game to start")
     assert "Start now" not in bob.text  # only the creator may

@@ -64,9 +64,9 @@ async def test_a_person_plays_five_rounds_with_the_keyboard_alone(rules):
 async def test_the_choice_can_change_until_everyone_has_chosen():
     """"You may change your choice until the last choice is in": `c`, then `l`, counts as Exit."""
     table = Table(TableSettings(seats=3, bots=("cards:40",), pace=0, seed=5))
-    me = table.join("me", "me")
-    other = table.join("other", "other")
-    app = DiamantApp(lang="en", table=table, seat=me)
+    me = table.sit("me", "me")
+    other = table.sit("other", "other")
+    app = DiamantApp(lang="en", member=me)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: due(app))
         await pilot.press("c")
@@ -76,45 +76,45 @@ async def test_the_choice_can_change_until_everyone_has_chosen():
         await until(pilot, lambda: app.screen.view.my_decision is Decision.LEAVE)
         text = screen_text(app)
         assert "▶ Exit ✔" in text and "▶ Continue ✔" not in text
-        table.submit(other, Decision.CONTINUE)
+        other.decide(Decision.CONTINUE)
         await until(pilot, lambda: not app.screen.view.me.in_cave)
         revealed = [e for e in table.game.events if isinstance(e, DecisionsRevealed)]
-        assert revealed[0].leaving == (me,) and other in revealed[0].continuing
+        assert revealed[0].leaving == (me.seat,) and other.seat in revealed[0].continuing
     await table.close()
 
 
 async def test_arrows_and_enter_choose_too():
     """The decision also works with the arrow keys and Enter."""
     table = Table(TableSettings(seats=3, bots=("cards:40",), pace=0, seed=5))
-    me = table.join("me", "me")
-    other = table.join("other", "other")
-    app = DiamantApp(lang="en", table=table, seat=me)
+    me = table.sit("me", "me")
+    other = table.sit("other", "other")
+    app = DiamantApp(lang="en", member=me)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: due(app))
         await pilot.press("right", "enter")
         await until(pilot, lambda: app.screen.view.my_decision is Decision.LEAVE)
         await pilot.press("left", "enter")
         await until(pilot, lambda: app.screen.view.my_decision is Decision.CONTINUE)
-        table.submit(other, Decision.CONTINUE)
+        other.decide(Decision.CONTINUE)
     await table.close()
 
 
 async def test_when_the_timer_runs_out_the_seat_is_away_until_a_key_is_pressed():
     """A computer player decides for a person who lets the timer run out; shown "away"."""
     table = Table(TableSettings(seats=3, bots=("cards:40", "cards:40"), pace=0.5, seed=5, timer=0.2))
-    me = table.join("me", "me")
-    app = DiamantApp(lang="en", table=table, seat=me)
+    me = table.sit("me", "me")
+    app = DiamantApp(lang="en", member=me)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: table.seats[me].away)
+        await until(pilot, lambda: table.seats[me.seat].away)
         await pilot.pause()
         lines = [line for line in screen_text(app).splitlines() if "▶ me" in line]
         assert lines and "☾away" in lines[0]
         for _ in range(200):  # a key during an expired turn is undone by that turn's timer
             await pilot.press("x")
             await pilot.pause(0.05)
-            if not table.seats[me].away:
+            if not table.seats[me.seat].away:
                 break
-        assert not table.seats[me].away
+        assert not table.seats[me.seat].away
         lines = [line for line in screen_text(app).splitlines() if "▶ me" in line]
         assert lines and "away" not in lines[0]
     await table.close()
@@ -122,8 +122,8 @@ async def test_when_the_timer_runs_out_the_seat_is_away_until_a_key_is_pressed()
 
 async def _screen_with_bots_decided(bot: str) -> str:
     table = Table(TableSettings(seats=3, bots=(bot, bot), pace=0, seed=9))
-    me = table.join("me", "me")
-    app = DiamantApp(lang="en", table=table, seat=me)
+    me = table.sit("me", "me")
+    app = DiamantApp(lang="en", member=me)
     texts = []
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: due(app) and all(p.decided for p in app.screen.view.players[1:]))
@@ -150,8 +150,8 @@ async def test_nobody_sees_another_players_choice_before_the_reveal():
 async def test_a_small_terminal_is_asked_to_grow_and_the_game_goes_on():
     """Below 80x24 an overlay asks for more room; resizing keeps the game as it was."""
     table = Table(TableSettings(seats=3, bots=("cards:40", "cards:40"), pace=0, seed=3))
-    me = table.join("me", "me")
-    app = DiamantApp(lang="en", table=table, seat=me)
+    me = table.sit("me", "me")
+    app = DiamantApp(lang="en", member=me)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: due(app))
         assert "enlarge" not in screen_text(app)

@@ -48,7 +48,7 @@ async def test_f1_and_question_mark_show_the_rules_in_the_apps_language():
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
     table = mid_round(FixedTable())
-    app = DiamantApp(lang="es", table=table, seat=0)
+    app = DiamantApp(lang="es", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
@@ -57,8 +57,8 @@ async def test_f1_and_question_mark_show_the_rules_in_the_apps_language():
 
 async def test_a_chat_line_reaches_the_table_and_the_log():
     table = Table(TableSettings(seats=3, bots=("cards:40", "cards:40"), pace=0, seed=3))
-    me = table.join("Zoe", "zoe")
-    app = DiamantApp(lang="en", table=table, seat=me)
+    me = table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="en", member=me)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("t", *"hello", "enter")
         await until(pilot, lambda: any(line.text == "hello" for line in table._chat))
@@ -69,7 +69,7 @@ async def test_a_chat_line_reaches_the_table_and_the_log():
 
 async def test_a_spectator_sees_the_table_but_has_no_choice_to_make():
     table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", table=table, seat=None)
+    app = DiamantApp(lang="en", member=table.member(None))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("c")
@@ -82,7 +82,7 @@ async def test_a_spectator_sees_the_table_but_has_no_choice_to_make():
 
 async def test_mouse_clicks_choose():
     table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.click("#leave")
@@ -92,7 +92,7 @@ async def test_mouse_clicks_choose():
 
 async def test_hidden_chests_are_not_shown_to_others():
     table = mid_round(FixedTable(hidden=True))
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         lines = screen_text(app).splitlines()
@@ -114,7 +114,7 @@ def test_play_rejects_bad_options_with_one_line(capsys):
 async def test_the_disaster_chance_is_off_until_asked_for():
     """`p` shows the chance that the next card is a disaster (view.disaster_chance)."""
     table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "Disaster chance" not in screen_text(app)

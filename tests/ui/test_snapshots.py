@@ -16,7 +16,7 @@ LANGS = ["en", "fr"]
 
 
 def table_app(lang: str, table: FixedTable) -> DiamantApp:
-    return DiamantApp(lang=lang, table=table, seat=0)
+    return DiamantApp(lang=lang, member=table.member(0))
 
 
 @pytest.mark.parametrize("size", SIZES)

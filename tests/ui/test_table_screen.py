@@ -16,14 +16,7 @@ from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.quiet_footer import FooterKey
 from ui_helpers import FixedTable, FrameCounter, T, after_disaster, mid_round, screen_text, until
 
-HINT = "Press s to start now: computer players take the empty seats."
-
-
-class HostApp(DiamantApp):
-    """A host (like the SSH server) that tells the waiting person how to start early."""
-
-    def waiting_hint(self, table: Table) -> str | None:
-        return HINT
+HINT = "Press s to start now: computer players take the free seats."
 
 
 def footer_keys(app) -> list[FooterKey]:
@@ -31,40 +24,49 @@ def footer_keys(app) -> list[FooterKey]:
 
 
 async def test_a_waiting_table_shows_its_seats_and_gives_way_to_the_game():
-    """Before the game: the table's name, rule set, timer, each seat, the free seats and
-    the host's hint; the table starts the moment its last seat is taken."""
-    table = Table(TableSettings(name="cave-1", seats=4, bots=("ev",), pace=0.05, seed=3, timer=30))
-    me = table.join("Zoe", "zoe")
-    app = HostApp(lang="en", table=table, seat=me)
+    """Before the game: the table's name, rule set, timer, each seat, how many people are
+    still awaited and, for its creator, how to start now; the table starts the moment its
+    last seat is taken."""
+    table = Table(TableSettings(name="cave-1", seats=4, bots=("ev",), pace=0.05, seed=3, timer=30),
+                  creator="zoe")
+    me = table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="en", member=me)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "cave-1" in screen_text(app))
         text = screen_text(app)
         for words in ("Table cave-1: waiting for players", "Classic (2005)",
                       "decision timer 30 s", "Zoe", "you", "free seat",
-                      "Dmytro", "computer player (ev)", "Free seats: 2", HINT):
+                      "Dmytro", "computer player (ev)", "Free seats: 2",
+                      HINT):
             assert words in text, words
         keys = {k.key for k in footer_keys(app)}
         assert "c" not in keys and "p" not in keys and "t" in keys  # no choice yet, chat is open
-        table.join("Max", "max")
+        assert "s" in keys
+        table.sit("Max", "max")
         await until(pilot, lambda: "Free seats: 1" in screen_text(app))
         assert "Max" in screen_text(app) and "person" in screen_text(app)
-        table.join("Lea", "lea")
+        table.sit("Lea", "lea")
         await until(pilot, lambda: app.screen.view is not None)
         await pilot.pause()
         text = screen_text(app)
         assert "waiting for players" not in text and HINT not in text
-        assert "Round 1/5" in text and "Continue [c]" in text
+        assert "Round 1/5" in text
     await table.close()
 
 
-async def test_the_local_game_has_no_waiting_hint():
-    table = Table(TableSettings(seats=4, bots=("ev",), pace=0, seed=3))
-    me = table.join("Zoe", "zoe")
-    app = DiamantApp(lang="fr", table=table, seat=me)
+async def test_others_are_told_who_can_start_the_table_and_s_does_nothing_for_them():
+    table = Table(TableSettings(seats=4, bots=(), pace=0, seed=3), creator="max")
+    table.sit("Max", "max")
+    me = table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="fr", member=me)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "Places libres : 2" in screen_text(app))
-        assert app.waiting_hint(table) is None
-        assert "place libre" in screen_text(app)
+        text = screen_text(app)
+        assert "Max a ouvert cette table et peut lancer la partie." in text
+        assert "Appuyez sur s" not in text
+        await pilot.press("s")
+        await pilot.pause()
+        assert table.status.value == "waiting"
     await table.close()
 
 
@@ -72,9 +74,9 @@ async def test_arriving_after_the_start_shows_the_first_card_in_words():
     """A table starts as its last seat is taken, so the first card can be turned before
     the newcomer's screen listens: it is still told in full, as the live event says it."""
     table = Table(TableSettings(seats=3, bots=("cards:40", "cards:40"), pace=0, seed=4))
-    me = table.join("Zoe", "zoe")  # the last seat: the game starts now
+    me = table.sit("Zoe", "zoe")  # the last seat: the game starts now
     await until_card_turned(table)
-    app = DiamantApp(lang="en", table=table, seat=me)
+    app = DiamantApp(lang="en", member=me)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.screen.view is not None)
         await pilot.pause()
@@ -105,7 +107,7 @@ def burst(app, *keys: str) -> None:
 async def test_rules_opened_and_closed_by_rapid_keys_never_break_the_app():
     """F1/?/Escape pressed as fast as keys come: no error, and the app still answers."""
     table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for _ in range(15):
@@ -132,7 +134,7 @@ async def test_rules_opened_and_closed_by_rapid_keys_never_break_the_app():
 async def test_a_question_answered_by_rapid_keys_closes_once():
     """`q` then `n` held down: one question at a time, the table stays."""
     table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for _ in range(10):
@@ -151,7 +153,7 @@ async def test_the_round_is_told_under_the_path():
     """At 80x24 the space under a short path shows the round's earlier events: who
     continued, who left and what they took."""
     table = FixedTable()
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         mid_round(table)
         await pilot.pause()
@@ -171,7 +173,7 @@ async def test_the_round_is_told_under_the_path():
 async def test_key_hints_in_brackets_and_names_like_markup_are_shown_as_typed():
     names = ("Ana", "[b]Bo[/b]", "[/]", "Dmytro")
     table = FixedTable(names=names)
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         table.reveal(T(9))
         table.decide(**{"Ana": "continue", "[b]Bo[/b]": "continue", "[/]": "leave",
@@ -181,7 +183,7 @@ async def test_key_hints_in_brackets_and_names_like_markup_are_shown_as_typed():
         assert "[/] goes back to camp" in text and "[b]Bo[/b]" in text
         assert app._exception is None
     table = FixedTable()
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         table.reveal(T(9))
         await pilot.pause()
@@ -191,7 +193,7 @@ async def test_key_hints_in_brackets_and_names_like_markup_are_shown_as_typed():
 async def test_a_spectators_round_summary_closes_when_the_next_round_begins():
     """A spectator has no choice to make: the summary gives way when the next round begins."""
     table = FixedTable()
-    app = DiamantApp(lang="en", table=table, seat=None)
+    app = DiamantApp(lang="en", member=table.member(None))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         after_disaster(table)
@@ -205,7 +207,7 @@ async def test_updates_redraw_only_what_changed():
     """An update that changes nothing sends nothing; a player's tick repaints part of
     the screen and never the whole of it; the key hints are not rebuilt for it."""
     table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         frames = FrameCounter(app)

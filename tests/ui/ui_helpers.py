@@ -75,7 +75,12 @@ class FixedTable:
         return lambda: None
 
     def _update(self, seat, events) -> TableUpdate:
-        return TableUpdate(self.game.view_for(seat), tuple(events), self.seats, self.status, ())
+        return TableUpdate(self.game.view_for(seat), tuple(events), self.seats, self.status, (),
+                           seat=seat)
+
+    def member(self, seat: int | None) -> "FixedMember":
+        """The member the interface is given for ``seat`` (None: a spectator)."""
+        return FixedMember(self, seat)
 
     def publish(self, events: list[Event]) -> None:
         if self.game.over:
@@ -102,14 +107,39 @@ class FixedTable:
         self.submitted.append((seat, decision))
         self.publish(self.game.submit(seat, decision))
 
-    def wake(self, seat: int) -> None:
+
+class FixedMember:
+    """A seat (or spectator) at a :class:`FixedTable`: the Member API, recorded."""
+
+    def __init__(self, table: FixedTable, seat: int | None) -> None:
+        self.table, self.seat = table, seat
+        self.name = "spectator" if seat is None else table.game.names[seat]
+        self.said: list[str] = []
+
+    @property
+    def watching(self) -> bool:
+        return self.seat is None
+
+    def subscribe(self, callback):
+        return self.table.subscribe(self.seat, callback)
+
+    def decide(self, decision: Decision) -> None:
+        self.table.submit(self.seat, decision)
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def vote_rematch(self) -> None:
+        self.table.rematches += 1
+
+    def start_now(self) -> None:
         pass
 
-    def say(self, author: str, text: str) -> None:
+    def wake(self) -> None:
         pass
 
-    def rematch(self) -> None:
-        self.rematches += 1
+    def leave(self) -> None:
+        pass
 
 
 def mid_round(table: FixedTable) -> FixedTable:
@@ -193,5 +223,5 @@ class FrameCounter:
         self.frames = self.full = self.bytes = 0
 
 
-__all__ = ["FixedTable", "FrameCounter", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
+__all__ = ["FixedMember", "FixedTable", "FrameCounter", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
            "screen_text", "until", "whole_game"]

@@ -1,4 +1,5 @@
-"""The end of the game: ranking with shared places, per-round results, a chart."""
+"""The end of the game: ranking with shared places, per-round results, a chart, and the
+rematch vote: each person asks with ``r``, and the table starts again once all agree."""
 
 from __future__ import annotations
 
@@ -6,17 +7,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.reactive import reactive
 from textual.widgets import Button, Label
 
 from ...errors import DiamantError
+from ...table import Member, TableUpdate
 from ...view import PlayerView
-from ..widgets.score_table import ScoreTable
 from ..widgets.quiet_footer import QuietFooter
+from ..widgets.score_table import ScoreTable
 from .base import DiamantScreen
 
 
 class FinalScreen(DiamantScreen):
-    """Final scores; ``r`` asks the table for a rematch, ``q`` leaves the table."""
+    """Final scores; ``r`` asks for a rematch (players only), ``q`` leaves the table."""
 
     BINDINGS = [
         Binding("r", "rematch", "key.rematch"),
@@ -25,10 +28,18 @@ class FinalScreen(DiamantScreen):
         Binding("right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, view: PlayerView, table=None) -> None:
+    votes: reactive[TableUpdate | None] = reactive(None, init=False)
+    """The table's latest update, for who has asked for a rematch."""
+
+    def __init__(self, view: PlayerView, member: Member | None = None) -> None:
         super().__init__()
         self.view = view
-        self.table = table
+        self.member = member
+
+    @property
+    def may_vote(self) -> bool:
+        """A player at a table (not a spectator, not a game without a table)."""
+        return self.member is not None and not self.member.watching
 
     def compose(self) -> ComposeResult:
         t = self.app.t
@@ -40,19 +51,41 @@ class FinalScreen(DiamantScreen):
             # Plain content: people's names and "[r]" must not be read as markup.
             yield Label(Content("★ " + t(key, names=", ".join(names))), id="final-winners")
             yield ScoreTable(id="final-scores")
+            if self.member is not None:
+                yield Label(Content(""), id="final-votes")
             with Horizontal(classes="dialog-buttons"):
-                if self.table is not None:
+                if self.may_vote:
                     yield Button(Content(t("final.rematch")), id="rematch", compact=True)
                 yield Button(Content(t("final.quit")), id="quit", compact=True)
         yield QuietFooter()
 
     def on_mount(self) -> None:
+        if self not in self.app.screen_stack:
+            return  # closed before it was built (a rematch began at once): nothing to show
         self.query_one(ScoreTable).view = self.view
-        self.query_one("#rematch" if self.table is not None else "#quit").focus()
+        self.query_one("#rematch" if self.may_vote else "#quit").focus()
+        self.watch_votes(self.votes)
+
+    def watch_votes(self, update: TableUpdate | None) -> None:
+        if update is None or not self.is_mounted or self.member is None:
+            return
+        t = self.app.t
+        voters = sorted(update.rematch_voters | update.rematch_votes)
+        marks = ", ".join(
+            f"{update.seats[s].name} {'✓' if s in update.rematch_votes else '…'}" for s in voters)
+        if self.member.watching:
+            note = t("final.watching")
+        elif self.member.seat in update.rematch_votes:
+            note = t("final.voted")
+        else:
+            note = t("final.vote_hint")
+        text = note + (" " + t("final.votes", votes=marks) if marks else "")
+        for label in self.query("#final-votes").results(Label):
+            label.update(Content(text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "rematch" and self.table is None:
-            return False
+        if action == "rematch":
+            return self.may_vote
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -63,10 +96,10 @@ class FinalScreen(DiamantScreen):
             self.action_leave()
 
     def action_rematch(self) -> None:
-        if self.table is None:
+        if not self.may_vote:
             return
         try:
-            self.table.rematch()
+            self.member.vote_rematch()
         except DiamantError as error:
             self.notify(str(error), severity="warning", markup=False)
 

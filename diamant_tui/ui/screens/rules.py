@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.markdown import Markdown
 from textual.app import ComposeResult
+from textual.content import Content
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -26,6 +27,10 @@ class RulesScreen(DiamantModal):
         # One Static holding Rich's Markdown: several times cheaper to open than the
         # Markdown widget (one widget per block), which matters with many sessions.
         with VerticalScroll(id="rules-body"):
+            note = self.app.help_note
+            if note:
+                # Literal text: it may hold a name or a command with brackets.
+                yield Static(Content(note), id="rules-note")
             yield Static(Markdown(self.app.t("rules.body")), id="rules-text")
         yield QuietFooter()
 

@@ -1,12 +1,14 @@
 """The table screen: the cave path, the players, the deck and the decision.
 
-It subscribes to a :class:`~diamant_tui.table.Table` for one seat (None: a spectator),
-renders each update it is sent and sends the person's intents back to the table.
+It is given the :class:`~diamant_tui.table.Member` a table made for one person (in a
+seat, or watching), renders each update the table sends and passes the person's intents
+back through that member: the table, not this screen, decides what is allowed.
 Before the game begins it shows who sits where instead of the cave.
 """
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -14,7 +16,7 @@ from textual.widgets import Input, RichLog
 
 from ...errors import DiamantError
 from ...events import DecisionMade, Disaster, GameEnded, RoundEnded, RoundStarted
-from ...table import ChatLine, SeatKind, Table, TableStatus, TableUpdate
+from ...table import ChatLine, Member, SeatKind, TableStatus, TableUpdate
 from ...view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, describe
 from ..messages import TableUpdated
@@ -34,14 +36,12 @@ from .summary import RoundSummaryScreen
 
 KEPT_LINES = 40
 """Lines of the current round kept for the feed under the path."""
+DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
+"""Keys that make (or press a button that makes) a decision."""
 
 
 class TableScreen(DiamantScreen):
-    """One seat's (or a spectator's) view of a table; any App can push it.
-
-    The app may define ``waiting_hint(table) -> str | None``: a line shown under the
-    seats while the table waits for players (e.g. how its creator starts it early).
-    """
+    """One seat's (or a spectator's) view of a table; any App can push it."""
 
     BINDINGS = [
         Binding("c", "choose('continue')", "key.continue"),
@@ -51,13 +51,15 @@ class TableScreen(DiamantScreen):
         Binding("p", "toggle_chance", "key.chance"),
         Binding("g", "toggle_log", "key.log"),
         Binding("t", "chat", "key.chat"),
+        Binding("s", "start_now", "key.start_now"),
         Binding("q", "leave_table", "key.quit"),
     ]
 
-    def __init__(self, table: Table, seat: int | None) -> None:
+    def __init__(self, member: Member) -> None:
         super().__init__()
-        self.table = table
-        self.seat = seat
+        self.member = member
+        self.table = member.table
+        self.seat = member.seat
         self.view: PlayerView | None = None
         self.update_: TableUpdate | None = None
         self._chat_seen: tuple[ChatLine, ...] = ()
@@ -65,6 +67,9 @@ class TableScreen(DiamantScreen):
         self._keys: tuple[bool, ...] | None = None
         self._final: FinalScreen | None = None
         self._unsubscribe = None
+        self._due_since: float | None = None
+        """When the round's first decision reached this screen: older keys never decide."""
+        self._due_round: int | None = None
 
     # -- layout ------------------------------------------------------------------
 
@@ -89,9 +94,8 @@ class TableScreen(DiamantScreen):
 
     def on_mount(self) -> None:
         self.query_one(CavePath).empty_text = self.app.t("path.empty")
-        # A spectator has no choice to make: offer no buttons.
-        self.query_one(DecisionPanel).display = self.seat is not None
-        self._unsubscribe = self.table.subscribe(self.seat, self._on_table_update)
+        self.query_one(DecisionPanel).watching = self.seat is None
+        self._unsubscribe = self.member.subscribe(self._on_table_update)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -106,8 +110,12 @@ class TableScreen(DiamantScreen):
 
     def on_table_updated(self, message: TableUpdated) -> None:
         update = message.update
-        self.update_ = update
         view = update.view
+        if view is not None and view.decision_due and view.round != self._due_round:
+            # The round's first decision: keys sent before it arrived were meant for
+            # something else (the round summary), never for this choice (see on_key).
+            self._due_round, self._due_since = view.round, message.time
+        self.update_ = update
         waiting = view is None and update.status is TableStatus.WAITING
         self.set_class(waiting, "-waiting")
         if waiting:
@@ -125,7 +133,13 @@ class TableScreen(DiamantScreen):
 
     def _show_waiting(self, update: TableUpdate) -> None:
         settings = self.table.settings
-        hint = getattr(self.app, "waiting_hint", None)
+        t = self.app.t
+        # The panel already counts the free seats, that is the people still awaited.
+        hint = None
+        if update.may_start:
+            hint = t("waiting.start_hint")
+        elif update.creator is not None and update.people_awaited:
+            hint = t("waiting.creator_can_start", name=update.seats[update.creator].name)
         self.query_one(WaitingPanel).state = WaitingState(
             name=self.table.name,
             rules=settings.rules,
@@ -133,7 +147,7 @@ class TableScreen(DiamantScreen):
             hidden_chests=settings.hidden_chests,
             seats=update.seats,
             me=self.seat,
-            hint=hint(self.table) if hint is not None else None,
+            hint=hint,
         )
 
     def _show_view(self, view: PlayerView, update: TableUpdate) -> None:
@@ -209,8 +223,9 @@ class TableScreen(DiamantScreen):
         self._chat_seen = chat
         log = self.query_one(RichLog)
         for line in fresh:
-            log.write(f"» {line.author}: {line.text}")
-            self.notify(f"{line.author}: {line.text}", title=self.app.t("chat.title"),
+            author = self.app.t("chat.watching", name=line.author) if line.watching else line.author
+            log.write(f"» {author}: {line.text}")
+            self.notify(f"{author}: {line.text}", title=self.app.t("chat.title"),
                         timeout=4, markup=False)
 
     def _to_top(self) -> None:
@@ -228,16 +243,21 @@ class TableScreen(DiamantScreen):
             self._show_feed(0)
 
     def _finish_if_over(self, view: PlayerView | None, update: TableUpdate) -> None:
-        if update.status is TableStatus.FINISHED and view is not None and self._final is None:
+        if update.status is not TableStatus.FINISHED or view is None:
+            return
+        if self._final is None:
             self._to_top()
-            self._final = FinalScreen(view, self.table)
+            self._final = FinalScreen(view, self.member)
             self.app.push_screen(self._final)
+        self._final.votes = update  # who has asked for a rematch
 
     def _refresh_keys(self) -> None:
         """Ask the footer to look at the keys again only when what they offer has changed."""
         view = self.view
+        update = self.update_
         keys = (view is None, view is not None and view.decision_due,
-                view is not None and view.phase is Phase.OVER)
+                view is not None and view.phase is Phase.OVER,
+                update is not None and update.may_start)
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
@@ -250,7 +270,17 @@ class TableScreen(DiamantScreen):
             return True if view.decision_due else None  # shown dimmed until a choice is due
         if action == "toggle_chance":
             return view is not None
+        if action == "start_now":
+            return self.update_ is not None and self.update_.may_start
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        # A key sent before the round's first decision reached the screen (an Enter that
+        # closed the round summary, a key held down) must not become that decision.
+        if (event.key in DECISION_KEYS and self._due_since is not None
+                and event.time < self._due_since):
+            event.stop()
+            event.prevent_default()
 
     # -- intents -------------------------------------------------------------------
 
@@ -258,7 +288,7 @@ class TableScreen(DiamantScreen):
         """The person pressed a key: if a computer was playing their seat, they take it back."""
         if self.seat is not None and self.update_ is not None:
             if self.update_.seats[self.seat].away:
-                self.table.wake(self.seat)
+                self._act(self.member.wake)
 
     def on_decision_panel_decision_chosen(self, message: DecisionPanel.DecisionChosen) -> None:
         self.action_choose(message.decision.value)
@@ -266,8 +296,15 @@ class TableScreen(DiamantScreen):
     def action_choose(self, decision: str) -> None:
         if self.seat is None or self.view is None or not self.view.decision_due:
             return
+        self._act(self.member.decide, Decision(decision))
+
+    def action_start_now(self) -> None:
+        self._act(self.member.start_now)
+
+    def _act(self, intent, *args) -> None:
+        """Pass an intent to the table; what it refuses is said in a short note."""
         try:
-            self.table.submit(self.seat, Decision(decision))
+            intent(*args)
         except DiamantError as error:
             self.notify(str(error), severity="warning", markup=False)
 
@@ -295,19 +332,11 @@ class TableScreen(DiamantScreen):
         self.query_one(DecisionPanel).focus_choice(Decision.CONTINUE)
         if not text.strip():
             return
-        author = self._my_name()
-        try:
-            self.table.say(author, text)
-        except DiamantError as error:
-            self.notify(str(error), severity="warning", markup=False)
-
-    def _my_name(self) -> str:
-        if self.seat is not None and self.update_ is not None:
-            return self.update_.seats[self.seat].name
-        return self.app.t("chat.spectator")
+        self._act(self.member.say, text)
 
     def action_leave_table(self) -> None:
-        if self.update_ is not None and self.update_.status is TableStatus.PLAYING:
+        playing = self.update_ is not None and self.update_.status is TableStatus.PLAYING
+        if playing and self.seat is not None:  # a spectator just goes
             self.app.push_screen(
                 ConfirmScreen(self.app.t("confirm.leave")),
                 lambda yes: self.app.leave_table() if yes else None,

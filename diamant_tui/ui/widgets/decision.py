@@ -27,7 +27,11 @@ class DecisionState:
 
 
 class DecisionPanel(Horizontal):
-    """Two buttons and a line saying what is expected; the own choice stays marked."""
+    """Two buttons and a line saying what is expected; the own choice stays marked.
+
+    The buttons show only while this seat has a choice to make; a spectator's panel
+    says that they are watching and how to chat or go back.
+    """
 
     class DecisionChosen(Message):
         """The person chose to continue or to leave."""
@@ -37,6 +41,10 @@ class DecisionPanel(Horizontal):
             self.decision = decision
 
     state: reactive[DecisionState] = reactive(DecisionState, init=False)
+    watching: reactive[bool] = reactive(False, init=False)
+
+    def watch_watching(self) -> None:
+        self._relabel()
 
     def compose(self) -> ComposeResult:
         yield Button("", id="continue", compact=True)
@@ -71,12 +79,22 @@ class DecisionPanel(Horizontal):
             word = t(f"decision.{decision.value}")
             # The mark (not only the colour) shows the own choice. Plain content, not
             # markup: "[c]" would otherwise be read as a style tag and vanish.
-            button.label = Content(f"▶ {word} ✔" if chosen else f"{word} [{key}]")
+            shown = state.due and not self.watching
+            if not shown:
+                label = ""
+            elif chosen:
+                label = f"▶ {word} ✔"
+            else:
+                label = f"{word} [{key}]"
+            button.label = Content(label)
             button.set_class(chosen, "-chosen")
-            # Dimmed, not disabled: disabling the focused button would move the focus
-            # (a whole-screen repaint) twice a turn. A press when nothing is due does nothing.
-            button.set_class(not state.due, "-idle")
-        if not state.playing:
+            # Blank when nothing is due, rather than hidden or disabled: either would
+            # lay the screen out again or move the focus (a whole repaint) twice a turn.
+            # A press then does nothing.
+            button.set_class(not shown, "-idle")
+        if self.watching:
+            note = t("watching.note")
+        elif not state.playing:
             note = ""
         elif state.due and state.choice is not None:
             note = t("decision.chosen", choice=t(f"decision.{state.choice.value}"))

@@ -1,0 +1,166 @@
+"""What a table tells the people at it, and how it is set up: plain data, no behaviour.
+
+These are the only things that cross between a :class:`~diamant_tui.table.Table` and the
+people at it (with the engine's views and events), so they are frozen and small: one day a
+table and its seats may live in different processes.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+from .bots import make_bot
+from .cards import Rules
+from .engine import MAX_PLAYERS, MIN_PLAYERS
+from .errors import DiamantError, GameSetupError
+from .events import Event
+from .view import PlayerView
+
+STAND_IN_BOT = "ev"
+"""Plays for a person who is away (timer ran out or connection dropped)."""
+
+
+class TableError(DiamantError):
+    """Something a person asked of a table that it cannot do; the message says why."""
+
+
+class TableFull(TableError):
+    """Every seat is taken (or the game has begun without a free seat)."""
+
+
+class ChatRejected(TableError):
+    """A chat line that is empty or sent too fast."""
+
+
+class NotAllowed(TableError):
+    """The one who asked may not do this at this table (a spectator deciding, someone
+    other than the table's creator starting it, a seat given up or taken over)."""
+
+
+class SeatKind(str, enum.Enum):
+    """Who sits in a seat."""
+
+    PERSON = "person"
+    BOT = "bot"
+    EMPTY = "empty"
+
+
+class TableStatus(str, enum.Enum):
+    """Where the table is in its life."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat as everyone sees it."""
+
+    seat: int
+    name: str
+    kind: SeatKind
+    bot: str | None
+    """The computer player's spec for a computer seat."""
+    away: bool
+    """A person's seat played by a computer for now."""
+    connected: bool
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of table chat; ``watching`` marks a spectator's line."""
+
+    author: str
+    text: str
+    watching: bool = False
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """How a table is set up.
+
+    ``bots`` are the computer players seated from the start (in the last seats); the other
+    seats wait for people. ``filler`` is the computer player that takes the seats still
+    free when the table's creator starts the game early.
+    """
+
+    name: str = "table"
+    rules: Rules = Rules.CLASSIC
+    seats: int = 4
+    bots: tuple[str, ...] = ()
+    timer: float | None = None
+    """Seconds a person has to decide; None for no timer."""
+    hidden_chests: bool = False
+    seed: int | None = None
+    pace: float = 0.7
+    """Seconds between reveal steps."""
+    filler: str = STAND_IN_BOT
+
+    def checked(self) -> "TableSettings":
+        """These settings with the rule set parsed; raises GameSetupError when impossible."""
+        rules = Rules.parse(self.rules)
+        if not MIN_PLAYERS <= self.seats <= MAX_PLAYERS:
+            raise GameSetupError(
+                f"{self.seats} seats: a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats."
+            )
+        if len(self.bots) > self.seats:
+            raise GameSetupError(f"{len(self.bots)} computer players for {self.seats} seats.")
+        for spec in (*self.bots, self.filler):
+            make_bot(spec)  # raises BotSpecError with a clear message
+        if self.timer is not None and self.timer <= 0:
+            raise GameSetupError("the decision timer must be a positive number of seconds.")
+        return replace(self, rules=rules, bots=tuple(self.bots))
+
+
+@dataclass(frozen=True)
+class TableUpdate:
+    """What one person at the table (a seat or a spectator) is sent after every change."""
+
+    view: PlayerView | None
+    """Their own view (None before the game starts)."""
+    events: tuple[Event, ...]
+    """Events since the previous update, to show one by one."""
+    seats: tuple[SeatInfo, ...]
+    status: TableStatus
+    chat: tuple[ChatLine, ...]
+    deadline: float | None = None
+    """Event-loop time at which this seat's decision timer runs out."""
+    seat: int | None = None
+    """The seat this update is for; None for a spectator."""
+    creator: int | None = None
+    """The seat of the person who opened the table, if they sit at it."""
+    may_start: bool = False
+    """This person may start the waiting game now (computer players fill the free seats)."""
+    rematch_votes: frozenset[int] = frozenset()
+    """Seats whose people have asked for a rematch of the finished game."""
+    rematch_voters: frozenset[int] = frozenset()
+    """Seats whose people must agree before a rematch starts (connected, at the keyboard)."""
+    watchers: tuple[str, ...] = ()
+    """The names of the spectators, in the order they came."""
+
+    @property
+    def watching(self) -> bool:
+        """This update is for a spectator."""
+        return self.seat is None
+
+    @property
+    def people_awaited(self) -> int:
+        """Seats still waiting for a person before the game can start."""
+        return sum(1 for s in self.seats if s.kind is SeatKind.EMPTY)
+
+
+__all__ = [
+    "ChatLine",
+    "ChatRejected",
+    "NotAllowed",
+    "STAND_IN_BOT",
+    "SeatInfo",
+    "SeatKind",
+    "TableError",
+    "TableFull",
+    "TableSettings",
+    "TableStatus",
+    "TableUpdate",
+]

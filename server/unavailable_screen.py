@@ -1,0 +1,65 @@
+"""Said when someone asks for a seat at a table that is full or already playing.
+
+A screen of its own, not a passing note: it stays until the person chooses to watch the
+table or to go back to the lobby (a ``play NAME`` command lands here directly).
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widgets import Button, Label
+
+from diamant_tui.table import TableStatus
+from diamant_tui.ui.screens.base import DiamantModal
+from diamant_tui.ui.widgets.quiet_footer import QuietFooter
+
+
+class TableUnavailableScreen(DiamantModal):
+    """"Table X is full / has begun": ``w`` watches it (result True), Escape goes back."""
+
+    DEFAULT_CSS = """
+    TableUnavailableScreen { align: center middle; }
+    TableUnavailableScreen > Vertical { width: 64; max-width: 100%; height: auto;
+        border: round $warning; background: $panel; padding: 0 1; }
+    TableUnavailableScreen #unavailable-why { text-style: bold; }
+    TableUnavailableScreen #unavailable-hint { color: $text-muted; margin-top: 1; }
+    TableUnavailableScreen Horizontal { height: 1; align-horizontal: center; margin-top: 1; }
+    TableUnavailableScreen Button { margin: 0 1; }
+    """
+    BINDINGS = [
+        Binding("w", "watch", "key.watch"),
+        Binding("escape,q", "back", "key.lobby"),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
+    AUTO_FOCUS = "#watch"
+
+    def __init__(self, name: str, status: TableStatus) -> None:
+        super().__init__()
+        self.table_name = name
+        self.status = status
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        why = {TableStatus.WAITING: "unavailable.full", TableStatus.PLAYING: "unavailable.begun",
+               TableStatus.FINISHED: "unavailable.finished"}[self.status]
+        with Vertical():
+            yield Label(Content(t(why, name=self.table_name)), id="unavailable-why")
+            yield Label(Content(t("unavailable.hint")), id="unavailable-hint")
+            with Horizontal():
+                yield Button(Content(t("unavailable.watch")), id="watch", compact=True)
+                yield Button(Content(t("unavailable.back")), id="back", compact=True)
+        yield QuietFooter()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.close(event.button.id == "watch")
+
+    def action_watch(self) -> None:
+        self.close(True)
+
+    def action_back(self) -> None:
+        self.close(False)
