@@ -1,0 +1,134 @@
+"""A fair table as the people at it see it: a rematch agreed by vote, spectators who only
+watch, buttons only when a choice is due, and keys that never act for the next round."""
+
+from __future__ import annotations
+
+from textual import events
+
+from diamant_tui.table import Table, TableSettings, TableStatus
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.screens.confirm import ConfirmScreen
+from diamant_tui.ui.screens.final import FinalScreen
+from diamant_tui.ui.screens.summary import RoundSummaryScreen
+from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.view import Decision
+from ui_helpers import FixedTable, T, after_disaster, mid_round, screen_text, until
+
+
+def quick(**kw) -> TableSettings:
+    base = dict(name="den", seats=3, bots=("cards:1", "cards:1"), pace=0, seed=5, timer=0.01)
+    base.update(kw)
+    return TableSettings(**base)
+
+
+async def test_a_rematch_that_starts_while_the_final_scores_are_built_breaks_nothing():
+    """Under load a rematch can begin before the final screen has been mounted: the
+    session goes on to the new game."""
+    table = Table(quick(pace=0.05))
+    me = table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="en", member=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await until(pilot, lambda: table.status is TableStatus.FINISHED, timeout=60)
+            me.wake()
+            me.vote_rematch()  # before the screen has even seen the game end
+            assert table.status is TableStatus.PLAYING
+            await pilot.pause()
+            # The final scores made way for the new game (which lasts a few seconds).
+            await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                        and app.screen._final is None)
+        assert app.return_code is None and app._exception is None
+    await table.close()
+
+
+async def test_the_enter_that_closes_the_round_summary_never_decides_the_next_round():
+    """The first decision of a round needs a key pressed after its first card is shown:
+    an Enter meant for the round summary, arriving as the next round begins, does nothing."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        after_disaster(table)
+        await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        meant_for_the_summary = events.Key("enter", None)  # typed now...
+        table.publish(table.game.start_next_round())
+        table.reveal(T(5))  # ...and read once the next round's first card is out
+        app.post_message(meant_for_the_summary)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.screen.view.round == 2 and app.screen.view.decision_due)
+        await pilot.pause()
+        assert table.submitted == []
+        assert app.screen.view.my_decision is None
+        await pilot.press("enter")  # a key pressed after the card is shown decides
+        await until(pilot, lambda: table.submitted != [])
+        assert table.submitted == [(0, Decision.CONTINUE)]
+
+
+async def test_the_buttons_show_only_when_this_seat_has_a_choice_to_make():
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table.reveal(T(9))
+        await until(pilot, lambda: "Continue [c]" in screen_text(app))
+        assert "Exit [l]" in screen_text(app)
+        table.decide(Ana="leave", Bruno="continue", Chiara="continue", Dmytro="continue")
+        await until(pilot, lambda: app.screen.view is not None and not app.screen.view.me.in_cave)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "You are in camp" in text
+        assert "Continue [c]" not in text and "Exit [l]" not in text
+        await pilot.press("c", "enter", "space")
+        await pilot.pause()
+        assert table.submitted == []  # nothing was due: the keys decided nothing
+
+
+async def test_a_spectator_watches_chats_and_leaves_and_does_nothing_else():
+    table = mid_round(FixedTable())
+    left = []
+    member = table.member(None)
+    app = DiamantApp(lang="en", member=member, on_leave=lambda app: left.append(app))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.view is not None)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "You are watching" in text
+        assert "Continue [c]" not in text and "Your turn" not in text
+        await pilot.press("c", "l", "enter", "s", "left", "enter")
+        await pilot.pause()
+        assert table.submitted == []
+        await pilot.press("t")
+        await pilot.press(*"hello")
+        await pilot.press("enter")
+        await until(pilot, lambda: member.said == ["hello"])
+        await pilot.press("q")  # no "leave while the game goes on?": a spectator just goes
+        await until(pilot, lambda: left)
+        assert not isinstance(app.screen, ConfirmScreen)
+
+
+async def test_the_final_scores_show_who_asked_for_a_rematch():
+    """Each person votes with r; every screen says who has; a spectator has no vote."""
+    table = Table(quick(seats=4, pace=0.01), creator="zoe")
+    zoe, max_ = table.sit("Zoe", "zoe"), table.sit("Max", "max")
+    sam = table.watch("Sam", "sam")
+    zoe_app = DiamantApp(lang="en", member=zoe)
+    sam_app = DiamantApp(lang="fr", member=sam)
+    async with zoe_app.run_test(size=(80, 24)) as zoe_pilot, \
+            sam_app.run_test(size=(80, 24)) as sam_pilot:
+        await until(zoe_pilot, lambda: isinstance(zoe_app.screen, FinalScreen))
+        await until(sam_pilot, lambda: isinstance(sam_app.screen, FinalScreen))
+        zoe.wake()
+        max_.wake()
+        await zoe_pilot.press("r")
+        await until(zoe_pilot, lambda: "Rematch: Zoe ✓, Max …" in screen_text(zoe_app))
+        assert "You asked for a rematch" in screen_text(zoe_app)
+        await until(sam_pilot, lambda: "Revanche : Zoe ✓, Max …" in screen_text(sam_app))
+        assert "Revanche [r]" not in screen_text(sam_app)
+        await sam_pilot.press("r")
+        await sam_pilot.pause()
+        assert table.status is TableStatus.FINISHED and table.games_played == 0
+        max_.vote_rematch()
+        await until(zoe_pilot, lambda: isinstance(zoe_app.screen, TableScreen))
+        await until(sam_pilot, lambda: isinstance(sam_app.screen, TableScreen))
+        assert table.games_played == 1
+    await table.close()
