@@ -52,6 +52,7 @@ class FinalScreen(DiamantScreen):
             yield Label(Content("★ " + t(key, names=", ".join(names))), id="final-winners")
             yield ScoreTable(id="final-scores")
             if self.member is not None:
+                yield Label(Content(""), id="final-note")
                 yield Label(Content(""), id="final-votes")
             with Horizontal(classes="dialog-buttons"):
                 if self.may_vote:
@@ -79,9 +80,10 @@ class FinalScreen(DiamantScreen):
             note = t("final.voted")
         else:
             note = t("final.vote_hint")
-        text = note + (" " + t("final.votes", votes=marks) if marks else "")
-        for label in self.query("#final-votes").results(Label):
-            label.update(Content(text))
+        # Fixed-size lines: new words need no new layout.
+        self.query_one("#final-note", Label).update(Content(note), layout=False)
+        votes = t("final.votes", votes=marks) if marks else ""
+        self.query_one("#final-votes", Label).update(Content(votes), layout=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":

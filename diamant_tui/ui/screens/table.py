@@ -140,6 +140,8 @@ class TableScreen(DiamantScreen):
             hint = t("waiting.start_hint")
         elif update.creator is not None and update.people_awaited:
             hint = t("waiting.creator_can_start", name=update.seats[update.creator].name)
+        if update.watching:
+            hint = "\n".join(filter(None, (t("watching.note"), hint)))
         self.query_one(WaitingPanel).state = WaitingState(
             name=self.table.name,
             rules=settings.rules,

@@ -1,0 +1,97 @@
+"""A fair table between strangers, each in their own SSH client: seats that mean what
+they say, a table that is full or playing says so and waits, spectators who only watch,
+and a rematch that everyone agrees to."""
+
+from __future__ import annotations
+
+import re
+
+from diamant_tui.table import TableSettings
+
+
+async def test_three_friends_asking_for_three_seats_all_sit_down(server, players, make_key):
+    """`play cave --seats 3` without --bots: three seats for people, in the order they come."""
+    friends = [players(n) for n in ("ann", "bob", "cy")]
+    for friend in friends:
+        await friend.connect(server.port, key=make_key(), command="play cave --seats 3")
+    for friend in friends:
+        await friend.wait_for(r"Round 1/5")
+    table = server.lobby.get("cave")
+    assert [(s.name, s.kind.value) for s in table.seats] == [
+        ("ann", "person"), ("bob", "person"), ("cy", "person")]
+
+
+async def test_a_full_table_says_so_and_waits_for_the_person_to_choose(server, players, make_key):
+    table = server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",) * 2,
+                                              pace=0.5), "x")
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    await ann.wait_for("Round 1/5")
+    await bob.connect(server.port, key=make_key(), command="play den")
+    await bob.wait_for("The game at table den has already begun")
+    await bob.wait_for("Watch \\[w\\]")
+    assert "already begun" in bob.text  # still there: not a note that fades
+    bob.press("escape")
+    await bob.wait_for(lambda t: "already begun" not in t and "lobby" in t)
+    bob.press("enter")  # from the lobby's list: the same screen
+    await bob.wait_for("already begun")
+    bob.press("w")
+    await bob.wait_for("You are watching")
+    assert [s.kind.value for s in table.seats].count("person") == 1
+
+
+async def test_a_spectators_keys_act_for_nobody(server, players, make_key):
+    """A spectator can watch, chat (marked as watching) and leave, and nothing else."""
+    ann, bob, wes = players("ann"), players("bob"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await ann.wait_for("Free seats: 1")
+    await wes.connect(server.port, key=make_key(), command="watch den")
+    await wes.wait_for("You are watching")
+    wes.press("s")  # not the creator's start, nor anyone's
+    await bob.connect(server.port, key=make_key(), command="play den")
+    for person in (ann, bob):
+        await person.wait_for("Your turn")
+    table = server.lobby.get("den")
+    await wes.wait_for("Round 1/5")
+    for key in ("c", "l", "enter", "r", "s", "p"):
+        wes.press(key)
+    wes.press("t")
+    await wes.wait_for("Say something")
+    wes.type("[bold]hi[/bold]")
+    wes.press("enter")
+    await ann.wait_for(re.escape("wes (watching): [bold]hi[/bold]"))
+    view = table.game.view_for(0)
+    assert view.decision_due and not any(view.players[seat].decided for seat in (0, 1))
+    wes.press("q")  # no question: a spectator just goes back
+    await wes.wait_for(lambda t: "lobby" in t and "Leave this table" not in t)
+
+
+async def test_a_rematch_starts_when_both_players_have_asked(server, players, make_key):
+    ann, bob, wes = players("ann"), players("bob"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await ann.wait_for("Free seats: 1")
+    await bob.connect(server.port, key=make_key(), command="play den")
+    await wes.connect(server.port, key=make_key(), command="watch den")
+    table = server.lobby.get("den")
+    for person in (ann, bob):  # both leave at once each round: a short game
+        answered = None
+        while True:
+            text = await person.wait_for(lambda t: "Final scores" in t or (
+                "Your turn" in t and re.search(r"Round \d/5 · card \d+", t)[0] != answered),
+                timeout=60)
+            if "Final scores" in text:
+                break
+            answered = re.search(r"Round \d/5 · card \d+", text)[0]
+            person.press("l")
+            if person is ann:
+                bob.press("l")
+    await wes.wait_for("Final scores")
+    ann.press("r")
+    for person in (ann, bob, wes):
+        await person.wait_for(r"Rematch: ann ✓, bob …")
+    assert table.games_played == 0
+    wes.press("r")  # a spectator has no vote
+    bob.press("r")
+    for person in (ann, bob, wes):
+        await person.wait_for(lambda t: "Round 1/5" in t and "Final scores" not in t)
+    assert table.games_played == 1
