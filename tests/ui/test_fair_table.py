@@ -117,6 +117,8 @@ async def test_the_final_scores_show_who_asked_for_a_rematch():
             sam_app.run_test(size=(80, 24)) as sam_pilot:
         await until(zoe_pilot, lambda: isinstance(zoe_app.screen, FinalScreen))
         await until(sam_pilot, lambda: isinstance(sam_app.screen, FinalScreen))
+        await until(zoe_pilot, lambda: "Press r to ask for a rematch" in screen_text(zoe_app))
+        await until(sam_pilot, lambda: "Vous regardez : les joueurs" in screen_text(sam_app))
         zoe.wake()
         max_.wake()
         await zoe_pilot.press("r")

@@ -35,6 +35,7 @@ class FinalScreen(DiamantScreen):
         super().__init__()
         self.view = view
         self.member = member
+        self._built = False
 
     @property
     def may_vote(self) -> bool:
@@ -65,10 +66,15 @@ class FinalScreen(DiamantScreen):
             return  # closed before it was built (a rematch began at once): nothing to show
         self.query_one(ScoreTable).view = self.view
         self.query_one("#rematch" if self.may_vote else "#quit").focus()
-        self.watch_votes(self.votes)
+        self._built = True
+        self._show_votes(self.votes)
 
     def watch_votes(self, update: TableUpdate | None) -> None:
-        if update is None or not self.is_mounted or self.member is None:
+        if self._built:
+            self._show_votes(update)
+
+    def _show_votes(self, update: TableUpdate | None) -> None:
+        if update is None or self.member is None:
             return
         t = self.app.t
         voters = sorted(update.rematch_voters | update.rematch_votes)

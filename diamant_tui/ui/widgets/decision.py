@@ -43,7 +43,10 @@ class DecisionPanel(Horizontal):
     state: reactive[DecisionState] = reactive(DecisionState, init=False)
     watching: reactive[bool] = reactive(False, init=False)
 
-    def watch_watching(self) -> None:
+    def watch_watching(self, watching: bool) -> None:
+        # A spectator never has a choice: no room kept for the buttons at all.
+        for button in self.query(Button):
+            button.display = not watching
         self._relabel()
 
     def compose(self) -> ComposeResult:
