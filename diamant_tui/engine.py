@@ -104,6 +104,7 @@ class Game:
         self.rubies_returned = 0
         self.rubies_lost = 0
         self._round_banked = [0] * n
+        self._round_relics = [0] * n
         self.events: list[Event] = []
         self._emit(self._start_round())
 
@@ -356,6 +357,7 @@ class Game:
             taken = tuple(relics) if k == 1 else ()
             self.relics[seat].extend(v for _, v in taken)
             self._round_banked[seat] += banked + sum(v for _, v in taken)
+            self._round_relics[seat] += sum(v for _, v in taken)
             events.append(PlayerLeft(seat, carried, share, taken, banked))
         return events
 
@@ -382,6 +384,7 @@ class Game:
         self.in_cave = [True] * n
         self.carried = [0] * n
         self._round_banked = [0] * n
+        self._round_relics = [0] * n
         self.history.append(RoundHistory())
         added = None
         if self.rules is Rules.RELIC_VARIANT:
@@ -407,6 +410,7 @@ class Game:
                 disaster.type if disaster else None,
                 self.step,
                 tuple(self._round_banked),
+                tuple(self._round_relics),
             )
         )
         events: list[Event] = [

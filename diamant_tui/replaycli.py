@@ -66,7 +66,7 @@ def summary(replay: Replay) -> str:
     lines = [f"{game.rules.value}, {len(names)} players ({', '.join(names)}): {state}."]
     for result in game.round_results:
         if result.disaster is not None:
-            ending = f"disaster (a second {result.disaster.value}) at card {result.cards}"
+            ending = f"disaster at card {result.cards} (the {result.disaster.value} again)"
         else:
             cards = "1 card" if result.cards == 1 else f"{result.cards} cards"
             ending = f"everyone left after {cards}"

@@ -72,6 +72,9 @@ class RoundResult:
     banked: tuple[int | None, ...]
     """Rubies plus relic points each seat made safe during the round (None for another
     seat while chests are hidden, since these add up to the chest)."""
+    relics: tuple[int, ...] = ()
+    """Of ``banked``, the relic points each seat took out of the cave during the round
+    (public, like the relics themselves; empty when not known)."""
 
 
 @dataclass(frozen=True)

@@ -353,7 +353,7 @@ def test_replay_prints_a_readable_summary(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.splitlines() == [
         "relics, 3 players (ann, bob, cy): finished.",
-        "Round 1: disaster (a second snakes) at card 5; banked: ann 3, bob 0, cy 10.",
+        "Round 1: disaster at card 5 (the snakes again); banked: ann 3, bob 0, cy 10.",
         "Round 2: everyone left after 1 card; banked: ann 1, bob 1, cy 1.",
         "Round 3: everyone left after 1 card; banked: ann 1, bob 1, cy 1.",
         "Round 4: everyone left after 1 card; banked: ann 1, bob 1, cy 1.",

@@ -4,6 +4,10 @@ Each language is a plain dict catalogue (``en.py``, ``fr.py``, ``es.py``, ``uk.p
 mapping a key to a text with ``str.format`` placeholders. A :class:`Translator` is
 bound to one language and owned by one app, so several apps in one process (one per
 SSH connection) can each speak their own language: there is no global language.
+
+A text whose words depend on a number holds its plural forms separated by ``|``, in
+the order of :data:`PLURAL_FORMS` for its language (``"1 relic|{count} relics"``);
+the ``count`` given to the translator chooses the form.
 """
 
 from __future__ import annotations
@@ -27,6 +31,29 @@ LANGUAGE_NAMES: dict[str, str] = {
     "es": "Español",
     "uk": "Українська",
 }
+
+
+PLURAL_FORMS: dict[str, tuple[str, ...]] = {
+    "en": ("one", "other"),
+    "fr": ("one", "other"),
+    "es": ("one", "other"),
+    "uk": ("one", "few", "many"),
+}
+"""The plural forms each language writes, in the order its texts give them (CLDR names)."""
+
+
+def plural_form(lang: str, count: int) -> str:
+    """The CLDR plural form of the whole number ``count`` in ``lang``."""
+    n = abs(int(count))
+    if lang == "fr":
+        return "one" if n < 2 else "other"  # French says "0 rubis reste", as for 1
+    if lang == "uk":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "other"
 
 
 class UnknownLanguage(ValueError):
@@ -59,7 +86,10 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
 
 
 class Translator:
-    """Texts in one language: ``t("key", **fmt)``; a missing key falls back to English."""
+    """Texts in one language: ``t("key", **fmt)``; a missing key falls back to English.
+
+    A plural text (forms separated by ``|``) takes the form for ``fmt["count"]``.
+    """
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
         self.lang = parse_language(lang)
@@ -67,9 +97,23 @@ class Translator:
 
     def __call__(self, key: str, **fmt: object) -> str:
         text = self._catalogue.get(key)
+        lang = self.lang
         if text is None:
             text = CATALOGUES[DEFAULT_LANGUAGE].get(key, key)
+            lang = DEFAULT_LANGUAGE
+        if "|" in text:
+            text = self._plural(lang, text, fmt.get("count", 0))
         return text.format(**fmt) if fmt else text
+
+    @staticmethod
+    def _plural(lang: str, text: str, count: object) -> str:
+        forms = text.split("|")
+        order = PLURAL_FORMS[lang]
+        try:
+            index = order.index(plural_form(lang, int(count)))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            index = len(order) - 1
+        return forms[min(index, len(forms) - 1)]
 
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"
@@ -80,8 +124,10 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "LANGUAGE_NAMES",
+    "PLURAL_FORMS",
     "Translator",
     "UnknownLanguage",
     "detect_language",
     "parse_language",
+    "plural_form",
 ]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from rich.cells import cell_len
+
 from ..cards import Card, Hazard, HazardType, Relic, Treasure
 from ..events import (
     CardRevealed,
@@ -25,11 +27,27 @@ from ..view import Phase, PlayerView
 Translate = Callable[..., str]
 RUBY = "♦"
 """The ruby symbol, shown next to every ruby count (a diamond is 5 rubies)."""
+LINE_WIDTH = 78
+"""Cells a message line has on the smallest terminal the game supports (80 columns, less
+the padding): a line that lists players shortens itself to fit in it."""
 
 
 def hazard_name(t: Translate, hazard: HazardType) -> str:
     """The hazard type's name in the app's language."""
     return t(f"hazard.{hazard.value}")
+
+
+def hazard_abbr(t: Translate, hazard: HazardType) -> str:
+    """Two letters for the hazard type, distinct from the other four's in each language."""
+    return t(f"hazard_abbr.{hazard.value}")
+
+
+def fitting(*candidates: str, width: int = LINE_WIDTH) -> str:
+    """The first of ``candidates`` that fits in ``width`` cells (the last one otherwise)."""
+    for text in candidates:
+        if cell_len(text) <= width:
+            return text
+    return candidates[-1]
 
 
 def card_name(t: Translate, card: Card) -> str:
@@ -51,44 +69,75 @@ def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
 def describe(t: Translate, names: Sequence[str], event: Event) -> str | None:
     """One line for ``event``; None for events that need no line of their own."""
     if isinstance(event, RoundStarted):
-        text = t("event.round_started", round=event.round)
         if event.relic_added is not None:
-            text += " " + t("event.relic_added", value=event.relic_added.value)
-        return text
+            return t("event.round_started_relic", round=event.round,
+                     value=event.relic_added.value)
+        return t("event.round_started", round=event.round)
     if isinstance(event, CardRevealed):
         return _revealed(t, names, event)
     if isinstance(event, DecisionMade):
         return t("event.decided", name=names[event.seat])
     if isinstance(event, DecisionsRevealed):
-        parts = []
-        if event.continuing:
-            parts.append(t("event.continuing", names=names_of(names, event.continuing)))
-        if event.leaving:
-            parts.append(t("event.leaving", names=names_of(names, event.leaving)))
-        return " · ".join(parts)
+        return decisions_text(t, names, event)
     if isinstance(event, PlayerLeft):
-        text = t("event.left", name=names[event.seat], banked=event.banked,
-                 picked=event.picked_up, ruby=RUBY)
-        if event.relics:
-            text += " " + t("event.left_relics", count=len(event.relics),
-                            points=sum(v for _, v in event.relics))
-        return text
+        return left_text(t, names, event)
     if isinstance(event, Disaster):
         return disaster_text(t, names, event)
     if isinstance(event, RoundEnded):
         return round_end_text(t, event.round, event.disaster)
     if isinstance(event, GameEnded):
-        return t("event.game_ended", names=names_of(names, event.winners))
+        return fitting(
+            t("event.game_ended", names=names_of(names, event.winners)),
+            t("event.game_ended_count", count=len(event.winners)),
+        )
     return None
 
 
+def decisions_text(t: Translate, names: Sequence[str], event: DecisionsRevealed) -> str:
+    """Who continues and who exits: by name when the line has room, else by number
+    (each player who exits has a line of their own just after)."""
+
+    def part(key: str, seats: tuple[int, ...], by_name: bool) -> list[str]:
+        if not seats:
+            return []
+        if by_name:
+            return [t(f"event.{key}", names=names_of(names, seats))]
+        return [t(f"event.{key}_count", count=len(seats))]
+
+    # Those who exit are named longest: they are who the next lines are about.
+    forms = [(True, True), (False, True), (False, False)]
+    return fitting(*(
+        " · ".join(part("continuing", event.continuing, name_continuing)
+                   + part("leaving", event.leaving, name_leaving))
+        for name_continuing, name_leaving in forms
+    ))
+
+
+def left_text(t: Translate, names: Sequence[str], event: PlayerLeft) -> str:
+    """A player back in camp: what they banked, what of it lay on the path, their relics."""
+    fmt: dict[str, object] = dict(name=names[event.seat], banked=event.banked,
+                                  picked=event.picked_up, ruby=RUBY)
+    key = "event.left_picked" if event.picked_up else "event.left"
+    if event.relics:
+        fmt["relics"] = t("event.relics", count=len(event.relics),
+                          points=sum(v for _, v in event.relics))
+        key += "_relics"
+    return t(key, **fmt)
+
+
 def disaster_text(t: Translate, names: Sequence[str], event: Disaster) -> str:
-    """The disaster banner: the word, the symbol and who lost what."""
+    """The disaster line: the word, the symbol and who lost what (those who lost nothing
+    are not named); the losers are counted instead when naming them does not fit."""
     text = "✖ " + t("event.disaster", hazard=hazard_name(t, event.hazard)) + " ✖"
-    lost = [f"{names[s]} −{n}{RUBY}" for s, n in event.losses]
-    if lost:
-        text += " " + t("event.disaster_losses", losses=", ".join(lost))
-    return text
+    losses = [(s, n) for s, n in event.losses if n > 0]
+    if not losses:
+        return text
+    named = ", ".join(f"{names[s]} −{n}{RUBY}" for s, n in losses)
+    return fitting(
+        text + " " + t("event.disaster_losses", losses=named),
+        text + " " + t("event.disaster_losses_count", count=len(losses),
+                       rubies=sum(n for _, n in losses), ruby=RUBY),
+    )
 
 
 def round_end_text(t: Translate, round_: int, disaster: HazardType | None) -> str:
@@ -127,8 +176,9 @@ def arrival_lines(t: Translate, view: PlayerView) -> list[str]:
 def _revealed(t: Translate, names: Sequence[str], event: CardRevealed) -> str:
     card = event.card
     if isinstance(card, Treasure):
+        left = t("event.left_on_card", count=event.remainder, ruby=RUBY)
         return t("event.treasure", value=card.value, share=event.share,
-                 count=len(event.receivers), remainder=event.remainder, ruby=RUBY)
+                 players=len(event.receivers), left=left, ruby=RUBY)
     if isinstance(card, Hazard):
         if event.first_of_type:
             return t("event.hazard_first", hazard=hazard_name(t, card.type))

@@ -160,7 +160,7 @@ async def test_the_round_is_told_under_the_path():
         lines = screen_text(app).splitlines()
         path_area = "\n".join(lines[4:13])  # between the cards and the player list
         assert "Continue: Ana, Chiara, Dmytro · Exit: Bruno" in path_area
-        assert "Bruno goes back to camp and banks 9♦ (6♦ picked up)." in path_area
+        assert "Bruno goes back to camp and banks 9♦ (6♦ from the path)." in path_area
         assert "Trap: rams. Nothing happens… this time." in path_area
         # The newest line is in the banner, not repeated under the path.
         assert "Treasure 13" not in path_area and "Treasure 13" in "\n".join(lines[13:])

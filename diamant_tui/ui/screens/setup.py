@@ -11,9 +11,32 @@ from textual.widgets import Button, Input, Label, Select
 from ...cards import Rules
 from ...errors import DiamantError
 from ...i18n import LANGUAGE_NAMES
+from ..cells import cell_len
 from ..setup_choices import CUSTOM, MIXED, TIMERS, SetupChoices, levels
 from ..widgets.quiet_footer import QuietFooter
 from .base import DiamantScreen
+
+
+CHOICE_ROOM = 42
+"""Cells a choice's words have in its list on an 80-column terminal (diamant.tcss)."""
+
+
+def custom_label(t, bots: tuple[str, ...], room: int = CHOICE_ROOM) -> str:
+    """The computer players named on the command line, in few enough words for ``room``:
+    a repeated one is counted (``ev ×3``) and those that do not fit are counted too."""
+    counts: dict[str, int] = {}
+    for spec in bots:
+        counts[spec] = counts.get(spec, 0) + 1
+    named = [spec if n == 1 else f"{spec} ×{n}" for spec, n in counts.items()]
+    for shown in range(len(named), 0, -1):
+        rest = len(named) - shown
+        words = ", ".join(named[:shown])
+        if rest:
+            words = t("level.custom_more", bots=words, count=rest)
+        label = t("level.custom", bots=words)
+        if cell_len(label) <= room:
+            return label
+    return label
 
 
 class SetupScreen(DiamantScreen):
@@ -37,7 +60,7 @@ class SetupScreen(DiamantScreen):
         level_options = [(f"{t(f'level.{lv}')} ({spec})", lv) for lv, spec in levels().items()]
         level_options.append((t("level.mixed"), MIXED))
         if c.custom_bots:
-            level_options.append((t("level.custom", bots=", ".join(c.custom_bots)), CUSTOM))
+            level_options.append((custom_label(t, c.custom_bots), CUSTOM))
         with Vertical(id="setup-box"):
             yield Label(t("setup.title"), id="setup-title")
             yield Label(t("setup.subtitle"), id="setup-subtitle")

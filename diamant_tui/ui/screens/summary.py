@@ -9,26 +9,35 @@ from textual.containers import Vertical
 from textual.widgets import Label, Static
 
 from ...view import PlayerView, RoundResult
+from ..cells import cell, widest
 from ..describe import RUBY, hazard_name
 from ..widgets.quiet_footer import QuietFooter
 from .base import DiamantModal
 
 
 def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
-    """The summary's body: one line per player, best banked first."""
-    lines = [Text(
-        t("players.name")[:15].ljust(16) + t("summary.banked").rjust(10)
-        + t("summary.score").rjust(10),
-        style="bold",
-    )]
+    """The summary's body: one line per player, best banked first, with the rubies and
+    the relic points of the round apart (a relic's points are not rubies)."""
+    relics = result.relics or tuple(0 for _ in view.players)
     order = sorted(view.players, key=lambda p: (-(result.banked[p.seat] or 0), p.seat))
+    rows = []
     for p in order:
-        total = "?" if p.chest is None else str(p.chest + p.relic_points)
         banked = result.banked[p.seat]
-        gain = "?" if banked is None else f"+{banked}{RUBY}"
+        rubies = "?" if banked is None else f"+{banked - relics[p.seat]}{RUBY}"
+        points = f"+{relics[p.seat]}" if relics[p.seat] else "—"
+        total = "?" if p.chest is None else str(p.chest + p.relic_points)
         mark = "▶ " if p.seat == view.seat else "  "
-        lines.append(Text((mark + p.name)[:15].ljust(16) + gain.rjust(10) + total.rjust(10)))
-    return Text("\n").join(lines)
+        rows.append((mark + p.name, rubies, points, total))
+    heads = (t("players.name"), t("summary.banked"), t("summary.relics"), t("summary.score"))
+    widths = [widest([row[i] for row in rows] + [heads[i]]) for i in range(4)]
+    gap = "   "
+
+    def line(row) -> str:
+        return cell(row[0], widths[0]) + "".join(
+            gap + cell(text, width, right=True) for text, width in zip(row[1:], widths[1:])
+        )
+
+    return Text("\n").join([Text(line(heads), style="bold")] + [Text(line(row)) for row in rows])
 
 
 class RoundSummaryScreen(DiamantModal):

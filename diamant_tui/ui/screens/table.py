@@ -25,6 +25,7 @@ from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.event_feed import EventFeed
+from ..widgets.game_log import GameLog
 from ..widgets.players import PlayersState, PlayerList
 from ..widgets.quiet_footer import QuietFooter
 from ..widgets.round_bar import BarState, RoundBar
@@ -89,7 +90,7 @@ class TableScreen(DiamantScreen):
                 yield DecisionPanel(id="decision")
                 yield Input(id="chat-input", placeholder=self.app.t("chat.placeholder"),
                             max_length=200, compact=True)
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+            yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield QuietFooter()
 
     def on_mount(self) -> None:
@@ -181,9 +182,9 @@ class TableScreen(DiamantScreen):
         log = self.query_one(RichLog)
         for line in lines:
             log.write(line)
-        self.query_one(EventBanner).show(lines)
+        shown = self.query_one(EventBanner).show(lines)
         self._round_lines = lines
-        self._show_feed(len(lines))
+        self._show_feed(shown)
 
     def _show_events(self, view: PlayerView | None, update: TableUpdate) -> None:
         if not update.events or view is None:
@@ -202,15 +203,15 @@ class TableScreen(DiamantScreen):
             lines.append(text)
             disaster = disaster or isinstance(event, Disaster)
         if lines:
-            self.query_one(EventBanner).show(lines, disaster=disaster)
+            shown = self.query_one(EventBanner).show(lines, disaster=disaster)
             self._round_lines = (self._round_lines + lines)[-KEPT_LINES:]
-            self._show_feed(len(lines))
+            self._show_feed(shown)
         ended = [e for e in update.events if isinstance(e, RoundEnded)]
         if ended and not any(isinstance(e, GameEnded) for e in update.events):
             self.app.push_screen(RoundSummaryScreen(view))
 
     def _show_feed(self, latest: int) -> None:
-        """The feed shows the round's lines that the banner no longer holds."""
+        """The feed shows the round's lines that the banner does not hold (``latest``)."""
         kept = len(self._round_lines) - min(SHOWN, latest)
         self.query_one(EventFeed).lines = tuple(self._round_lines[:kept])
 

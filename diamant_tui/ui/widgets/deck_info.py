@@ -1,17 +1,25 @@
-"""What is left in the deck, the hazards seen, and (on request) the disaster chance."""
+"""What is left in the deck, the hazards seen, and (on request) the disaster chance.
+
+Once a round is over (and after the last one) no card can follow on that path: the
+panel then marks no hazard as deadly and gives no disaster chance.
+"""
 
 from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...cards import HazardType, Rules
-from ...view import PlayerView
-from ..describe import RUBY
+from ...view import Phase, PlayerView
+from ..describe import RUBY, hazard_abbr
+
+OVER = (Phase.ROUND_OVER, Phase.OVER)
+"""Phases in which no card will be added to the path on show."""
 
 
 @dataclass(frozen=True)
@@ -24,11 +32,14 @@ class DeckState:
     deck: tuple[tuple[str, int], ...]
     hazards_showing: tuple[HazardType, ...]
     hazards_removed: tuple[HazardType, ...]
+    over: bool = False
+    """The round (or the game) is over: nothing on the path is a danger any more."""
 
     @classmethod
     def of(cls, view: PlayerView) -> "DeckState":
         """The panel's state for ``view``."""
-        return cls(view, view.rules, view.deck, view.hazards_showing, view.hazards_removed)
+        return cls(view, view.rules, view.deck, view.hazards_showing, view.hazards_removed,
+                   view.phase in OVER)
 
 
 class DeckInfo(Widget):
@@ -60,42 +71,56 @@ class DeckInfo(Widget):
         treasures = sum(n for code, n in counts.items() if code.startswith("T"))
         relics = sum(n for code, n in counts.items() if code.startswith("R"))
         hazards = {h: counts.get(f"H:{h.value}", 0) for h in HazardType}
+        over = self.state.over
+        deadly = set() if over else set(view.hazards_showing)
         lines = [
             Text(t("deck.title", count=view.deck_size),
                  style=self.get_component_rich_style("deck--title")),
             Text(t("deck.treasure", count=treasures, rubies=view.treasure_in_deck, ruby=RUBY)),
             Text(t("deck.hazard", count=sum(hazards.values()))),
-            *self._per_type(hazards, set(view.hazards_showing)),
+            *self._per_type(hazards, deadly),
         ]
         if relics or view.rules.value != "classic":
             lines.append(Text(t("deck.relic", count=relics)))
         showing = sorted(set(view.hazards_showing), key=list(HazardType).index)
-        seen = " ".join(t(f"hazard_short.{h.value}") for h in showing) or "—"
-        lines += self._wrapped(t("deck.seen", hazards=seen))
+        lines += self._hazard_line("deck.seen", showing)
         if view.hazards_removed:
-            removed = " ".join(t(f"hazard_short.{h.value}") for h in view.hazards_removed)
-            lines += self._wrapped(t("deck.removed", hazards=removed))
-        if self.show_chance:
+            lines += self._hazard_line("deck.removed", view.hazards_removed)
+        if self.show_chance and not over:
             lines.append(Text(t("deck.chance", percent=round(100 * view.disaster_chance)),
                               style=self.get_component_rich_style("deck--risk")))
         return lines
 
-    def _per_type(self, hazards: dict[HazardType, int], showing: set[HazardType]) -> list[Text]:
+    def _per_type(self, hazards: dict[HazardType, int], deadly: set[HazardType]) -> list[Text]:
         # A type already on the path is deadly now: marked with "!" (and the risk style).
         # The counts wrap rather than lose a type on a narrow panel.
-        width = max(10, self.size.width)
+        width = self._width()
+        risk = self.get_component_rich_style("deck--risk")
         lines = [Text()]
         for h, n in hazards.items():
-            label = f"{self.app.t(f'hazard_short.{h.value}')[:2]}{n}" + ("!" if h in showing else "")
+            label = f"{hazard_abbr(self.app.t, h)}{n}" + ("!" if h in deadly else "")
             line = lines[-1]
-            if line and len(line) + 1 + len(label) > width:
+            if line and line.cell_len + 1 + len(label) > width:
                 lines.append(line := Text(" "))
             if line.plain.strip():
                 line.append(" ")
-            line.append(label, style=self.get_component_rich_style("deck--risk") if h in showing else "")
+            line.append(label, style=risk if h in deadly else "")
         return lines
+
+    def _hazard_line(self, key: str, hazards) -> list[Text]:
+        """Hazard types after a heading: by name if one line holds them, else by their
+        two letters (which always fit), wrapping only if even those do not."""
+        t = self.app.t
+        if not hazards:
+            return self._wrapped(t(key, hazards="—"))
+        named = t(key, hazards=" ".join(t(f"hazard_short.{h.value}") for h in hazards))
+        if cell_len(named) <= self._width():
+            return [Text(named)]
+        return self._wrapped(t(key, hazards=" ".join(hazard_abbr(t, h) for h in hazards)))
+
+    def _width(self) -> int:
+        return max(10, self.size.width)
 
     def _wrapped(self, text: str) -> list[Text]:
         """``text`` on as many lines as the width needs (no word cut)."""
-        width = max(10, self.size.width)
-        return [Text(line) for line in textwrap.wrap(text, width, subsequent_indent="  ")]
+        return [Text(line) for line in textwrap.wrap(text, self._width(), subsequent_indent="  ")]

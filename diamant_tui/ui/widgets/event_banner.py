@@ -5,21 +5,50 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
+from ..cells import wrap
+
 SHOWN = 2
 """How many lines the banner holds; earlier lines of the round go to the EventFeed."""
 
 
 class EventBanner(Static):
-    """Shows the texts of the latest update; ``show(..., disaster=True)`` for a disaster."""
+    """Shows the texts of the latest update; ``show(..., disaster=True)`` for a disaster.
 
-    _shown: tuple[str, ...] = ()
+    Each text keeps a line of its own. One too long for the width (long names in wide
+    characters) continues on the next line, and then only the newest texts that fit
+    whole are shown: a text is never cut, nor pushed half out by the one after it.
+    """
 
-    def show(self, lines: list[str], disaster: bool = False) -> None:
-        """Replace the text (at most the last two lines) and mark a disaster."""
-        shown = tuple(lines[-SHOWN:])
+    _latest: tuple[str, ...] = ()
+    _shown: tuple[str, ...] | None = None
+
+    def show(self, lines: list[str], disaster: bool = False) -> int:
+        """Show the last lines of an update (as many as fit) and mark a disaster.
+
+        Returns how many of ``lines`` are shown, counted from the last.
+        """
+        self._latest = tuple(lines[-SHOWN:])
+        self.set_class(disaster, "-disaster")
+        return self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> int:
+        width = self.content_region.width
+        rows: list[str] = []
+        count = 0
+        for text in reversed(self._latest):
+            # Before the first layout the width is unknown: keep every line then.
+            wrapped = wrap(text, width) if width > 0 else [text]
+            if rows and len(rows) + len(wrapped) > SHOWN:
+                break
+            rows[:0] = wrapped
+            count += 1
+        shown = tuple(rows)
         if shown != self._shown:
             self._shown = shown
             # Plain content: names typed by people must never be read as markup.
             # Its height is fixed (two lines): no new layout needed.
             self.update(Content("\n".join(shown)), layout=False)
-        self.set_class(disaster, "-disaster")
+        return count

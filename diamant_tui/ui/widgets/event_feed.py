@@ -6,12 +6,15 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..cells import wrap
+
 
 class EventFeed(Widget):
     """The round's lines before those in the banner; the newest that fit, oldest first.
 
     It takes whatever room the path leaves: as the path grows it shows fewer lines,
-    and none once the path needs the whole area.
+    and none once the path needs the whole area. A line too long for the width goes on
+    over the next row; a line that does not fit whole is left out, never cut.
     """
 
     COMPONENT_CLASSES = {"feed--line"}
@@ -23,4 +26,11 @@ class EventFeed(Widget):
         if room <= 0 or not self.lines:
             return Text("")
         style = self.get_component_rich_style("feed--line")
-        return Text("\n").join(Text(line, style=style) for line in self.lines[-room:])
+        width = self.size.width
+        rows: list[str] = []
+        for line in reversed(self.lines):
+            wrapped = wrap(line, width)
+            if len(rows) + len(wrapped) > room:
+                break
+            rows[:0] = wrapped
+        return Text("\n").join(Text(row, style=style) for row in rows)

@@ -1,4 +1,8 @@
-"""Every player at the table: in the cave or in camp, carried rubies, chest, relics."""
+"""Every player at the table: in the cave or in camp, carried rubies, chest, relics.
+
+The columns are as wide as their words and numbers; the name column takes what is
+left, so a name is shortened (with "…") only when the line cannot hold it whole.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +13,12 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...view import Phase, PlayerView
+from ...view import Phase, PlayerView, SeatView
+from ..cells import cell, cell_len, widest
 from ..describe import RUBY
 
-NAME_WIDTH = 11
-PLACE_WIDTH = 10
-CARRIED_WIDTH = 8
-NUMBER_WIDTH = 7
-WORDS_FROM = 62
-"""From this width on, the turn column says "decided" in words too."""
+MIN_NAME = 8
+"""Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
 
 
 @dataclass(frozen=True)
@@ -55,51 +56,72 @@ class PlayerList(Widget):
         if self.state is None:
             return Text("")
         view = self.state.view
+        numbers = [self._numbers(p) for p in view.players]
+        heads = (t("players.name"), t("players.place"), t("players.carried"),
+                 t("players.chest"), t("players.relics"))
+        places = (t("place.cave"), t("place.camp"))
+        widths = [widest([heads[0]] + [p.name for p in view.players]),
+                  widest((heads[1],) + places)]
+        widths += [widest([heads[2 + i]] + [row[i] for row in numbers]) for i in range(3)]
+        status_head = t("players.status")
+        statuses = ("☾" + t("players.away"), "✓ " + t("players.decided"), status_head)
+        # Two spaces between columns where every name and word fits with them, else one.
+        gap = 2
+        if 2 + sum(w + 2 for w in widths) + widest(statuses) > self.size.width:
+            gap = 1
+        fixed = 2 + sum(w + gap for w in widths[1:])
+        room = self.size.width - fixed
+        # The name column gives way first, down to MIN_NAME; the turn column keeps its header.
+        widths[0] = max(MIN_NAME, min(widths[0], room - gap - cell_len(status_head)))
+        status_room = max(1, room - widths[0] - gap)
+        space = " " * gap
         header = Text(
-            "  "
-            + _cell(t("players.name"), NAME_WIDTH)
-            + _cell(t("players.place"), PLACE_WIDTH)
-            + _cell(t("players.carried"), CARRIED_WIDTH, right=True)
-            + _cell(t("players.chest"), NUMBER_WIDTH, right=True)
-            + _cell(t("players.relics"), NUMBER_WIDTH, right=True)
-            + " "
-            + t("players.status"),
+            "  " + "".join(cell(h, w, right=i >= 2) + space
+                           for i, (h, w) in enumerate(zip(heads, widths)))
+            + status_head,
             style=self.get_component_rich_style("players--header"),
         )
         lines = [header]
-        words = self.size.width >= WORDS_FROM
-        for p in view.players:
+        for p, row in zip(view.players, numbers):
             me = p.seat == view.seat
             style = self.get_component_rich_style("players--me") if me else Style()
             if not p.in_cave:
                 style = self.get_component_rich_style("players--camp") + style
-            place = t("place.cave") if p.in_cave else t("place.camp")
-            chest = "?" if p.chest is None else f"{RUBY}{p.chest}"
-            relics = f"◈{len(p.relics)}:{p.relic_points}" if p.relics else "—"
-            carried = f"{RUBY}{p.carried}" if p.in_cave else "—"
-            line = Text(("▶ " if me else "  ") + _cell(p.name, NAME_WIDTH), style=style)
-            line.append(_cell(place, PLACE_WIDTH), style=style)
-            line.append(_cell(carried, CARRIED_WIDTH, right=True), style=style)
-            line.append(_cell(chest, NUMBER_WIDTH, right=True), style=style)
-            line.append(_cell(relics, NUMBER_WIDTH, right=True), style=style)
-            line.append(" ")
-            if p.seat in self.state.away:
-                # A computer plays the seat now: that matters more than the tick.
-                line.append("☾" + t("players.away"),
-                            style=self.get_component_rich_style("players--away"))
-            elif view.phase is Phase.DECISION and p.in_cave:
-                if p.decided:
-                    line.append("✓ " + t("players.decided") if words else "✓",
-                                style=self.get_component_rich_style("players--decided"))
-                else:
-                    line.append("…")
-            if p.seat not in self.state.people and p.seat not in self.state.away and words:
-                line.append(" " + t("players.computer"))
+            place = places[0] if p.in_cave else places[1]
+            line = Text(("▶ " if me else "  ") + cell(p.name, widths[0]) + space, style=style)
+            line.append(cell(place, widths[1]) + space, style=style)
+            for text, width in zip(row, widths[2:]):
+                line.append(cell(text, width, right=True) + space, style=style)
+            self._status(line, p, status_room)
             lines.append(line)
         return Text("\n").join(lines)
 
+    @staticmethod
+    def _numbers(p: SeatView) -> tuple[str, str, str]:
+        """A player's numbers as shown: carried, chest, relics (count:points)."""
+        chest = "?" if p.chest is None else f"{RUBY}{p.chest}"
+        relics = f"◈{len(p.relics)}:{p.relic_points}" if p.relics else "—"
+        carried = f"{RUBY}{p.carried}" if p.in_cave else "—"
+        return (carried, chest, relics)
 
-def _cell(text: str, width: int, right: bool = False) -> str:
-    """``text`` cut and padded to ``width`` cells, with one space after it."""
-    text = text[: width - 1]
-    return (text.rjust(width - 1) if right else text.ljust(width - 1)) + " "
+    def _status(self, line: Text, p: SeatView, room: int) -> None:
+        """The turn column: away, decided or not yet; in words where every line has room
+        for them (the same choice on each line, so nothing jumps as players decide)."""
+        t = self.app.t
+        view = self.state.view
+        away, decided = "☾" + t("players.away"), "✓ " + t("players.decided")
+        computer = " " + t("players.computer")
+        words = widest((away, decided)) <= room
+        tell_computers = words and widest((away, decided)) + cell_len(computer) <= room
+        if p.seat in self.state.away:
+            # A computer plays the seat now: that matters more than the tick.
+            line.append(away if words else "☾",
+                        style=self.get_component_rich_style("players--away"))
+        elif view.phase is Phase.DECISION and p.in_cave:
+            if p.decided:
+                line.append(decided if words else "✓",
+                            style=self.get_component_rich_style("players--decided"))
+            else:
+                line.append("…")
+        if tell_computers and p.seat not in self.state.people and p.seat not in self.state.away:
+            line.append(computer)

@@ -1,4 +1,8 @@
-"""The top line: rule set, round and card number, and the five cave entrances."""
+"""The top line: rule set, round and card number, and the five cave entrances.
+
+On a narrow terminal the entrances shorten rather than vanish: the hazards that closed
+them are written with two letters, and at last the "Cave:" label goes.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from textual.widget import Widget
 
 from ...cards import Rules
 from ...view import PlayerView, RoundResult
+from ..describe import hazard_abbr
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,20 @@ class RoundBar(Widget):
         left.append(t(f"rules.{view.rules.value}"), style=title)
         left.append(" · " + t("table.round", round=view.round, rounds=view.rounds))
         left.append(" · " + t("table.card", step=view.step))
-        right = Text(t("table.entrances") + " ")
+        width = self.size.width
+        for short, label in ((False, True), (True, True), (True, False)):
+            right = self._entrances(view, short, label)
+            room = width - left.cell_len - right.cell_len
+            if room >= 1:
+                return Text.assemble(left, " " * room, right)
+        if self.size.height > 1:
+            return Text("\n").join([left, self._entrances(view, False, True)])
+        return left
+
+    def _entrances(self, view: PlayerView, short: bool, label: bool) -> Text:
+        """The five entrances; ``short``: closing hazards in two letters."""
+        t = self.app.t
+        right = Text(t("table.entrances") + " " if label else "")
         closed = self.get_component_rich_style("round-bar--closed")
         current = self.get_component_rich_style("round-bar--current")
         results = {r.round: r for r in view.round_results}
@@ -59,17 +77,15 @@ class RoundBar(Widget):
                 right.append(" ")
             result = results.get(n)
             if result is not None:
-                how = (
-                    "✖" + t(f"hazard_short.{result.disaster.value}")
-                    if result.disaster is not None
-                    else "✔"
-                )
+                if result.disaster is None:
+                    how = "✔"
+                elif short:
+                    how = "✖" + hazard_abbr(t, result.disaster)
+                else:
+                    how = "✖" + t(f"hazard_short.{result.disaster.value}")
                 right.append(f"▓{n}{how}", style=closed)
             elif n == view.round:
                 right.append(f"[{n}]", style=current)
             else:
                 right.append(f"·{n}")
-        room = self.size.width - left.cell_len - right.cell_len
-        if room < 1:
-            return Text("\n").join([left, right]) if self.size.height > 1 else left
-        return Text.assemble(left, " " * room, right)
+        return right

@@ -9,9 +9,15 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...view import PlayerView
+from ..cells import cell, cell_len, widest
+from ..describe import hazard_abbr
 
 SPARKS = "▁▂▃▄▅▆▇█"
-NAME_WIDTH = 14
+MIN_NAME = 8
+"""Cells a name keeps at least: a longer one is shortened (…) only on a very narrow screen."""
+ROUND_WIDTH = 5
+TOTAL_WIDTH = 7
+SPARK_WIDTH = 6
 
 
 def ranking(scores: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -52,27 +58,36 @@ class ScoreTable(Widget):
             p.seat: list(accumulate(r.banked[p.seat] for r in rounds)) for p in view.players
         }
         top = max([max(v, default=0) for v in totals.values()] + [1])
+        # Everything but the names and the bar has a fixed width; the names take what
+        # they need, the bar what is left.
+        fixed = 4 + ROUND_WIDTH * len(rounds) + TOTAL_WIDTH + 2 + SPARK_WIDTH
+        names = [p.name for p in view.players] + [t("players.name"), t("final.ended")]
+        name_w = max(MIN_NAME, min(widest(names), self.size.width - fixed - 1))
+        bar_room = self.size.width - fixed - name_w - 1
         header = Text(style=self.get_component_rich_style("scores--header"))
-        header.append(" #  " + t("players.name")[: NAME_WIDTH - 1].ljust(NAME_WIDTH))
+        header.append(" #  " + cell(t("players.name"), name_w) + " ")
         for r in rounds:
-            header.append(t("final.round_short", round=r.round).rjust(5))
-        header.append(t("final.total").rjust(7) + "  " + t("final.chart"))
+            header.append(t("final.round_short", round=r.round).rjust(ROUND_WIDTH))
+        header.append(t("final.total").rjust(TOTAL_WIDTH) + "  ")
+        chart = t("final.chart")
+        if cell_len(chart) <= SPARK_WIDTH + bar_room:
+            header.append(chart)
         lines = [header]
-        bar_room = max(4, self.size.width - 4 - NAME_WIDTH - 5 * len(rounds) - 7 - 2 - 6 - 1)
         for place, seat in ranking(scores):
             winner = seat in view.winners
             style = self.get_component_rich_style("scores--winner") if winner else ""
             line = Text(f"{place:>2}{'★' if winner else ' '} ", style=style)
-            line.append(view.players[seat].name[: NAME_WIDTH - 1].ljust(NAME_WIDTH), style=style)
+            line.append(cell(view.players[seat].name, name_w) + " ", style=style)
             for r in rounds:
-                line.append(str(r.banked[seat]).rjust(5))
-            line.append(str(scores[seat]).rjust(7) + "  ", style=style)
-            line.append(sparkline(totals[seat], top).ljust(6))
-            line.append("█" * (scores[seat] * bar_room // max(1, max(scores))))
+                line.append(str(r.banked[seat]).rjust(ROUND_WIDTH))
+            line.append(str(scores[seat]).rjust(TOTAL_WIDTH) + "  ", style=style)
+            line.append(sparkline(totals[seat], top).ljust(SPARK_WIDTH))
+            if bar_room > 0:
+                line.append("█" * (scores[seat] * bar_room // max(1, max(scores))))
             lines.append(line)
-        ended = Text("    " + t("final.ended")[: NAME_WIDTH - 1].ljust(NAME_WIDTH))
+        ended = Text("    " + cell(t("final.ended"), name_w) + " ")
         for r in rounds:
-            how = "✖" + t(f"hazard_short.{r.disaster.value}")[:3] if r.disaster else "✔"
-            ended.append(how.rjust(5))
+            how = "✖" + hazard_abbr(t, r.disaster) if r.disaster else "✔"
+            ended.append(how.rjust(ROUND_WIDTH))
         lines.append(ended)
         return Text("\n").join(lines)

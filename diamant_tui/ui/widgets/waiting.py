@@ -10,8 +10,8 @@ from textual.widget import Widget
 
 from ...cards import Rules
 from ...table import SeatInfo, SeatKind
+from ..cells import cell, widest
 
-NAME_WIDTH = 18
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,10 @@ class WaitingPanel(Widget):
             settings.append(t("setup.hidden"))
         lines.append(Text(" · ".join(settings)))
         lines.append(Text(""))
+        # Names in a column as wide as the longest (a name is never shortened here).
+        width = widest(seat.name for seat in state.seats) + 2
         for seat in state.seats:
-            lines.append(self._seat_line(seat, state.me))
+            lines.append(self._seat_line(seat, state.me, width))
         lines.append(Text(""))
         if state.free:
             lines.append(Text(t("waiting.free", count=state.free)))
@@ -64,7 +66,7 @@ class WaitingPanel(Widget):
             lines.append(Text(state.hint, style=style("waiting--hint")))
         return Text("\n").join(lines)
 
-    def _seat_line(self, seat: SeatInfo, me: int | None) -> Text:
+    def _seat_line(self, seat: SeatInfo, me: int | None, width: int) -> Text:
         t = self.app.t
         style = self.get_component_rich_style
         number = f"{seat.seat + 1:>2}. "
@@ -77,6 +79,6 @@ class WaitingPanel(Widget):
         else:
             who = t("waiting.person")
         line = Text(("▶ " if seat.seat == me else "  ") + number)
-        line.append(seat.name[: NAME_WIDTH - 1].ljust(NAME_WIDTH) + who,
+        line.append(cell(seat.name, width) + who,
                     style=style("waiting--me") if seat.seat == me else "")
         return line
