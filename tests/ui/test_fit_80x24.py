@@ -43,7 +43,7 @@ WIDTH, HEIGHT = 80, 24
 # characters (two cells each).
 NARROW = ("Maximiliano-Juan", "Oleksandra-Petro", "Bartholomew Kent", "Anna-Kateryna Lo",
           "Jean-Christophe1", "Wolfgang-Amadeus", "Guadalupe-Inés M", "Konstantinos Pap")
-WIDE = ("山田太郎山田太郎山田太郎山田太郎", "ＷｉｄｅＮａｍｅＯｎｅ１２３４５", "Oleksandra-Petro",
+WIDE = ("山田太郎山田太郎山田太郎山田太郎", "김민준서연김민준서연김민준서연김", "Oleksandra-Petro",
         "Bartholomew Kent", "Anna-Kateryna Lo", "Jean-Christophe1", "Wolfgang-Amadeus",
         "Guadalupe-Inés M")
 NAME_SETS = {"narrow": NARROW, "wide": WIDE}
@@ -278,8 +278,10 @@ def check_footer(screen: Screen, t, *keys: str) -> None:
 
 
 def check_decision(screen: Screen, t, view: PlayerView) -> None:
-    """Both buttons whole (the chosen one marked) and the note in full."""
+    """Both buttons whole (the chosen one marked) while a choice is due, and the note in full."""
     for decision, key in (("continue", "c"), ("leave", "l")):
+        if not view.decision_due:
+            break  # the buttons show only when there is a choice to make
         word = t(f"decision.{decision}")
         chosen = view.my_decision is not None and view.my_decision.value == decision
         screen.whole(f"▶ {word} ✔" if chosen else f"{word} [{key}]")
@@ -351,7 +353,7 @@ async def test_the_table_fits_through_the_longest_game(lang, names):
     wide = names == "wide"
     people = NAME_SETS[names]
     table = RecordingTable(rules=Rules.RELIC_VARIANT, names=people)
-    app = DiamantApp(lang=lang, table=table, seat=0)
+    app = DiamantApp(lang=lang, member=table.member(0))
     async with app.run_test(size=(WIDTH, HEIGHT)) as pilot:
         rounds = [("spiders", 3, 0), ("snakes", 17, 2), ("lava", 9, 3), ("boulders", 17, 1)]
         for n, (hazard, treasure, leavers) in enumerate(rounds, start=1):
@@ -450,9 +452,8 @@ async def test_a_table_waiting_for_players_fits(lang, names):
     table = Table(TableSettings(name="a-table-name-of-20ch", seats=8, bots=(),
                                 rules=Rules.RELIC_VARIANT, timer=60, hidden_chests=True))
     people = NAME_SETS[names][:7]
-    for name in people:
-        table.join(name, name)
-    app = DiamantApp(lang=lang, table=table, seat=0)
+    members = [table.sit(name, name) for name in people]
+    app = DiamantApp(lang=lang, member=members[0])
     try:
         async with app.run_test(size=(WIDTH, HEIGHT)) as pilot:
             await until(pilot, lambda: "a-table-name-of-20ch" in screen_text(app))

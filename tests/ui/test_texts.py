@@ -183,7 +183,7 @@ def test_every_message_fits_the_line_with_the_longest_names(lang):
 async def test_the_round_summary_counts_relic_points_apart_from_rubies():
     """Bruno leaves alone with 3 rubies and a relic worth 5: +3♦, +5, score 8."""
     table = FixedTable(rules=Rules.RELICS)
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         table.reveal(T(9))  # 2 each, 1 left on the card
         table.everyone("continue")
@@ -206,7 +206,7 @@ async def test_the_deck_panel_warns_of_nothing_once_the_game_is_over():
     """After the last round (and between rounds) no card can follow: no "!" marks and no
     disaster chance, even with the chance switched on."""
     table = FixedTable()
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         after_disaster(table)
         await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
@@ -225,7 +225,7 @@ async def test_the_deck_panel_warns_of_nothing_once_the_game_is_over():
         assert "Disaster chance" in deck.render().plain
 
     table = FixedTable()
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.screen.query_one(DeckInfo).show_chance = True
@@ -238,7 +238,7 @@ async def test_the_deck_panel_warns_of_nothing_once_the_game_is_over():
 
 async def test_the_log_over_the_table_has_a_title_and_a_way_out_and_leaves_the_choice_visible():
     table = mid_round(FixedTable())
-    app = DiamantApp(lang="fr", table=table, seat=0)
+    app = DiamantApp(lang="fr", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
         await pilot.pause()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -56,6 +57,13 @@ class DecisionPanel(Horizontal):
         yield Label("", id="decision-timer")
 
     def on_mount(self) -> None:
+        # Each button as wide as its longest label in this language, once: a blank label
+        # (nothing due) must not shrink it, or the next label would be cut.
+        t = self.app.t
+        for decision, key in ((Decision.CONTINUE, "c"), (Decision.LEAVE, "l")):
+            word = t(f"decision.{decision.value}")
+            width = max(cell_len(f"{word} [{key}]"), cell_len(f"▶ {word} ✔")) + 2
+            self.query_one(f"#{decision.value}", Button).styles.width = width
         self._relabel()
         self._ticker = self.set_interval(1.0, self._tick, pause=True)
 
