@@ -16,6 +16,7 @@ from textual.binding import Binding
 from ..i18n import Translator, detect_language
 from ..table import Table
 from .bindings import translate_bindings
+from .literal import printable
 from .screens.base import _Guarded
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
@@ -70,6 +71,16 @@ class DiamantApp(App):
         for screen in self.screen_stack:
             if isinstance(screen, _Guarded):
                 await screen.retranslate()
+
+    def notify(self, message: str, *, title: str = "", severity: str = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Show a toast, always as plain text whatever ``markup`` says.
+
+        Toasts often carry what people typed (chat, table names, codes) and the
+        catalogues hold no markup: ``[bold]`` in a message is shown as written.
+        """
+        super().notify(printable(message), title=printable(title), severity=severity,
+                       timeout=timeout, markup=False)
 
     def on_key(self, event: events.Key) -> None:
         # Any key, on any screen, shows the person is back at the keyboard.

@@ -10,6 +10,7 @@ from textual.widgets import Label, Static
 
 from ...view import PlayerView, RoundResult
 from ..describe import RUBY, hazard_name
+from ..literal import fit
 from ..widgets.quiet_footer import QuietFooter
 from .base import DiamantModal
 
@@ -17,7 +18,7 @@ from .base import DiamantModal
 def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
     """The summary's body: one line per player, best banked first."""
     lines = [Text(
-        t("players.name")[:15].ljust(16) + t("summary.banked").rjust(10)
+        fit(t("players.name"), 15) + " " + t("summary.banked").rjust(10)
         + t("summary.score").rjust(10),
         style="bold",
     )]
@@ -27,7 +28,7 @@ def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
         banked = result.banked[p.seat]
         gain = "?" if banked is None else f"+{banked}{RUBY}"
         mark = "▶ " if p.seat == view.seat else "  "
-        lines.append(Text((mark + p.name)[:15].ljust(16) + gain.rjust(10) + total.rjust(10)))
+        lines.append(Text(fit(mark + p.name, 15) + " " + gain.rjust(10) + total.rjust(10)))
     return Text("\n").join(lines)
 
 

@@ -6,6 +6,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..literal import printable
+
 
 class EventFeed(Widget):
     """The round's lines before those in the banner; the newest that fit, oldest first.
@@ -23,4 +25,4 @@ class EventFeed(Widget):
         if room <= 0 or not self.lines:
             return Text("")
         style = self.get_component_rich_style("feed--line")
-        return Text("\n").join(Text(line, style=style) for line in self.lines[-room:])
+        return Text("\n").join(Text(printable(line), style=style) for line in self.lines[-room:])

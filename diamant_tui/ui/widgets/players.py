@@ -11,6 +11,7 @@ from textual.widget import Widget
 
 from ...view import Phase, PlayerView
 from ..describe import RUBY
+from ..literal import fit
 
 NAME_WIDTH = 11
 PLACE_WIDTH = 10
@@ -101,5 +102,8 @@ class PlayerList(Widget):
 
 def _cell(text: str, width: int, right: bool = False) -> str:
     """``text`` cut and padded to ``width`` cells, with one space after it."""
-    text = text[: width - 1]
-    return (text.rjust(width - 1) if right else text.ljust(width - 1)) + " "
+    text = fit(text, width - 1)
+    if right:
+        kept = text.rstrip(" ")
+        text = text[len(kept):] + kept  # the padding goes in front
+    return text + " "

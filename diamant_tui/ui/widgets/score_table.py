@@ -9,6 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...view import PlayerView
+from ..literal import fit
 
 SPARKS = "▁▂▃▄▅▆▇█"
 NAME_WIDTH = 14
@@ -53,7 +54,7 @@ class ScoreTable(Widget):
         }
         top = max([max(v, default=0) for v in totals.values()] + [1])
         header = Text(style=self.get_component_rich_style("scores--header"))
-        header.append(" #  " + t("players.name")[: NAME_WIDTH - 1].ljust(NAME_WIDTH))
+        header.append(" #  " + fit(t("players.name"), NAME_WIDTH - 1) + " ")
         for r in rounds:
             header.append(t("final.round_short", round=r.round).rjust(5))
         header.append(t("final.total").rjust(7) + "  " + t("final.chart"))
@@ -63,14 +64,14 @@ class ScoreTable(Widget):
             winner = seat in view.winners
             style = self.get_component_rich_style("scores--winner") if winner else ""
             line = Text(f"{place:>2}{'★' if winner else ' '} ", style=style)
-            line.append(view.players[seat].name[: NAME_WIDTH - 1].ljust(NAME_WIDTH), style=style)
+            line.append(fit(view.players[seat].name, NAME_WIDTH - 1) + " ", style=style)
             for r in rounds:
                 line.append(str(r.banked[seat]).rjust(5))
             line.append(str(scores[seat]).rjust(7) + "  ", style=style)
             line.append(sparkline(totals[seat], top).ljust(6))
             line.append("█" * (scores[seat] * bar_room // max(1, max(scores))))
             lines.append(line)
-        ended = Text("    " + t("final.ended")[: NAME_WIDTH - 1].ljust(NAME_WIDTH))
+        ended = Text("    " + fit(t("final.ended"), NAME_WIDTH - 1) + " ")
         for r in rounds:
             how = "✖" + t(f"hazard_short.{r.disaster.value}")[:3] if r.disaster else "✔"
             ended.append(how.rjust(5))

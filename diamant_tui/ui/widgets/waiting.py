@@ -10,6 +10,7 @@ from textual.widget import Widget
 
 from ...cards import Rules
 from ...table import SeatInfo, SeatKind
+from ..literal import fit, printable
 
 NAME_WIDTH = 18
 
@@ -45,7 +46,7 @@ class WaitingPanel(Widget):
         if state is None:
             return Text("")
         style = self.get_component_rich_style
-        lines = [Text(t("waiting.title", name=state.name), style=style("waiting--title"))]
+        lines = [Text(t("waiting.title", name=printable(state.name)), style=style("waiting--title"))]
         settings = [t(f"rules.{state.rules.value}.long")]
         if state.timer is None:
             settings.append(t("waiting.no_timer"))
@@ -77,6 +78,6 @@ class WaitingPanel(Widget):
         else:
             who = t("waiting.person")
         line = Text(("▶ " if seat.seat == me else "  ") + number)
-        line.append(seat.name[: NAME_WIDTH - 1].ljust(NAME_WIDTH) + who,
+        line.append(fit(seat.name, NAME_WIDTH - 1) + " " + who,
                     style=style("waiting--me") if seat.seat == me else "")
         return line
