@@ -42,7 +42,12 @@ class Identity:
 
 
 def clean_name(username: str) -> str:
-    """The SSH user name as a display name: no control characters, at most 16 characters."""
+    """The SSH user name as a display name: no control characters, at most 16 characters.
+
+    asyncssh has already applied SASLprep (RFC 4013) to it: compatibility forms folded
+    (NFKC), invisible characters dropped, and names it forbids (most emoji, for instance)
+    refused before the connection gets here. The README tells players which names work.
+    """
     return clean_text(username, NAME_MAX_CHARS) or "player"
 
 
@@ -85,7 +90,13 @@ class ConnectionHandler(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._open.discard(self._conn)
-        if exc is not None:
+        if isinstance(exc, asyncssh.IllegalUserName):
+            # asyncssh checks every user name against SASLprep (RFC 4013) before any
+            # code here sees it, and refuses e.g. most emoji (unassigned in Unicode 3.2);
+            # the client only reads asyncssh's reason. The README explains which names work.
+            log.warning("refused a connection from %s: its SSH user name is not allowed "
+                        "by SASLprep (RFC 4013): %s", self._address, exc.reason)
+        elif exc is not None:
             log.info("connection from %s lost: %s", self._address, exc)
         if self._admitted:
             self._admitted = False

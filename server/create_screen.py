@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from diamant_tui.cards import Rules
 from diamant_tui.table import TableSettings
+from diamant_tui.ui.literal import literal
 from diamant_tui.ui.setup_choices import TIMERS, default_level, levels
 
 from .lobby import LobbyError, check_table_name
@@ -106,7 +107,8 @@ class CreateTableScreen(ModalScreen["TableSettings | None"]):
                 raise LobbyError("create.no_seat_left", bots=bots, seats=seats)
         except LobbyError as exc:
             error = self.query_one("#error", Static)
-            error.update(exc.text(self.app.t))  # type: ignore[attr-defined]
+            # The message quotes the name as typed: show it as written, not as markup.
+            error.update(literal(exc.text(self.app.t)))  # type: ignore[attr-defined]
             error.display = True
             return
         spec = str(self._value("level"))

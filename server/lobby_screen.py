@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.content import Content
 from textual.widgets import DataTable, Footer, Static
 
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import LANGUAGE_NAMES, LANGUAGES
 from diamant_tui.table import TableSettings
+from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
 
 from .create_screen import CreateTableScreen, ResumeScreen
@@ -103,15 +104,16 @@ class LobbyScreen(DiamantScreen):
         app = self.server_app
         t = app.t
         who = t("lobby.who_guest" if app.identity.guest else "lobby.who_key", name=app.identity.name)
+        # The name is the person's SSH user name: shown as typed, never as markup.
         self.query_one("#who", Static).update(
-            f"{who} {t('lobby.language', language=LANGUAGE_NAMES[app.lang])}")
+            literal(f"{who} {t('lobby.language', language=LANGUAGE_NAMES[app.lang])}"))
         # A guest's code gives back a seat they hold (a game going on without them).
         holds = app.identity.guest and app.lobby.seat_of(app.identity.key) is not None
         code = app.lobby.code_of(app.identity.key) if holds else None
         resume = self.query_one("#resume", Static)
         resume.display = code is not None
         if code is not None:
-            resume.update(Content(t("lobby.resume", code=code,
+            resume.update(literal(t("lobby.resume", code=code,
                                     command=app.session.ssh_command(f"resume {code}"))))
 
     def refresh_tables(self) -> None:
@@ -124,7 +126,8 @@ class LobbyScreen(DiamantScreen):
         cursor = table.cursor_row
         table.clear()
         for row in rows:
-            table.add_row(*row, key=row[0])
+            # Text cells: a plain string in a DataTable is read as markup.
+            table.add_row(*(Text(printable(cell)) for cell in row), key=row[0])
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         self.query_one("#empty", Static).display = not rows

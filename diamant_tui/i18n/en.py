@@ -125,7 +125,8 @@ CATALOGUE: dict[str, str] = {
     "confirm.leave": "Leave this table while the game goes on?",
     "confirm.yes": "Yes [y]",
     "confirm.no": "No [n]",
-    "too_small": "Please enlarge your terminal to at least {width}×{height}.\nThe game goes on meanwhile.",
+    "too_small.enlarge": "Please enlarge your terminal to at least {width}×{height}.\nUntil then, keys do nothing.",
+    "too_small.game_goes_on": "The game goes on meanwhile.",
     # events
     "event.round_started": "Round {round} begins: everyone enters the cave.",
     "event.round_started_relic": "Round {round} begins: everyone enters the cave; a relic worth {value} joins the deck.",

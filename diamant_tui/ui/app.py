@@ -12,17 +12,23 @@ from typing import Callable
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from ..i18n import Translator, detect_language
-from ..table import Member, Table
+from ..table import Member, Table, TableStatus
 from .bindings import translate_bindings
+from .literal import printable
+from .messages import TableUpdated
 from .screens.base import _Guarded
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
 from .screens.table import TableScreen
 from .setup_choices import SetupChoices
+from .widgets.too_small import TooSmall
 
 LeaveHandler = Callable[["DiamantApp"], None]
+QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
+"""Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 
 
 class DiamantApp(App):
@@ -53,6 +59,7 @@ class DiamantApp(App):
         self.help_note: str | None = None
         """A line the host wants shown at the top of the rules (e.g. a guest's resume code)."""
         self._own_table: Table | None = None
+        self._game_was_on = False
 
     def t(self, key: str, **fmt: object) -> str:
         """The text for ``key`` in this app's language."""
@@ -72,6 +79,55 @@ class DiamantApp(App):
         for screen in self.screen_stack:
             if isinstance(screen, _Guarded):
                 await screen.retranslate()
+
+    async def on_event(self, event: events.Event) -> None:
+        # Behind the "enlarge your terminal" overlay a key would act on a screen nobody
+        # can see (decide, start a game, leave a table): drop keys and pastes there.
+        if (
+            isinstance(event, (events.Key, events.Paste))
+            and not event.is_forwarded
+            and self.size_guard_shown()
+            and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)
+        ):
+            return
+        await super().on_event(event)
+
+    def size_guard_shown(self) -> bool:
+        """Whether the "enlarge your terminal" overlay covers the screen on top."""
+        screen = self.screen
+        return isinstance(screen, _Guarded) and screen.too_small
+
+    def game_goes_on_under(self, screen: Screen) -> bool:
+        """Whether ``screen`` is a table's screen, or shown over one, where a game goes on."""
+        stack = self.screen_stack
+        below = stack[: stack.index(screen) + 1] if screen in stack else [screen]
+        for shown in reversed(below):
+            if isinstance(shown, TableScreen):
+                update = shown.update_
+                return update is not None and update.status is TableStatus.PLAYING
+            if not shown.is_modal:
+                return False  # a full screen of its own (the lobby, the setup)
+        return False
+
+    def on_table_updated(self, message: TableUpdated) -> None:
+        # Each table update bubbles up from its screen: when a game begins or ends the
+        # size overlays say so (or stop saying so).
+        playing = message.update.status is TableStatus.PLAYING
+        if playing != self._game_was_on:
+            self._game_was_on = playing
+            for screen in self.screen_stack:
+                for overlay in screen.query(TooSmall):
+                    overlay.refresh()
+
+    def notify(self, message: str, *, title: str = "", severity: str = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Show a toast, always as plain text whatever ``markup`` says.
+
+        Toasts often carry what people typed (chat, table names, codes) and the
+        catalogues hold no markup: ``[bold]`` in a message is shown as written.
+        """
+        super().notify(printable(message), title=printable(title), severity=severity,
+                       timeout=timeout, markup=False)
 
     def on_key(self, event: events.Key) -> None:
         # Any key, on any screen, shows the person is back at the keyboard.

@@ -154,3 +154,21 @@ async def test_a_client_that_stops_reading_is_not_buffered_without_bound(
     # The whole screen is drawn again, at the last size: every seat is on show.
     await stalled.wait_for(lambda t: all(s.name in t for s in server.lobby.get("steady").seats)
                            and "Round" in t)
+
+
+async def test_behind_the_enlarge_overlay_the_lobby_keys_do_nothing(server, players, make_key):
+    """No game goes on in the lobby, and no key acts on a lobby nobody can see: Enter
+    joins no table, `n` opens no dialog; once the terminal is large enough, they do."""
+    table = server.lobby.create(TableSettings(name="open", seats=3, bots=("carry:20",),
+                                              pace=0.02), "test")
+    tim = players("tim", size=(60, 20))
+    await tim.connect(server.port, key=make_key())
+    text = await tim.wait_for("Please enlarge")
+    assert "goes on" not in text
+    tim.press("enter", "n", "w", "s")
+    tim.resize(80, 24)  # after the keys: the session reads them first
+    text = await tim.wait_for(r"open +Classic")
+    assert "Open a table" not in text and "Waiting for the game" not in text
+    assert [s.kind.value for s in table.seats] == ["empty", "empty", "bot"]
+    tim.press("n")
+    await tim.wait_for("Open a table")

@@ -147,8 +147,9 @@ async def test_nobody_sees_another_players_choice_before_the_reveal():
     assert leaving == continuing
 
 
-async def test_a_small_terminal_is_asked_to_grow_and_the_game_goes_on():
-    """Below 80x24 an overlay asks for more room; resizing keeps the game as it was."""
+async def test_a_small_terminal_is_asked_to_grow_and_keys_wait_behind_the_overlay():
+    """Below 80x24 an overlay asks for more room and says the game goes on; behind it no
+    key decides (nobody can see the cave); once the terminal is large again they do."""
     table = Table(TableSettings(seats=3, bots=("cards:40", "cards:40"), pace=0, seed=3))
     me = table.sit("me", "me")
     app = DiamantApp(lang="en", member=me)
@@ -157,13 +158,21 @@ async def test_a_small_terminal_is_asked_to_grow_and_the_game_goes_on():
         assert "enlarge" not in screen_text(app)
         await pilot.resize_terminal(60, 20)
         await pilot.pause()
-        assert "enlarge your terminal" in screen_text(app)
-        await pilot.press("c")
-        await until(pilot, lambda: app.screen.view.step >= 2)
+        text = screen_text(app)
+        assert "enlarge your terminal" in text and "The game goes on meanwhile." in text
+        # c, l, Enter on the focused Continue button, q (leave?), t (chat): all ignored.
+        await pilot.press("c", "l", "enter", "q", "t", "x")
+        await pilot.pause()
+        view = table.game.view_for(me)
+        assert view.step == 1 and view.decision_due and view.my_decision is None
+        assert isinstance(app.screen, TableScreen)
+        assert not app.screen.query_one("#chat-input").has_class("-open")
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        text = screen_text(app)
-        assert "enlarge" not in text and "card 2" in text
+        assert "enlarge" not in screen_text(app)
+        await pilot.press("c")
+        await until(pilot, lambda: app.screen.view.step >= 2)
+        assert "card 2" in screen_text(app)
     await table.close()
 
 

@@ -19,6 +19,11 @@ class _Guarded:
     HORIZONTAL_BREAKPOINTS = HORIZONTAL
     VERTICAL_BREAKPOINTS = VERTICAL
 
+    @property
+    def too_small(self) -> bool:
+        """Whether the terminal is below 80x24, so that the overlay covers this screen."""
+        return self.has_class("-too-narrow") or self.has_class("-too-short")
+
     def on_mount(self) -> None:
         translate_bindings(self, self.app.t)
         if self in self.app.screen_stack:  # not when closed at once (rapid keys)

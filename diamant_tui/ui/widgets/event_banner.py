@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from textual.content import Content
 from textual.widgets import Static
 
 from ..cells import wrap
+from ..literal import literal
 
 SHOWN = 2
 """How many lines the banner holds; earlier lines of the round go to the EventFeed."""
@@ -50,5 +50,5 @@ class EventBanner(Static):
             self._shown = shown
             # Plain content: names typed by people must never be read as markup.
             # Its height is fixed (two lines): no new layout needed.
-            self.update(Content("\n".join(shown)), layout=False)
+            self.update(literal("\n".join(shown)), layout=False)
         return count

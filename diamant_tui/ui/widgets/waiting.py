@@ -11,6 +11,7 @@ from textual.widget import Widget
 from ...cards import Rules
 from ...table import SeatInfo, SeatKind
 from ..cells import cell, widest
+from ..literal import printable
 
 
 
@@ -45,7 +46,7 @@ class WaitingPanel(Widget):
         if state is None:
             return Text("")
         style = self.get_component_rich_style
-        lines = [Text(t("waiting.title", name=state.name), style=style("waiting--title"))]
+        lines = [Text(t("waiting.title", name=printable(state.name)), style=style("waiting--title"))]
         settings = [t(f"rules.{state.rules.value}.long")]
         if state.timer is None:
             settings.append(t("waiting.no_timer"))
