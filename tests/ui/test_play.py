@@ -163,7 +163,7 @@ async def test_a_small_terminal_is_asked_to_grow_and_keys_wait_behind_the_overla
         # c, l, Enter on the focused Continue button, q (leave?), t (chat): all ignored.
         await pilot.press("c", "l", "enter", "q", "t", "x")
         await pilot.pause()
-        view = table.game.view_for(me)
+        view = table.game.view_for(me.seat)
         assert view.step == 1 and view.decision_due and view.my_decision is None
         assert isinstance(app.screen, TableScreen)
         assert not app.screen.query_one("#chat-input").has_class("-open")
