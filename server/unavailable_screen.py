@@ -24,6 +24,7 @@ class TableUnavailableScreen(DiamantModal):
     TableUnavailableScreen { align: center middle; }
     TableUnavailableScreen > Vertical { width: 64; max-width: 100%; height: auto;
         border: round $warning; background: $panel; padding: 0 1; }
+    TableUnavailableScreen Label { width: 100%; }
     TableUnavailableScreen #unavailable-why { text-style: bold; }
     TableUnavailableScreen #unavailable-hint { color: $text-muted; margin-top: 1; }
     TableUnavailableScreen Horizontal { height: 1; align-horizontal: center; margin-top: 1; }
