@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import unicodedata
 
-from rich.cells import set_cell_size
 from textual.content import Content
 
 
@@ -28,12 +27,3 @@ def printable(text: object) -> str:
 def literal(text: object) -> Content:
     """``text`` as content shown as written: brackets stay brackets."""
     return Content(printable(text))
-
-
-def fit(text: str, width: int) -> str:
-    """``text`` cut or padded to exactly ``width`` terminal cells.
-
-    Cells, not characters: a CJK character takes two cells, an accent added to a letter
-    none, so columns of names stay aligned whatever the names are written in.
-    """
-    return set_cell_size(printable(text).replace("\n", " "), max(0, width))
