@@ -6,6 +6,7 @@ connection; ``DiamantApp()`` alone shows the setup screen and plays locally.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -16,6 +17,7 @@ from textual.binding import Binding
 from ..i18n import Translator, detect_language
 from ..table import Table
 from .bindings import translate_bindings
+from .colours import apply_colours
 from .screens.base import _Guarded
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
@@ -51,6 +53,9 @@ class DiamantApp(App):
         self.choices = choices
         self._on_leave = on_leave
         self._own_table: Table | None = None
+        # NO_COLOR asks for no colour when it is set and not empty (no-color.org).
+        self.no_color = bool(os.environ.get("NO_COLOR"))
+        apply_colours(self)
 
     def t(self, key: str, **fmt: object) -> str:
         """The text for ``key`` in this app's language."""
