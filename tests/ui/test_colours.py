@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pyte
+import pytest
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.colours import MONOCHROME, SIXTEEN
@@ -13,6 +14,14 @@ from ui_helpers import FixedTable, after_disaster, mid_round
 
 SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 COLOUR_PARAMS = {*range(30, 38), *range(40, 48), *range(90, 98), *range(100, 108), 38, 48}
+
+
+@pytest.fixture(autouse=True)
+def colour_terminal(monkeypatch):
+    """A 256-colour terminal unless a test says otherwise."""
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for name in ("COLORTERM", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
 
 
 def written(app) -> str:
