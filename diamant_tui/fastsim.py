@@ -22,7 +22,6 @@ from .bots import parse_spec
 from .bots._cave import Cave
 from .bots._encoding import FIRST_RELIC, encoding
 from .bots._features import (
-    Features,
     cards_leaves,
     carry_leaves,
     ev_leaves,
@@ -32,8 +31,10 @@ from .bots._features import (
 from .cards import Rules
 from .engine import ROUNDS
 
-VectorPolicy = Callable[[Features, np.random.Generator], np.ndarray]
-"""Decides for every row at once: True where the player leaves."""
+VectorPolicy = Callable[..., np.ndarray]
+"""``policy(features, rng, rows=None)`` decides for every row at once: True where the
+player leaves. ``rows`` are the games (as indices into the whole batch) that the rows of
+``features`` stand for; a player with a parameter of its own in each game needs them."""
 
 _FORMULAS = {
     "cards": cards_leaves,
@@ -44,16 +45,36 @@ _FORMULAS = {
 }
 
 
-def vector_policy(spec: str) -> VectorPolicy | None:
-    """The array version of computer player ``spec``, or None if it has none."""
+def vector_policy(spec: str, params: np.ndarray | None = None) -> VectorPolicy | None:
+    """The array version of computer player ``spec``, or None if it has none.
+
+    ``params``, one per game of the batch, gives the player its own parameter in each
+    game instead of the named one (see :func:`personal_params`).
+    """
     kind, param = parse_spec(spec)
     if kind.name == "random":
         p = float(param)
-        return lambda f, rng: rng.random(f.step.shape[0]) < p
+        return lambda f, rng, rows=None: rng.random(f.step.shape[0]) < p
     formula = _FORMULAS.get(kind.name)
     if formula is None:
         return None
-    return lambda f, rng: formula(f, param)
+    if params is None:
+        return lambda f, rng, rows=None: formula(f, param)
+    return lambda f, rng, rows=None: formula(f, params if rows is None else params[rows])
+
+
+def personal_params(spec: str, rng: np.random.Generator, games: int) -> np.ndarray | None:
+    """The parameter of its own that player ``spec`` draws in each of ``games`` games,
+    as :func:`diamant_tui.bots.make_bot` draws it (the same range, all values equally
+    likely); None when the player keeps its named parameter."""
+    kind, param = parse_spec(spec)
+    found = None if param is None else kind.personal_range(param)
+    if found is None:
+        return None
+    first, last, unit = found
+    k = rng.integers(first, last + 1, size=games)
+    # k / unit is exactly the number the name "risk:1.13" reads back as.
+    return k if kind.integer else k / unit
 
 
 @dataclass
@@ -127,7 +148,7 @@ def play(
             ruin[playing[disaster]] = drawn[disaster]
             if cave.active.any():
                 f = cave.features()
-                leaving = np.stack([policy(f, rng) for policy in policies])
+                leaving = np.stack([policy(f, rng, playing) for policy in policies])
                 cave.leave(leaving)
         everyone = np.ones(playing.size, dtype=bool)
         _set_aside(cave, everyone, playing, scores, step, taken)

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from .bots import BotSpecError, parse_spec
+from .bots import BotSpecError, describe_kinds, parse_lineup, personality_example
 from .cards import Rules
 from .engine import MAX_PLAYERS, MIN_PLAYERS
 from .i18n import LANGUAGES, UnknownLanguage, detect_language, parse_language
+
+
+_EPILOG = """\
+computer players for --bots (NAME or NAME:PARAM):
+{bots}
+
+Each computer player draws a parameter of its own around the named one
+({personality}),
+so two of a kind do not play as one.
+"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play in this terminal against computer players",
         description="Open the setup screen (the options fill in its defaults); "
         "Enter starts a game against computer players.",
+        epilog=_EPILOG.format(bots=describe_kinds(), personality=personality_example()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--lang", help=f"interface language: {', '.join(LANGUAGES)} "
                         "(default: from LC_ALL, LC_MESSAGES or LANG)")
@@ -24,8 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="rule set (default: classic)")
     parser.add_argument("--players", type=int, default=4,
                         help=f"players at the table including you, {MIN_PLAYERS} to {MAX_PLAYERS} (default: 4)")
-    parser.add_argument("--bots", nargs="+", metavar="SPEC",
-                        help="computer players for the other seats, e.g. carry:20 cards:6 (used in turn)")
+    parser.add_argument("--bots", metavar="LIST",
+                        help="comma-separated computer players for the other seats, e.g. "
+                        "carry:20,cards:6 (used in turn; see below)")
     parser.add_argument("--timer", type=float, metavar="S",
                         help="seconds to decide before a computer player decides for you")
     parser.add_argument("--seed", type=int, help="seed for a reproducible game")
@@ -47,14 +61,13 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--timer must be a positive number of seconds.")
         if args.pace < 0:
             raise ValueError("--pace cannot be negative.")
-        for spec in args.bots or ():
-            parse_spec(spec)
+        bots = parse_lineup(args.bots) if args.bots is not None else ()
     except (UnknownLanguage, BotSpecError, ValueError) as error:
-        print(f"diamant play: {error}")
+        print(f"diamant play: {error}", file=sys.stderr)
         return 2
     choices = SetupChoices(rules=Rules.parse(args.rules), players=args.players,
                            timer=args.timer, seed=args.seed, pace=args.pace)
-    if args.bots:
-        choices = choices.with_(level=CUSTOM, custom_bots=tuple(args.bots))
+    if bots:
+        choices = choices.with_(level=CUSTOM, custom_bots=bots)
     DiamantApp(lang=lang, choices=choices).run()
     return 0

@@ -1,17 +1,19 @@
 """Game records in the ``diamant-record/1`` format (RECORD.md): write, read, replay.
 
 :func:`game_to_record` turns a :class:`~diamant_tui.engine.Game` (finished or not) into a
-record dict. :func:`read_record` and :func:`replay_record` check a record against the rules
-by playing it again through the engine, step by step; anything wrong raises
-:class:`~diamant_tui.errors.RecordError` with a message that names the round and step.
-Nothing is ever repaired on the way.
+record dict, with an optional ``meta`` object (:func:`record_meta`) that describes the game
+without changing it. :func:`read_record` and
+:func:`replay_record` check a record against the rules by playing it again through the
+engine, step by step; anything wrong raises :class:`~diamant_tui.errors.RecordError` with a
+message that names the round and step. Nothing is ever repaired on the way.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping
 
 from .cards import (
     TREASURE_VALUES,
@@ -28,13 +30,56 @@ from .errors import DiamantError, RecordError
 from .view import Decision, Phase
 
 FORMAT = "diamant-record/1"
-RECORD_KEYS = ("format", "rules", "players", "rounds", "result")
+RECORD_KEYS = ("format", "rules", "players", "meta", "rounds", "result")
+REQUIRED_KEYS = ("format", "rules", "players", "rounds")
 ROUND_KEYS = ("cards", "decisions")
 RESULT_KEYS = ("scores", "winners")
+PERSON = "person"
+"""What ``meta.seats`` says of a seat played by a person."""
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
-def game_to_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` so far; a finished game also gets its ``result``."""
+def record_meta(
+    *,
+    table: str | None = None,
+    started: datetime | None = None,
+    ended: datetime | None = None,
+    seats: Mapping[str, str] | None = None,
+    seed: int | None = None,
+    server: str | None = None,
+) -> dict[str, Any]:
+    """A record's ``meta`` object from what is known (RECORD.md); unknown parts are left out.
+
+    ``seats`` maps each player's name to ``"person"`` or the computer player's name.
+    Times are written in UTC, to the second.
+    """
+    meta: dict[str, Any] = {}
+    if table is not None:
+        meta["table"] = table
+    if started is not None:
+        meta["started"] = _utc(started)
+    if ended is not None:
+        meta["ended"] = _utc(ended)
+    if seats is not None:
+        meta["seats"] = dict(seats)
+    if seed is not None:
+        meta["seed"] = seed
+    if server is not None:
+        meta["server"] = server
+    return meta
+
+
+def _utc(when: datetime) -> str:
+    if when.tzinfo is None:
+        raise ValueError("record times must carry their time zone")
+    return when.astimezone(timezone.utc).strftime(_TIME_FORMAT)
+
+
+def game_to_record(game: Game, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The record of ``game`` so far; a finished game also gets its ``result``.
+
+    ``meta`` (see :func:`record_meta`) is stored as given; it never changes a replay.
+    """
     rounds = []
     for history in game.history:
         decisions = [
@@ -52,8 +97,10 @@ def game_to_record(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "rules": game.rules.value,
         "players": list(game.names),
-        "rounds": rounds,
     }
+    if meta is not None:
+        record["meta"] = dict(meta)
+    record["rounds"] = rounds
     if game.over:
         record["result"] = {
             "scores": dict(zip(game.names, game.scores())),
@@ -67,12 +114,22 @@ def record_to_json(record: dict[str, Any]) -> str:
     return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
 
 
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time in UTC (``Z`` or ``+00:00``); ValueError for anything else."""
+    when = datetime.fromisoformat(text)
+    if when.tzinfo is None or when.utcoffset():
+        raise ValueError(f"{text!r} is not in UTC")
+    return when
+
+
 @dataclass(frozen=True)
 class Replay:
     """A record played again: the resulting game and whether it ran to its end."""
 
     game: Game
     finished: bool
+    meta: dict[str, Any] = field(default_factory=dict)
+    """The record's ``meta`` as it was read, keys this version does not know included."""
 
     def outcome(self) -> dict[str, Any]:
         """``{"scores", "winners", "chests", "relics"}`` by player name (RECORD.md).
@@ -120,10 +177,12 @@ def _no_constant(name: str) -> Any:
 
 def replay_record(record: Any) -> Replay:
     """Check ``record`` and play it through the engine; raise RecordError if anything is wrong."""
-    _check_keys(record, RECORD_KEYS, "the record", required=RECORD_KEYS[:4])
+    _check_keys(record, RECORD_KEYS, "the record", required=REQUIRED_KEYS)
     if record["format"] != FORMAT:
         raise RecordError(f"format {_short(record['format'])} is not {FORMAT!r}.")
     game = _new_game(record["rules"], record["players"])
+    # Checked, kept, and otherwise left alone: nothing in it changes the replay.
+    meta = _check_meta(record.get("meta", {}), game.names)
     rounds = record["rounds"]
     if not isinstance(rounds, list):
         raise RecordError("rounds must be a list of rounds.")
@@ -137,7 +196,47 @@ def replay_record(record: Any) -> Replay:
     finished = game.over
     if "result" in record:
         _check_result(game, record["result"], finished)
-    return Replay(game, finished)
+    return Replay(game, finished, meta)
+
+
+META_TYPES: dict[str, tuple[type, str]] = {
+    "table": (str, "the table's name as text"),
+    "started": (str, "an ISO 8601 time in UTC such as 2025-03-01T18:45:02Z"),
+    "ended": (str, "an ISO 8601 time in UTC such as 2025-03-01T18:45:02Z"),
+    "seats": (dict, 'an object giving each player "person" or a computer player\'s name'),
+    "seed": (int, "a whole number"),
+    "server": (str, "the server's name as text"),
+}
+
+
+def _check_meta(meta: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """Check the documented keys of ``meta`` (RECORD.md); keys it does not know are kept."""
+    if not isinstance(meta, dict):
+        raise RecordError("meta must be a JSON object (table, started, ended, seats, seed, server).")
+    for key, (kind, what) in META_TYPES.items():
+        if key not in meta:
+            continue
+        value = meta[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise RecordError(f"meta: {key} must be {what}, not {_short(value)}.")
+        if key in ("started", "ended"):
+            try:
+                parse_time(value)
+            except ValueError:
+                raise RecordError(f"meta: {key} must be {what}, not {_short(value)}.") from None
+        if key == "seats":
+            for name, seat in value.items():
+                if name not in names:
+                    raise RecordError(
+                        f"meta: seats names {_short(name)}, who is not one of the players "
+                        f"{', '.join(names)}."
+                    )
+                if not isinstance(seat, str) or not seat:
+                    raise RecordError(
+                        f"meta: seats: {name}'s seat must be \"person\" or a computer "
+                        f"player's name, not {_short(seat)}."
+                    )
+    return dict(meta)
 
 
 def _check_keys(obj: Any, keys: tuple[str, ...], where: str, required: tuple[str, ...]) -> None:

@@ -4,6 +4,9 @@
 players) or, when every player is a rule that numpy can apply to many games at once,
 on the fast path (:mod:`diamant_tui.fastsim`). Games are cut into fixed chunks, each
 with its own seed, so the result for a seed is the same whatever the number of jobs.
+
+As at a table, every player draws a parameter of its own in every game (see
+:mod:`diamant_tui.bots`), from that seed too; ``exact`` plays the named rules exactly.
 """
 
 from __future__ import annotations
@@ -83,6 +86,8 @@ class SimResult:
     """(games,) mean cards revealed per round."""
     disasters: np.ndarray
     """(games,) share of rounds that ended in disaster."""
+    exact: bool = False
+    """Whether every player played its named rule exactly (no parameter of its own)."""
 
     @property
     def games(self) -> int:
@@ -108,6 +113,7 @@ class SimResult:
             "players": len(self.specs),
             "seed": self.seed,
             "path": "fast" if self.fast else "engine",
+            "exact": self.exact,
             "bots": bots,
             "cards_per_round": round(float(self.cards.mean()), 3),
             "disaster_share": round(float(self.disasters.mean()), 4),
@@ -158,6 +164,7 @@ class _Chunk:
     first: int
     count: int
     fast: bool
+    exact: bool = False
 
 
 def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -165,7 +172,11 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if chunk.fast:
         # The rules give seats no order, so each player simply keeps its column here.
         rng = np.random.default_rng([chunk.seed, chunk.first])
-        policies = [fastsim.vector_policy(spec) for spec in chunk.specs]
+        policies = [
+            fastsim.vector_policy(
+                spec, None if chunk.exact else fastsim.personal_params(spec, rng, chunk.count))
+            for spec in chunk.specs
+        ]
         done = fastsim.play(chunk.rules, policies, chunk.count, rng)
         return done.scores, done.cards, done.disasters
     seats = len(chunk.specs)
@@ -178,7 +189,8 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         game_seed = int(np.random.SeedSequence([chunk.seed, g]).generate_state(1)[0])
         order = seating(g, seats)
         # Each bot's randomness follows its name, not its place in the line-up.
-        bots = [make_bot(chunk.specs[b], seed=_seed(chunk.seed, g, names[b])) for b in order]
+        bots = [make_bot(chunk.specs[b], seed=_seed(chunk.seed, g, names[b]), exact=chunk.exact)
+                for b in order]
         game = play_game(Game([names[b] for b in order], chunk.rules, seed=game_seed), bots)
         final = game.scores()
         for s, b in enumerate(order):
@@ -193,11 +205,11 @@ def _seed(seed: int, game: int, name: str) -> int:
 
 
 def _chunks(
-    rules: Rules, specs: tuple[str, ...], games: int, seed: int, fast: bool
+    rules: Rules, specs: tuple[str, ...], games: int, seed: int, fast: bool, exact: bool
 ) -> list[_Chunk]:
     size = FAST_CHUNK if fast else ENGINE_CHUNK
     return [
-        _Chunk(rules, specs, seed, first, min(size, games - first), fast)
+        _Chunk(rules, specs, seed, first, min(size, games - first), fast, exact)
         for first in range(0, games, size)
     ]
 
@@ -210,17 +222,19 @@ def simulate(
     seed: int = 0,
     jobs: int = 1,
     engine: bool = False,
+    exact: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> SimResult:
     """Play ``games`` games between the players ``specs`` and gather the figures.
 
     The fast path is used when every player allows it, unless ``engine`` is set.
+    Each player draws its own parameter in each game, unless ``exact``.
     ``progress(done, total)`` is called as games finish.
     """
     specs = tuple(specs)
     rules = check_lineup(rules, specs, games)
     fast = not engine and uses_fast_path(specs)
-    chunks = _chunks(rules, specs, games, seed, fast)
+    chunks = _chunks(rules, specs, games, seed, fast, exact)
     parts = []
     done = 0
     for chunk, part in zip(chunks, _run(chunks, jobs)):
@@ -240,6 +254,7 @@ def simulate(
         wins=win_shares(scores),
         cards=cards.mean(axis=1),
         disasters=disasters.mean(axis=1),
+        exact=exact,
     )
 
 

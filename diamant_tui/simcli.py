@@ -7,7 +7,7 @@ import json
 import sys
 from typing import NoReturn
 
-from .bots import BOTS, BotSpecError
+from .bots import BotSpecError, describe_kinds, parse_lineup, personality_example
 from .cards import Rules
 from .errors import DiamantError
 from .sim import SimResult, simulate
@@ -18,26 +18,24 @@ _EPILOG = """\
 computer players (NAME or NAME:PARAM):
 {bots}
 
-Seats are rotated from game to game, so no player keeps a seat. When every player is
-a rule numpy can apply to many games at once (all but expert), a fast path plays the
-games; --engine plays them on the rules engine instead. A seed gives the same figures
-whatever --jobs is. Wins are shared on a tie (each of k tied winners gets 1/k).
+As at a table, each player draws a parameter of its own around the named one in every
+game ({personality});
+--exact plays the named rules exactly. Seats are rotated from game to game, so no
+player keeps a seat. When every player is a rule numpy can apply to many games at once
+(all but expert), a fast path plays the games; --engine plays them on the rules engine
+instead. A seed gives the same figures whatever --jobs is. Wins are shared on a tie (each of k tied winners gets 1/k).
 """
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``sim`` subcommand."""
-    bots = "\n".join(
-        f"  {kind.name + (':' + kind.param if kind.param else ''):12} {kind.summary}"
-        + (f" (default {kind.default:g})" if kind.default is not None else "")
-        for kind in BOTS.values()
-    )
+    bots = describe_kinds()
     parser = subparsers.add_parser(
         "sim",
         help="simulate games between computer players",
         description="Play many games between computer players and print each one's "
         "win rate and mean score with 95% intervals.",
-        epilog=_EPILOG.format(bots=bots),
+        epilog=_EPILOG.format(bots=bots, personality=personality_example()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--rules", default="classic", metavar="R",
@@ -53,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--engine", action="store_true",
                         help="play every game on the rules engine, even when the fast path could")
+    parser.add_argument("--exact", action="store_true",
+                        help="every player plays its named rule exactly, with no parameter of "
+                        "its own")
     parser.error = _one_line_error(parser)  # type: ignore[method-assign]
     parser.set_defaults(run=run)
 
@@ -66,14 +67,14 @@ def _one_line_error(parser: argparse.ArgumentParser):
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print the figures."""
-    specs = [s.strip() for s in args.bots.split(",") if s.strip()]
     try:
+        specs = parse_lineup(args.bots)
         if args.jobs < 1:
             raise ValueError(f"--jobs {args.jobs}: use at least one process.")
         Rules.parse(args.rules)
         progress = _ProgressBar() if sys.stderr.isatty() else None
         result = simulate(args.rules, specs, args.games, seed=args.seed, jobs=args.jobs,
-                          engine=args.engine, progress=progress)
+                          engine=args.engine, exact=args.exact, progress=progress)
     except (DiamantError, BotSpecError, ValueError) as exc:
         print(f"diamant sim: error: {exc}", file=sys.stderr)
         return 2
@@ -88,9 +89,10 @@ def format_table(result: SimResult) -> str:
     """The figures as a small text table."""
     s = result.summary()
     path = "fast path" if result.fast else "engine"
+    how = "exact rules" if result.exact else "each player with a parameter of its own"
     lines = [
         f"{s['games']} games, rules {s['rules']}, {s['players']} players, "
-        f"seed {s['seed']} ({path})",
+        f"seed {s['seed']} ({path}, {how})",
         "",
         f"{'player':<14}{'wins':>8}   {'95% interval':<16}{'mean score':>11}   95% interval",
     ]

@@ -21,6 +21,7 @@ import logging
 import random
 from collections import deque
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Callable
 
 from .bots import Bot, make_bot
@@ -144,6 +145,8 @@ class Table:
         self.status = TableStatus.WAITING
         self.game: Game | None = None
         self.games_played = 0
+        self.started: datetime | None = None
+        self.ended: datetime | None = None
         self._rng = random.Random(self.settings.seed)
         self._seats = [_Seat() for _ in range(self.settings.seats)]
         first_bot = self.settings.seats - len(self.settings.bots)
@@ -405,6 +408,7 @@ class Table:
             if s.kind is SeatKind.EMPTY:
                 self._seat_bot(i, self.settings.filler)
         seed = None if self.settings.seed is None else self.settings.seed + self.games_played
+        self.started, self.ended = datetime.now(timezone.utc), None
         self.game = Game(
             [s.name for s in self._seats],
             self.settings.rules,
@@ -435,11 +439,17 @@ class Table:
 
     def record(self) -> dict:
         """The current game as a ``diamant-record/1`` dict (finished or not)."""
-        from .record import game_to_record
+        from .record import PERSON, game_to_record, record_meta
 
         if self.game is None:
             raise TableError("no game has started at this table.")
-        return game_to_record(self.game)
+        seed = self.settings.seed
+        meta = record_meta(
+            table=self.name, started=self.started, ended=self.ended,
+            seats={s.name: PERSON if s.kind is SeatKind.PERSON else str(s.spec) for s in self._seats},
+            seed=None if seed is None else seed + self.games_played,
+        )
+        return game_to_record(self.game, meta)
 
     # -- the game loop -------------------------------------------------------------
 
@@ -463,6 +473,7 @@ class Table:
             log.exception("table %s: the game stopped on an error", self.name)
             return
         self.status = TableStatus.FINISHED
+        self.ended = datetime.now(timezone.utc)
         self._publish(())
         if self.on_game_over is not None:
             try:

@@ -15,8 +15,9 @@ from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
 from textual.app import App
-from textual.filter import Monochrome, NoColor
 from textual.strip import Strip
+
+from diamant_tui.ui.colours import apply_colours
 
 _COLOR_VARIABLES = ("COLORTERM", "NO_COLOR")
 
@@ -97,21 +98,20 @@ def share_strips_safely() -> None:
 
 def configure_app(app: App[object], env: Mapping[str, str], logger: logging.Logger,
                   session_id: str) -> None:
-    """Give ``app`` the client's colour depth, and send its error output to ``logger``."""
+    """Give ``app`` the client's colours, and send its error output to ``logger``.
+
+    ``NO_COLOR`` counts when the client sent it (OpenSSH sends it only when told to, with
+    ``SetEnv NO_COLOR=1`` or ``SendEnv NO_COLOR``) and it is not empty (no-color.org).
+    """
     share_strips_safely()
     app.console = _console(env, "auto")
-    app._filters = [f for f in app._filters if not isinstance(f, (Monochrome, NoColor))]
-    app.no_color = "NO_COLOR" in env
+    app.no_color = bool(env.get("NO_COLOR"))
     if app.console.color_system is None:
         # A terminal type with no known colours ("dumb", "unknown"): Textual would send
-        # truecolor codes; send none at all.
+        # truecolor codes. Bold and reverse video still need a console that sends styles.
         app.console = _console(env, "standard")
         app.no_color = True
-        app._filters.append(NoColor())
-    elif app.no_color:
-        # Textual's grey shades come out as 256-colour codes: a 16-colour terminal gets none.
-        plain = app.native_ansi_color or app.console.color_system == "standard"
-        app._filters.append(NoColor() if plain else Monochrome())
+    apply_colours(app)
     # Tracebacks Textual would print to the server's stderr go to the log instead.
     app.error_console = Console(file=_LogFile(logger, session_id), markup=False,
                                 highlight=False, width=120, color_system=None)

@@ -7,11 +7,9 @@ identity looked up by its resume code).
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import secrets
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +17,8 @@ from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import Translator
 from diamant_tui.table import Member, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui.setup_choices import default_level, levels
+
+from .records import write_record
 
 log = logging.getLogger(__name__)
 
@@ -203,11 +203,8 @@ class Lobby:
         if table.game is None:
             return None
         try:
-            record = table.record()
-            self.records_dir.mkdir(parents=True, exist_ok=True)
-            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-            path = self.records_dir / f"{stamp}-{table.name}-{table.games_played + 1}.json"
-            path.write_text(json.dumps(record, indent=1, ensure_ascii=False), encoding="utf-8")
+            path = write_record(self.records_dir, table.record(), table=table.name,
+                                game=table.games_played + 1)
         except Exception:
             log.exception("table %r: could not write its game record", table.name)
             return None

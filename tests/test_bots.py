@@ -52,13 +52,13 @@ def expected_share_and_deadly(view: PlayerView) -> tuple[float, float, float]:
 
 
 def test_each_name_builds_the_player_it_names():
-    assert make_bot("risk").spec == "risk:1"
-    assert make_bot("risk:2.5").spec == "risk:2.5"
-    assert make_bot("ev").spec == "ev:1"
-    assert make_bot("ev:0.5").spec == "ev:0.5"
-    assert make_bot("expert").spec == "expert"
-    assert isinstance(make_bot("risk"), RiskBot)
-    assert isinstance(make_bot("ev:3"), EvBot)
+    assert make_bot("risk", exact=True).spec == "risk:1"
+    assert make_bot("risk:2.5", exact=True).spec == "risk:2.5"
+    assert make_bot("ev", exact=True).spec == "ev:1"
+    assert make_bot("ev:0.5", exact=True).spec == "ev:0.5"
+    assert make_bot("expert", exact=True).spec == "expert"
+    assert isinstance(make_bot("risk", exact=True), RiskBot)
+    assert isinstance(make_bot("ev:3", exact=True), EvBot)
     assert isinstance(make_bot("expert", seed=1), ExpertBot)
     assert {"risk", "ev", "expert"} <= set(BOTS)
 
@@ -83,8 +83,8 @@ def test_risk_continues_while_no_card_can_be_a_disaster():
     game = stacked(["T17", "T15", "T14", "T13"])
     view = game.view_for(0)
     assert view.disaster_chance == 0
-    assert make_bot("risk").decide(view) is C
-    assert make_bot("risk:100").decide(view) is C
+    assert make_bot("risk", exact=True).decide(view) is C
+    assert make_bot("risk:100", exact=True).decide(view) is C
 
 
 @pytest.mark.parametrize("cards", [
@@ -111,7 +111,7 @@ def test_risk_alone_follows_the_classic_rule():
     assert len(view.in_cave) == 1
     h = len(set(view.hazards_showing))
     want = L if view.me.carried * 2 * h >= view.treasure_in_deck else C
-    assert make_bot("risk").decide(view) is want
+    assert make_bot("risk", exact=True).decide(view) is want
     assert want is L  # 1 + 17 + 15 = 33 carried, x 4 = 132 >= 124 - 35 = 89
 
 
@@ -131,7 +131,7 @@ def test_ev_weighs_what_it_would_bank_against_one_more_card(cards):
     share, rest, chance = expected_share_and_deadly(view)
     stake = view.me.carried + view.rubies_on_path
     want = L if chance * stake >= share + rest - 1e-9 else C
-    assert make_bot("ev").decide(view) is want
+    assert make_bot("ev", exact=True).decide(view) is want
 
 
 def test_ev_counts_the_rubies_on_the_path_and_risk_does_not():
@@ -140,9 +140,9 @@ def test_ev_counts_the_rubies_on_the_path_and_risk_does_not():
     rich = stacked(["T17", "T11", "H:snakes", "H:lava"]).view_for(0)    # 5 + 3 each, 2 + 2 left
     assert bare.me.carried == rich.me.carried == 8
     assert (bare.rubies_on_path, rich.rubies_on_path) == (0, 4)
-    assert make_bot("ev").decide(bare) is C     # 4/26 x 8 < (27 + 19)/26
-    assert make_bot("ev").decide(rich) is L     # 4/26 x 12 >= (27 + 15)/26
-    assert make_bot("risk").decide(bare) is make_bot("risk").decide(rich)
+    assert make_bot("ev", exact=True).decide(bare) is C     # 4/26 x 8 < (27 + 19)/26
+    assert make_bot("ev", exact=True).decide(rich) is L     # 4/26 x 12 >= (27 + 15)/26
+    assert make_bot("risk", exact=True).decide(bare) is make_bot("risk", exact=True).decide(rich)
 
 
 def test_ev_counts_a_relic_it_would_take_alone():
@@ -151,9 +151,9 @@ def test_ev_counts_a_relic_it_would_take_alone():
     relic = stacked(["T17", "T15", "H:snakes", "H:lava", "R"], rules="relics").view_for(0)
     assert plain.me.carried == relic.me.carried == 10
     assert any(isinstance(pc.card, Relic) for pc in relic.path)
-    assert make_bot("ev").decide(plain) is C
-    assert make_bot("ev").decide(relic) is L
-    assert make_bot("risk").decide(plain) is make_bot("risk").decide(relic)
+    assert make_bot("ev", exact=True).decide(plain) is C
+    assert make_bot("ev", exact=True).decide(relic) is L
+    assert make_bot("risk", exact=True).decide(plain) is make_bot("risk", exact=True).decide(relic)
 
 
 # -- expert -----------------------------------------------------------------------------
@@ -179,7 +179,7 @@ def test_expert_in_the_lead_takes_the_sure_win_in_the_last_round():
     """Leaving now wins for certain; one more card is worth it in rubies, not in wins."""
     view = last_round([0, 15, 15])
     assert view.round == 5 and view.me.carried == 22
-    assert make_bot("risk").decide(view) is C      # the rubies say go on
+    assert make_bot("risk", exact=True).decide(view) is C      # the rubies say go on
     assert ExpertBot(rng=random.Random(1)).decide(view) is L
 
 
@@ -189,7 +189,7 @@ def test_expert_behind_in_the_last_round_goes_on_whatever_the_danger():
     assert ExpertBot(rng=random.Random(1)).decide(view) is C
     worse = dataclasses.replace(view, path=view.path + tuple(
         dataclasses.replace(view.path[-1], card=h) for h in (LAVA, RAMS, ROCKS)))
-    assert make_bot("risk").decide(worse) is L
+    assert make_bot("risk", exact=True).decide(worse) is L
     assert ExpertBot(rng=random.Random(1)).decide(worse) is C
 
 
@@ -210,7 +210,7 @@ def test_expert_goes_on_at_the_start_of_a_round():
 
 def test_expert_learns_which_rule_the_others_follow():
     """Watching the others leave, it comes to believe each one's rule."""
-    bots = [ExpertBot(rng=random.Random(4)), make_bot("cards:3"), make_bot("carry:8")]
+    bots = [ExpertBot(rng=random.Random(4)), make_bot("cards:3", exact=True), make_bot("carry:8", exact=True)]
     game = play_game(Game(["me", "c3", "k8"], "classic", seed=4), bots)
     assert game.over
     beliefs = bots[0]._beliefs
@@ -221,7 +221,7 @@ def test_expert_learns_which_rule_the_others_follow():
 
 def test_expert_forgets_what_it_learned_when_a_new_game_starts():
     bot = ExpertBot(rng=random.Random(5))
-    others = [make_bot("cards:2"), make_bot("cards:2")]
+    others = [make_bot("cards:2", exact=True), make_bot("cards:2", exact=True)]
     play_game(Game(["me", "a", "b"], "classic", seed=1), [bot, *others])
     learned = bot._beliefs.log.copy()
     game = Game(["me", "a", "b"], "classic", seed=2)

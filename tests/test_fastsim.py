@@ -34,7 +34,7 @@ def test_fast_path_and_engine_agree_on_the_same_decks(rules):
     result = fastsim.play(rules, _policies(LINEUP), games, np.random.default_rng(7),
                           keep_decks=True)
     for g in range(games):
-        bots = [make_bot(spec) for spec in LINEUP]
+        bots = [make_bot(spec, exact=True) for spec in LINEUP]
         game = play_game(Game(seat_names(LINEUP), rules), bots, result.decks[g])
         assert game.scores() == tuple(result.scores[g]), f"game {g}"
         assert [r.cards for r in game.round_results] == list(result.cards[g]), f"game {g}"
@@ -49,7 +49,7 @@ def test_every_game_of_three_to_eight_players_agrees_with_the_engine():
         result = fastsim.play("relics", _policies(specs), 60, rng, keep_decks=True)
         for g in range(60):
             game = play_game(Game(seat_names(specs), "relics"),
-                             [make_bot(s) for s in specs], result.decks[g])
+                             [make_bot(s, exact=True) for s in specs], result.decks[g])
             assert game.scores() == tuple(result.scores[g])
 
 
@@ -131,7 +131,7 @@ def _mid_round_games(rules, count, seed):
     for g in range(count):
         specs = list(rng.choice(LINEUP + MORE, size=int(rng.integers(3, 9))))
         game = Game(seat_names(specs), rules, seed=g)
-        bots = [make_bot(s) for s in specs]
+        bots = [make_bot(s, exact=True) for s in specs]
         stop = int(rng.integers(1, 40))
         for _ in range(stop):
             if game.over:
@@ -201,4 +201,4 @@ def test_the_experts_candidate_rules_predict_what_those_players_do():
             predicted = PARAM * a[FAMILY] >= b[FAMILY]
             for i in np.flatnonzero(exact):
                 spec = f"{names[int(FAMILY[i])]}:{PARAM[i]:g}"
-                assert (make_bot(spec).decide(view) is Decision.LEAVE) == predicted[i], spec
+                assert (make_bot(spec, exact=True).decide(view) is Decision.LEAVE) == predicted[i], spec

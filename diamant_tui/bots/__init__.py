@@ -2,10 +2,18 @@
 
 ``make_bot("carry:20", seed=1)`` builds one; :data:`BOTS` lists every name with its
 parameter's meaning and default.
+
+Each computer player has a small personality of its own: its parameter is drawn, from its
+own random generator, within a narrow range around the named one (``carry:20`` leaves at
+15 to 25 rubies, ``risk`` has a caution of 0.7 to 1.3). Two players of the same name at a
+table therefore do not play as one, while the range keeps the strength the name stands
+for. ``exact=True`` builds the named rule itself, for the reference figures of
+``diamant sim --exact`` and for tests.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Callable
@@ -31,6 +39,32 @@ class BotKind:
     integer: bool = True
     low: float = 0
     high: float = 1000
+    spread: float = 0.0
+    """How far one player's own parameter may be from the named one, as a share of it."""
+
+    def personal_range(self, param: float) -> tuple[int, int, int] | None:
+        """``(first, last, unit)``: a player's own parameter is ``k / unit`` for a whole ``k``
+        from ``first`` to ``last``, all equally likely; None when it keeps ``param`` as is.
+
+        Non-integer parameters go in hundredths, so that the parameter a player drew reads
+        back exactly from its name (``risk:1.13``).
+        """
+        if self.spread <= 0:
+            return None
+        unit = 1 if self.integer else 100
+        low = max(self.low, param * (1 - self.spread)) * unit
+        high = min(self.high, param * (1 + self.spread)) * unit
+        first, last = math.ceil(low - 1e-9), math.floor(high + 1e-9)
+        return (first, last, unit) if first < last else None
+
+    def personal(self, param: float, rng: random.Random) -> float:
+        """One player's own parameter, drawn from ``rng`` around the named ``param``."""
+        found = self.personal_range(param)
+        if found is None:
+            return param
+        first, last, unit = found
+        k = rng.randint(first, last)
+        return k if self.integer else k / unit
 
 
 BOTS: dict[str, BotKind] = {}
@@ -42,11 +76,11 @@ def register(kind: BotKind) -> None:
 
 
 register(BotKind("cards", "leaves after N cards of the round", "N", 6,
-                 lambda p, rng: CardsBot(int(p)), low=1, high=40))
+                 lambda p, rng: CardsBot(int(p)), low=1, high=40, spread=0.25))
 register(BotKind("carry", "leaves when carrying at least X rubies", "X", 20,
-                 lambda p, rng: CarryBot(int(p)), low=1, high=200))
+                 lambda p, rng: CarryBot(int(p)), low=1, high=200, spread=0.25))
 register(BotKind("hazards", "leaves when K distinct hazards show", "K", 2,
-                 lambda p, rng: HazardsBot(int(p)), low=1, high=5))
+                 lambda p, rng: HazardsBot(int(p)), low=1, high=5, spread=0.25))
 register(BotKind("random", "leaves with probability P after each card", "P", 0.2,
                  lambda p, rng: RandomBot(float(p), rng), integer=False, low=0, high=1))
 
@@ -57,8 +91,8 @@ def parse_spec(spec: str) -> tuple[BotKind, float | None]:
     kind = BOTS.get(name)
     if kind is None:
         raise BotSpecError(
-            f"unknown computer player {spec!r}; choose one of {', '.join(BOTS)} "
-            "(with :PARAM where it takes one, e.g. carry:20)."
+            f"unknown computer player {name!r}; known: {', '.join(BOTS)} "
+            "(NAME, or NAME:PARAM where it takes one, e.g. carry:20)."
         )
     if kind.param is None:
         if raw:
@@ -78,10 +112,54 @@ def parse_spec(spec: str) -> tuple[BotKind, float | None]:
     return kind, value
 
 
-def make_bot(spec: str, seed: int | None = None, rng: random.Random | None = None) -> Bot:
-    """Build the computer player named ``spec``; its randomness comes from ``seed``/``rng``."""
+def parse_lineup(text: str) -> tuple[str, ...]:
+    """Split a comma-separated list of computer players (``ev,risk,carry:20``) and check
+    every one; the error names the player and its position in the list."""
+    specs = tuple(part.strip() for part in str(text).split(","))
+    if specs == ("",):
+        raise BotSpecError(f"no computer player named; known: {', '.join(BOTS)}.")
+    for position, spec in enumerate(specs, 1):
+        if not spec:
+            raise BotSpecError(
+                f"computer player {position} of {len(specs)} is empty: separate the names "
+                "with single commas, e.g. ev,risk,carry:20."
+            )
+        try:
+            parse_spec(spec)
+        except BotSpecError as exc:
+            raise BotSpecError(f"computer player {position} of {len(specs)}: {exc}") from None
+    return specs
+
+
+def describe_kinds(indent: str = "  ") -> str:
+    """One line per kind of computer player, for the command line's help."""
+    return "\n".join(
+        f"{indent}{kind.name + (':' + kind.param if kind.param else ''):12} {kind.summary}"
+        + (f" (default {kind.default:g})" if kind.default is not None else "")
+        for kind in BOTS.values()
+    )
+
+
+def personality_example() -> str:
+    """How far players stray from their names, in two examples, for the command line's help."""
+    carry_low, carry_high, _ = BOTS["carry"].personal_range(20) or (20, 20, 1)
+    risk_low, risk_high, unit = BOTS["risk"].personal_range(1.0) or (1, 1, 1)
+    return (f"carry:20 leaves at {carry_low} to {carry_high} rubies, risk has a caution of "
+            f"{risk_low / unit:g} to {risk_high / unit:g}")
+
+
+def make_bot(spec: str, seed: int | None = None, rng: random.Random | None = None,
+             *, exact: bool = False) -> Bot:
+    """Build the computer player named ``spec``; its randomness comes from ``seed``/``rng``.
+
+    It first draws its own parameter around the named one (see the module docstring),
+    unless ``exact``: then it plays the named rule exactly.
+    """
     kind, param = parse_spec(spec)
-    return kind.build(param, rng if rng is not None else random.Random(seed))
+    rng = rng if rng is not None else random.Random(seed)
+    if param is not None and not exact:
+        param = kind.personal(param, rng)
+    return kind.build(param, rng)
 
 
 from .ev import EvBot  # noqa: E402  (kept here, with their registrations, after the simple ones)
@@ -89,12 +167,14 @@ from .expert import ExpertBot  # noqa: E402
 from .risk import RiskBot  # noqa: E402
 
 register(BotKind("risk", "weighs the chance of disaster against the rubies carried", "F", 1.0,
-                 lambda p, rng: RiskBot(float(p)), integer=False, low=0, high=100))
+                 lambda p, rng: RiskBot(float(p)), integer=False, low=0, high=100, spread=0.3))
 register(BotKind("ev", "expected value of one more card, counting path rubies and relics",
-                 "F", 1.0, lambda p, rng: EvBot(float(p)), integer=False, low=0, high=100))
+                 "F", 1.0, lambda p, rng: EvBot(float(p)), integer=False, low=0, high=100,
+                 spread=0.3))
 
 register(BotKind("expert", "plays the round out many times against what it learned of the others",
                  None, None, lambda p, rng: ExpertBot(rng=rng)))
 
 
-__all__ = ["BOTS", "Bot", "BotKind", "BotSpecError", "make_bot", "parse_spec", "register"]
+__all__ = ["BOTS", "Bot", "BotKind", "BotSpecError", "describe_kinds", "make_bot",
+           "parse_lineup", "parse_spec", "personality_example", "register"]

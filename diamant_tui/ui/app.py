@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -17,6 +18,7 @@ from textual.screen import Screen
 from ..i18n import Translator, detect_language
 from ..table import Member, Table, TableStatus
 from .bindings import translate_bindings
+from .colours import apply_colours
 from .literal import printable
 from .messages import TableUpdated
 from .screens.base import _Guarded
@@ -60,6 +62,9 @@ class DiamantApp(App):
         """A line the host wants shown at the top of the rules (e.g. a guest's resume code)."""
         self._own_table: Table | None = None
         self._game_was_on = False
+        # NO_COLOR asks for no colour when it is set and not empty (no-color.org).
+        self.no_color = bool(os.environ.get("NO_COLOR"))
+        apply_colours(self)
 
     def t(self, key: str, **fmt: object) -> str:
         """The text for ``key`` in this app's language."""

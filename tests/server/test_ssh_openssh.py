@@ -83,3 +83,32 @@ async def test_openssh_in_tmux_plays_a_short_game(server, tmp_path):
         await tmux.wait_for(lambda t: "Connection to 127.0.0.1 closed" in t or "lobby" not in t)
     finally:
         await tmux.kill()
+
+
+async def test_openssh_with_setenv_no_color_gets_no_colour(server, tmp_path):
+    """OpenSSH sends NO_COLOR only when told to (SetEnv, or SendEnv for a variable of the
+    client's own); then the game arrives without a single colour, bold and reverse kept."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_path = tmp_path / "id_ed25519"
+    key.write_private_key(key_path)
+    key_path.chmod(0o600)
+    ssh = (
+        f"ssh -t -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+        f"-o LogLevel=ERROR -o IdentitiesOnly=yes -o BatchMode=yes -i {key_path} "
+        f"-o SetEnv=NO_COLOR=1 -p {server.port} ann@127.0.0.1 play plain --seats 3 --bots 2; "
+        "sleep 30"
+    )
+    tmux = Tmux()
+    try:
+        # tmux offers 256 colours (TERM=tmux-256color or screen-256color), which the game
+        # would use without NO_COLOR.
+        await tmux.run("new-session", "-d", "-s", "game", "-x", "80", "-y", "24", ssh)
+        await tmux.wait_for(lambda t: "Your turn" in t)
+        styled = await tmux.run("capture-pane", "-p", "-e", "-t", "game")
+        params = {int(p) for seq in re.findall(r"\x1b\[([0-9;]*)m", styled)
+                  for p in seq.split(";") if p}
+        assert not params & {*range(30, 38), *range(40, 48), *range(90, 98),
+                             *range(100, 108), 38, 48}, styled
+        assert params & {1, 7}, "bold and reverse video are still there"
+    finally:
+        await tmux.kill()

@@ -104,11 +104,11 @@ async def test_hidden_chests_are_not_shown_to_others():
 
 def test_play_rejects_bad_options_with_one_line(capsys):
     assert main(["play", "--lang", "de"]) == 2
-    assert "unknown language 'de'" in capsys.readouterr().out
+    assert "unknown language 'de'" in capsys.readouterr().err
     assert main(["play", "--players", "9"]) == 2
-    assert "3 to 8 players" in capsys.readouterr().out
+    assert "3 to 8 players" in capsys.readouterr().err
     assert main(["play", "--bots", "nobody"]) == 2
-    assert "unknown computer player" in capsys.readouterr().out
+    assert "unknown computer player" in capsys.readouterr().err
 
 
 async def test_the_disaster_chance_is_off_until_asked_for():

@@ -15,6 +15,15 @@ SIZES = [(80, 24), (120, 40)]
 LANGS = ["en", "fr"]
 
 
+@pytest.fixture(autouse=True)
+def colour_terminal(monkeypatch):
+    """The pictures are those of a 256-colour terminal, whatever terminal runs the tests
+    (the app picks its colours from TERM, COLORTERM and NO_COLOR)."""
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for name in ("COLORTERM", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+
+
 def table_app(lang: str, table: FixedTable) -> DiamantApp:
     return DiamantApp(lang=lang, member=table.member(0))
 

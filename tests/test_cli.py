@@ -1,0 +1,75 @@
+"""``diamant play`` and ``diamant sim`` name computer players alike (README)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from diamant_tui.cli import main
+from diamant_tui.ui.app import DiamantApp
+from diamant_tui.ui.setup_choices import CUSTOM
+
+KNOWN = "known: cards, carry, hazards, random, risk, ev, expert"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(args))
+    except SystemExit as exit:
+        status = exit.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def started(monkeypatch):
+    """The setup choices ``diamant play`` would open the app with (the app is not run)."""
+    seen = []
+    monkeypatch.setattr(DiamantApp, "run", lambda app, *a, **k: seen.append(app.choices))
+    return seen
+
+
+@pytest.mark.parametrize("command", ["play", "sim"])
+@pytest.mark.parametrize("lineup", ["foo,ev,risk", "ev,foo,risk", "ev,risk,foo", "ev,risk,foo:3"])
+def test_an_unknown_player_is_named_wherever_it_stands(command, lineup, capsys, started):
+    status, out, err = run(capsys, command, "--bots", lineup, *(["--games", "5"] * (command == "sim")))
+    assert status == 2
+    assert f"unknown computer player 'foo'; {KNOWN}" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not started
+
+
+@pytest.mark.parametrize("command", ["play", "sim"])
+def test_an_empty_name_in_the_list_is_refused(command, capsys, started):
+    status, _, err = run(capsys, command, "--bots", "ev,,risk")
+    assert status == 2
+    assert "computer player 2 of 3 is empty" in err
+
+
+def test_play_takes_the_comma_separated_list_of_the_readme(capsys, started):
+    status, _, err = run(capsys, "play", "--bots", "carry:20, cards:6", "--players", "5")
+    assert status == 0, err
+    assert started[0].level == CUSTOM
+    assert started[0].custom_bots == ("carry:20", "cards:6")
+    assert started[0].bot_specs() == ("carry:20", "cards:6", "carry:20", "cards:6")
+
+
+def test_play_help_lists_the_computer_players(capsys):
+    status, out, _ = run(capsys, "play", "--help")
+    assert status == 0
+    for words in ("--bots LIST", "comma-separated", "cards:N", "carry:X", "hazards:K",
+                  "random:P", "risk:F", "ev:F", "expert", "15 to 25 rubies"):
+        assert words in out, words
+
+
+def test_sim_plays_personalities_unless_told_to_play_the_exact_rules(capsys):
+    args = ("sim", "--bots", "risk,risk,risk", "--games", "50", "--json")
+    status, out, _ = run(capsys, *args)
+    assert status == 0 and json.loads(out)["exact"] is False
+    assert len({b["wins"] for b in json.loads(out)["bots"]}) > 1
+    status, out, _ = run(capsys, *args, "--exact")
+    assert status == 0 and json.loads(out)["exact"] is True
+    assert {b["wins"] for b in json.loads(out)["bots"]} == {0.3333}
+    status, out, _ = run(capsys, "sim", "--help")
+    assert "--exact" in out and "15 to 25 rubies" in out

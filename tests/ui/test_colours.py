@@ -1,0 +1,106 @@
+"""Local play picks its colours from the terminal: none with NO_COLOR, the terminal's own
+16 colours on a 16-colour terminal, the full theme otherwise."""
+
+from __future__ import annotations
+
+import re
+
+import pyte
+import pytest
+
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.colours import MONOCHROME, SIXTEEN
+from ui_helpers import FixedTable, after_disaster, mid_round
+
+SGR = re.compile(r"\x1b\[([0-9;:]*)m")
+COLOUR_PARAMS = {*range(30, 38), *range(40, 48), *range(90, 98), *range(100, 108), 38, 48}
+
+
+@pytest.fixture(autouse=True)
+def colour_terminal(monkeypatch):
+    """A 256-colour terminal unless a test says otherwise."""
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for name in ("COLORTERM", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def written(app) -> str:
+    """What the app writes to its terminal for the whole screen, escape codes and all."""
+    update = app.screen._compositor.render_update(full=True)
+    return update.render_segments(app.console)
+
+
+def sgr_params(output: str) -> set[int]:
+    return {int(p) for params in SGR.findall(output) for p in re.split("[;:]", params) if p}
+
+
+def terminal(output: str, size=(80, 24)) -> pyte.Screen:
+    screen = pyte.Screen(*size)
+    pyte.Stream(screen).feed(output)
+    return screen
+
+
+def cells(screen: pyte.Screen, text: str):
+    """The cells of every place ``text`` shows on the screen."""
+    for y, line in enumerate(screen.display):
+        for match in re.finditer(re.escape(text), line):
+            yield from (screen.buffer[y][x] for x in range(match.start(), match.end()))
+
+
+async def test_no_color_writes_no_colour_and_shows_the_focus_in_reverse(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    for scene in (mid_round, after_disaster):
+        table = FixedTable()
+        app = DiamantApp(lang="en", table=table, seat=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            scene(table)
+            await pilot.pause()
+            output = written(app)
+        assert app.theme == MONOCHROME.name
+        assert not sgr_params(output) & COLOUR_PARAMS, scene.__name__
+        screen = terminal(output)
+        if scene is mid_round:
+            assert all(c.reverse and c.bold for c in cells(screen, "Continue [c]"))
+        else:
+            assert all(c.reverse for c in cells(screen, "DISASTER"))
+
+
+async def test_no_color_on_the_setup_screen_still_shows_which_field_has_the_focus(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = DiamantApp(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#rules").focus()
+        await pilot.pause()
+        output = written(app)
+    assert not sgr_params(output) & COLOUR_PARAMS
+    assert all(c.reverse for c in cells(terminal(output), "Classic (2005)"))
+
+
+async def test_sixteen_colours_draw_treasure_yellow_and_hazards_red(monkeypatch):
+    """TERM=xterm: the terminal's own yellow (SGR 33, pyte's "brown") and red, where the
+    full theme rounded to 16 colours drew every card in bright red."""
+    monkeypatch.setenv("TERM", "xterm")
+    table = FixedTable()
+    app = DiamantApp(lang="en", table=table, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        mid_round(table)
+        await pilot.pause()
+        output = written(app)
+    assert app.theme == SIXTEEN.name
+    screen = terminal(output)
+    assert {c.fg for c in cells(screen, "╭───────╮")} == {"brown"}
+    assert {c.fg for c in cells(screen, "╔═══════╗")} == {"red"}
+    params = sgr_params(output)
+    assert not params & {38, 48, *range(90, 98), *range(100, 108)}
+
+
+async def test_many_colours_keep_the_full_theme_and_an_empty_no_color_asks_nothing(
+        monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "")  # set but empty: no-color.org says it asks nothing
+    app = DiamantApp(lang="en", table=mid_round(FixedTable()), seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        output = written(app)
+    assert app.theme == "textual-dark" and not app.no_color
+    assert 38 in sgr_params(output)
