@@ -88,7 +88,7 @@ async def _solo_game(seed: int) -> list[int]:
     """A game with the setup screen's defaults, the person leaving after four cards;
     the computer players' final scores."""
     table = Table(SetupChoices(name="ann").with_(seed=seed, pace=0).settings())
-    seat = table.join("ann", "key-ann")
+    ann = table.sit("ann", "key-ann")
     finished = asyncio.Event()
 
     def on_update(update) -> None:
@@ -97,9 +97,9 @@ async def _solo_game(seed: int) -> list[int]:
             finished.set()
         elif view is not None and view.decision_due and view.my_decision is None:
             choice = Decision.LEAVE if view.step >= 4 else Decision.CONTINUE
-            asyncio.get_running_loop().call_soon(table.submit, seat, choice)
+            asyncio.get_running_loop().call_soon(ann.decide, choice)
 
-    table.subscribe(seat, on_update)
+    ann.subscribe(on_update)
     await asyncio.wait_for(finished.wait(), 60)
     await table.close()
     scores = table.game.scores()

@@ -82,7 +82,7 @@ def test_record_meta_writes_utc_times_to_the_second_and_leaves_out_the_unknown()
 async def _finished_table(**settings) -> Table:
     table = Table(TableSettings(**{"name": "den-2", "seats": 3, "bots": ("carry:20", "ev"),
                                    "pace": 0, "seed": 40, **settings}))
-    seat = table.join("ann", "key-ann")
+    ann = table.sit("ann", "key-ann")
     finished = asyncio.Event()
 
     def on_update(update) -> None:
@@ -90,9 +90,9 @@ async def _finished_table(**settings) -> Table:
         if table.status is TableStatus.FINISHED:
             finished.set()
         elif view is not None and view.decision_due and view.my_decision is None:
-            asyncio.get_running_loop().call_soon(table.submit, seat, Decision.LEAVE)
+            asyncio.get_running_loop().call_soon(ann.decide, Decision.LEAVE)
 
-    table.subscribe(seat, on_update)
+    ann.subscribe(on_update)
     await asyncio.wait_for(finished.wait(), 60)
     return table
 

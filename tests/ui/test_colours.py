@@ -51,7 +51,7 @@ async def test_no_color_writes_no_colour_and_shows_the_focus_in_reverse(monkeypa
     monkeypatch.setenv("NO_COLOR", "1")
     for scene in (mid_round, after_disaster):
         table = FixedTable()
-        app = DiamantApp(lang="en", table=table, seat=0)
+        app = DiamantApp(lang="en", member=table.member(0))
         async with app.run_test(size=(80, 24)) as pilot:
             scene(table)
             await pilot.pause()
@@ -82,7 +82,7 @@ async def test_sixteen_colours_draw_treasure_yellow_and_hazards_red(monkeypatch)
     full theme rounded to 16 colours drew every card in bright red."""
     monkeypatch.setenv("TERM", "xterm")
     table = FixedTable()
-    app = DiamantApp(lang="en", table=table, seat=0)
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         mid_round(table)
         await pilot.pause()
@@ -98,7 +98,7 @@ async def test_sixteen_colours_draw_treasure_yellow_and_hazards_red(monkeypatch)
 async def test_many_colours_keep_the_full_theme_and_an_empty_no_color_asks_nothing(
         monkeypatch):
     monkeypatch.setenv("NO_COLOR", "")  # set but empty: no-color.org says it asks nothing
-    app = DiamantApp(lang="en", table=mid_round(FixedTable()), seat=0)
+    app = DiamantApp(lang="en", member=mid_round(FixedTable()).member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         output = written(app)
