@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 
 import pytest
 from textual.pilot import Pilot
 
 from diamant_tui.table import TableSettings, TableStatus
 from diamant_tui.view import Decision
+from conftest import TEST_CONFIG
 from harness import Player
+from server.server import GameServer
 from server.session import GameSession
 
 TURN = re.compile(r"Round (\d)/5 · card (\d+)")
@@ -87,19 +90,18 @@ async def settle(server, sent: dict[GameSession, int], *people: Player) -> None:
             return
 
 
-async def test_a_decision_stays_private_until_the_reveal(server, players, make_key, sent):
-    """While one player has chosen, the others and a spectator are sent nothing of that
-    choice: once their screens have settled, the bytes they were sent since she chose,
-    and their whole screens (text and colours), are the same whether she chose to
-    continue or to leave."""
-    tables = {Decision.LEAVE: "quiet1", Decision.CONTINUE: "quiet2"}
-    seen: dict[Decision, dict[str, tuple]] = {}
-    for choice, name in tables.items():
-        server.lobby.create(TableSettings(name=name, seats=3, bots=(), seed=7, pace=0.02), "test")
+async def pending_choice_as_seen(data_dir, players, make_key, sent, choice: Decision) -> dict:
+    """On a server of its own, ann chooses ``choice``; what bob, cy and sam (watching)
+    were sent from just before she chose until their screens settled, and their screens."""
+    server = GameServer(replace(TEST_CONFIG, data_dir=data_dir))
+    await server.start()
+    try:
+        server.lobby.create(TableSettings(name="quiet", seats=3, bots=(), seed=7, pace=0.02),
+                            "test")
         ann, bob, cy, sam = players("ann"), players("bob"), players("cy"), players("sam")
         for person in (ann, bob, cy):
-            await person.connect(server.port, key=make_key(), command=f"play {name}")
-        await sam.connect(server.port, key=make_key(), command=f"watch {name}")
+            await person.connect(server.port, key=make_key(), command="play quiet")
+        await sam.connect(server.port, key=make_key(), command="watch quiet")
         for person in (ann, bob, cy):
             await person.wait_for("Your turn")
         others = (bob, cy, sam)
@@ -112,7 +114,7 @@ async def test_a_decision_stays_private_until_the_reveal(server, players, make_k
             # The others learn that ann has decided (a mark in her row), never what.
             await other.wait_for(lambda t: re.search(r"ann .*✓", t) is not None)
         await settle(server, sent, ann, *others)
-        seen[choice] = {p.name: (bytes(p.raw[marks[p.name]:]), p.cells) for p in others}
+        seen = {p.name: (bytes(p.raw[marks[p.name]:]), p.cells) for p in others}
         bob.press("c")
         cy.press("c")
         # After the reveal everyone sees who went back to camp.
@@ -120,6 +122,19 @@ async def test_a_decision_stays_private_until_the_reveal(server, players, make_k
             await sam.wait_for(lambda t: re.search(r"ann +Camp", t) is not None)
         for person in (ann, bob, cy, sam):
             await person.close()
+        return seen
+    finally:
+        await server.stop()
+
+
+async def test_a_decision_stays_private_until_the_reveal(tmp_path, players, make_key, sent):
+    """While one player has chosen, the others and a spectator are sent nothing of that
+    choice: once their screens have settled, the bytes they were sent since she chose,
+    and their whole screens (text and colours), are the same whether she chose to
+    continue or to leave."""
+    seen = {choice: await pending_choice_as_seen(tmp_path / choice.value, players, make_key,
+                                                 sent, choice)
+            for choice in (Decision.LEAVE, Decision.CONTINUE)}
     for name in ("bob", "cy", "sam"):
         leave_bytes, leave_screen = seen[Decision.LEAVE][name]
         stay_bytes, stay_screen = seen[Decision.CONTINUE][name]
