@@ -235,15 +235,55 @@ def test_expert_forgets_what_it_learned_when_a_new_game_starts():
 
 
 ALL = ["cards:4", "carry:12", "hazards:2", "random:0.3", "risk", "ev", "ev:2", "expert"]
+SIMPLE_RULES = {
+    "cards:4": lambda view: view.step >= 4,
+    "carry:12": lambda view: view.me.carried >= 12,
+    "hazards:2": lambda view: len(set(view.hazards_showing)) >= 2,
+}
+"""When each one-rule player leaves, by its name."""
+
+
+class Watched:
+    """A computer player whose every decision is written down with the view it saw."""
+
+    def __init__(self, bot, seat: int, log: list) -> None:
+        self.bot, self.seat, self.log = bot, seat, log
+
+    @property
+    def spec(self) -> str:
+        return self.bot.spec
+
+    def decide(self, view: PlayerView) -> Decision:
+        decision = self.bot.decide(view)
+        self.log.append((self.seat, view, decision))
+        return decision
 
 
 @pytest.mark.parametrize("rules", list(Rules))
 def test_every_player_finishes_games_of_every_size_and_rule_set(rules):
+    """Every player, in games of 3 and 8 seats of every rule set, plays all five rounds:
+    it is asked once per turn while in the cave, from its own seat's view, answers
+    continue or leave, and the one-rule players leave exactly when their rule says."""
     for seats in (3, 8):
         specs = (ALL * 2)[:seats]
-        bots = [make_bot(s, seed=i) for i, s in enumerate(specs)]
+        log: list = []
+        bots = [Watched(make_bot(s, seed=i), i, log) for i, s in enumerate(specs)]
         game = play_game(Game([f"{s}#{i}" for i, s in enumerate(specs)], rules, seed=seats), bots)
-        assert game.over
+        assert game.over and len(game.round_results) == 5
+        assert game.scores() == tuple(game.chest[s] + sum(game.relics[s]) for s in range(seats))
+        turns: dict[tuple[int, int], list[int]] = {}
+        for seat, view, decision in log:
+            assert view.seat == seat and view.decision_due and view.me.in_cave
+            assert decision in (C, L)
+            turns.setdefault((view.round, view.step), []).append(seat)
+            rule = SIMPLE_RULES.get(specs[seat])
+            if rule is not None:
+                assert decision is (L if rule(view) else C), (specs[seat], view.round, view.step)
+        for (round_, step), asked in turns.items():
+            in_cave = [p.seat for p in next(v for _, v, _ in log
+                                            if (v.round, v.step) == (round_, step)).in_cave]
+            assert asked == in_cave, (round_, step)
+        assert {seat for seat, _, _ in log} == set(range(seats))
 
 
 def test_players_decide_from_a_detached_copy_of_the_view_alike():
@@ -263,9 +303,32 @@ def test_players_decide_from_a_detached_copy_of_the_view_alike():
         game.apply_decisions({s: C for s in game.players_in_cave})
 
 
-def test_expert_plays_with_hidden_chests():
-    """Hidden chests: it judges the others' scores by the rounds it has seen."""
+def expert_decisions_beside_richer_rivals(hidden: bool) -> int:
+    """Play a game with the expert in seat 0; at each of its decisions, ask a twin expert
+    (same seed, same history) the same question in a copy of the game where every other
+    chest holds 30 rubies more. Returns how many times the twin decided otherwise."""
     specs = ["expert", "ev", "risk", "carry:20"]
-    game = Game(specs, "classic", seed=3, chests_hidden=True)
-    play_game(game, [make_bot(s, seed=3) for s in specs])
-    assert game.over
+    game = Game(specs, "classic", seed=3, chests_hidden=hidden)
+    bots = [make_bot(s, seed=3) for s in specs]
+    twin = make_bot("expert", seed=3)
+    differ = 0
+    while not game.over:
+        if game.phase is not Phase.DECISION:
+            game.reveal()
+            continue
+        choices = {s: bots[s].decide(game.view_for(s)) for s in game.players_in_cave}
+        if 0 in choices:
+            richer = copy.deepcopy(game)
+            for seat in range(1, len(specs)):
+                richer.chest[seat] += 30
+            differ += twin.decide(richer.view_for(0)) is not choices[0]
+        game.apply_decisions(choices)
+    return differ
+
+
+def test_expert_does_not_use_the_chests_it_may_not_see():
+    """Hidden chests: the expert judges the others' scores by what it may see, so what
+    their chests really hold changes none of its decisions; shown, the same difference
+    does change its play (it plays for the win)."""
+    assert expert_decisions_beside_richer_rivals(hidden=True) == 0
+    assert expert_decisions_beside_richer_rivals(hidden=False) > 0

@@ -106,6 +106,37 @@ def test_worked_examples_of_treasure_sharing(players, value, each, stay):
     assert game.path[-1].rubies == stay
 
 
+@pytest.mark.parametrize(
+    ("treasures", "choices", "each", "stay"),
+    [
+        # 5 players, treasure 9 then 11: 4 + 1 = 5 rubies stay on the path. All five
+        # leave: they share the 5 as one total, 1 each; card by card, 4 // 5 + 1 // 5 = 0.
+        ((9, 11), "LLLLL", 1, 0),
+        # 3 players, treasures 7, 1 and 4 leave 1 ruby on each card: 3 on the path. Two
+        # leave: 3 // 2 = 1 each and 1 stays; card by card, 1 // 2 = 0 on every card.
+        ((7, 1, 4), "LLC", 1, 1),
+        # 3 players, treasures 7 and 5 leave 1 + 2 = 3. All three leave: 1 each, none
+        # stays; card by card, 1 // 3 + 2 // 3 = 0.
+        ((7, 5), "LLL", 1, 0),
+    ],
+)
+def test_worked_examples_of_leavers_sharing_the_whole_path(treasures, choices, each, stay):
+    """Leaving: k leavers split the rubies left on the whole path as one total (the sum
+    over all treasure cards, not card by card): each gets total // k, the rest stays."""
+    game = new_game(len(choices))
+    for value in treasures[:-1]:
+        game.apply_reveal(T(value))
+        choose(game, "C" * len(choices))
+    game.apply_reveal(T(treasures[-1]))
+    carried = list(game.carried)
+    events = choose(game, choices)
+    shares = {e.seat: e.picked_up for e in events if isinstance(e, PlayerLeft)}
+    leavers = [s for s, c in enumerate(choices) if c == "L"]
+    assert shares == {s: each for s in leavers}
+    assert [game.chest[s] for s in leavers] == [carried[s] + each for s in leavers]
+    assert on_path(game) == stay
+
+
 def test_first_snake_is_harmless_and_a_second_is_a_disaster():
     """First snake: nothing happens. A later second snake in the same round: disaster."""
     game = new_game()
@@ -420,16 +451,40 @@ def test_shown_chests_are_seen_by_everyone():
     assert [p.chest for p in game.view_for(CY).players] == [3, 0, 0]
 
 
-def test_the_view_never_shows_another_players_pending_choice():
-    """Nobody sees another's choice before revealing: only that they have chosen."""
-    game = new_game()
+def pending(choices: dict[int, Decision], players: int = 4, **options) -> Game:
+    """Mid-round (the third card, bob already in camp) with ``choices`` made, not revealed."""
+    game = new_game(players, **options)
     game.apply_reveal(T(9))
-    game.submit(ANN, Decision.LEAVE)
-    bobs = game.view_for(BOB)
-    assert bobs.my_decision is None and bobs.players[ANN].decided
-    assert game.view_for(ANN).my_decision is Decision.LEAVE
-    assert game.view_for(None).my_decision is None
-    assert "leave" not in repr(bobs).lower()
+    choose(game, "CCCC"[:players])
+    game.apply_reveal(T(5))
+    choose(game, "CLCC"[:players])
+    game.apply_reveal(T(7))
+    for seat, decision in choices.items():
+        game.submit(seat, decision)
+    return game
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_the_view_never_shows_another_players_pending_choice(hidden):
+    """Nobody sees another's choice before revealing: only that they have chosen. Every
+    other seat and a spectator get exactly the same view after a pending Exit as after a
+    pending Continue, whoever chose, and whatever else has been chosen."""
+    for chooser in (ANN, CY):
+        for others in ({}, {3: Decision.LEAVE}, {3: Decision.CONTINUE}):
+            after = {
+                choice: pending({**others, chooser: choice}, chests_hidden=hidden)
+                for choice in Decision
+            }
+            assert after[Decision.LEAVE].pending != after[Decision.CONTINUE].pending
+            for viewer in (ANN, BOB, CY, 3, None):
+                leave = after[Decision.LEAVE].view_for(viewer)
+                stay = after[Decision.CONTINUE].view_for(viewer)
+                if viewer == chooser:
+                    assert leave.my_decision is Decision.LEAVE
+                    assert stay.my_decision is Decision.CONTINUE
+                    continue
+                assert leave.players[chooser].decided and not leave.players[BOB].decided
+                assert leave == stay, (chooser, others, viewer)
 
 
 def test_the_view_never_shows_the_order_of_the_deck():

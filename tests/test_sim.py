@@ -11,6 +11,8 @@ import sys
 import numpy as np
 import pytest
 
+from diamant_tui import sim
+from diamant_tui.bots.expert import ExpertBot
 from diamant_tui.cli import main
 from diamant_tui.sim import seat_names, seating, simulate, win_shares
 
@@ -29,27 +31,84 @@ def test_identical_players_tie_every_game():
         assert result.wins.sum(axis=1).tolist() == [1.0] * 30
 
 
+@pytest.fixture
+def played(monkeypatch) -> list[tuple]:
+    """Every game the engine path plays, with the players seated at it (in this process)."""
+    games: list[tuple] = []
+    play_game = sim.play_game
+
+    def play_and_keep(game, bots, decks=None):
+        games.append((game, list(bots)))
+        return play_game(game, bots, decks)
+
+    monkeypatch.setattr(sim, "play_game", play_and_keep)
+    return games
+
+
+def turns_of(game, seat: int) -> int:
+    """How many times ``seat`` chose, over the whole game."""
+    return sum(1 for history in game.history for entry in history.decisions if seat in entry)
+
+
+def figures_by_hand(values: np.ndarray) -> tuple[float, float]:
+    """Mean and its 95 % interval's half-width (normal approximation), worked out here."""
+    return values.mean(), 1.959964 * values.std(ddof=1) / np.sqrt(len(values))
+
+
 @pytest.mark.parametrize("engine", [False, True])
-def test_figures_per_player_and_per_game(engine):
+def test_figures_per_player_and_per_game(engine, played):
+    """Each game's scores, win shares, cards per round and disasters, and each player's
+    mean and interval, are the figures of the games played, under the player's name."""
     specs = ["ev", "risk", "cards:6", "carry:20", "hazards:2"]
     result = simulate("relics", specs, 60, seed=3, engine=engine)
     assert result.fast is not engine
     assert result.scores.shape == (60, 5)
+    assert (result.wins == win_shares(result.scores)).all()
     assert np.allclose(result.wins.sum(axis=1), 1)
+    assert (result.cards >= 1).all()
+    assert np.allclose(result.disasters * 5, (result.disasters * 5).round())  # of 5 rounds
+    if engine:
+        assert len(played) == 60
+        for g, (game, _) in enumerate(played):
+            assert game.over
+            assert result.scores[g].tolist() == [game.score(game.names.index(name))
+                                                 for name in seat_names(specs)]
+            assert result.cards[g] == np.mean([r.cards for r in game.round_results])
+            assert result.disasters[g] == np.mean([r.disaster is not None
+                                                   for r in game.round_results])
     summary = result.summary()
     assert [b["bot"] for b in summary["bots"]] == specs
-    for bot in summary["bots"]:
-        low, high = bot["wins_interval"]
-        assert 0 <= low <= bot["wins"] <= high <= 1
-        assert bot["score_interval"][0] <= bot["score"] <= bot["score_interval"][1]
+    for i, bot in enumerate(summary["bots"]):
+        win, win_half = figures_by_hand(result.wins[:, i])
+        score, score_half = figures_by_hand(result.scores[:, i])
+        assert bot["wins"] == pytest.approx(win, abs=1e-4)
+        assert bot["wins_interval"] == pytest.approx(
+            [max(0, win - win_half), min(1, win + win_half)], abs=1e-4)
+        assert bot["score"] == pytest.approx(score, abs=0.01)
+        assert bot["score_interval"] == pytest.approx([score - score_half, score + score_half],
+                                                      abs=0.01)
+    assert summary["cards_per_round"] == pytest.approx(result.cards.mean(), abs=1e-3)
+    assert summary["disaster_share"] == pytest.approx(result.disasters.mean(), abs=1e-4)
     assert 1 <= summary["cards_per_round"] <= 25
-    assert 0 <= summary["disaster_share"] <= 1
 
 
-def test_the_expert_plays_on_the_engine():
+def test_the_expert_plays_on_the_engine(played, monkeypatch):
+    """The expert has no fast version: its games are played on the engine, where it
+    makes every one of its choices itself, and its column holds its own scores."""
+    asked: list[int] = []
+    decide = ExpertBot.decide
+    monkeypatch.setattr(ExpertBot, "decide",
+                        lambda bot, view: asked.append(view.seat) or decide(bot, view))
     result = simulate("classic", ["expert", "ev", "cards:6"], 4, seed=1)
-    assert not result.fast
-    assert result.games == 4
+    assert not result.fast and result.games == 4 and len(played) == 4
+    turns = 0
+    for g, (game, bots) in enumerate(played):
+        seat = next(s for s, bot in enumerate(bots) if isinstance(bot, ExpertBot))
+        assert game.over and game.names[seat] == "expert"
+        assert result.scores[g, 0] == game.score(seat)
+        assert turns_of(game, seat) >= 5  # a choice in every round, after its first card
+        turns += turns_of(game, seat)
+    assert len(asked) == turns
 
 
 def test_the_same_seed_gives_the_same_figures_whatever_the_jobs():

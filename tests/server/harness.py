@@ -103,6 +103,12 @@ class Player:
         """The screen as lines of text."""
         return "\n".join(self.screen.display)
 
+    @property
+    def cells(self) -> list[list[pyte.screens.Char]]:
+        """The screen cell by cell: each character with its colours and attributes."""
+        width, height = self.screen.columns, self.screen.lines
+        return [[self.screen.buffer[y][x] for x in range(width)] for y in range(height)]
+
     async def wait_for(self, pattern: str | Callable[[str], bool], timeout: float = WAIT) -> str:
         """Wait until the screen shows ``pattern`` (a regex, or a test on the text)."""
         test = pattern if callable(pattern) else (lambda text: re.search(pattern, text) is not None)

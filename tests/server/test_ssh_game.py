@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
+
+import pytest
+from textual.pilot import Pilot
 
 from diamant_tui.table import TableSettings, TableStatus
+from diamant_tui.view import Decision
+from conftest import TEST_CONFIG
 from harness import Player
+from server.server import GameServer
+from server.session import GameSession
 
 TURN = re.compile(r"Round (\d)/5 · card (\d+)")
 
@@ -51,37 +59,85 @@ async def test_three_people_play_a_whole_game_each_from_their_own_seat(server, p
     assert table.game is not None and table.game.over
 
 
-async def test_a_decision_stays_private_until_the_reveal(server, players, make_key):
-    """While one player has chosen, the others are sent nothing of that choice: their
-    screens are the same whether she chose to continue or to leave."""
-    tables = {"leave": "quiet1", "continue": "quiet2"}
-    seen: dict[str, dict[str, str]] = {}
-    for choice, name in tables.items():
-        server.lobby.create(TableSettings(name=name, seats=3, bots=(), seed=7, pace=0.02), "test")
-        ann, bob, cy = players("ann"), players("bob"), players("cy")
+@pytest.fixture
+def sent(monkeypatch) -> dict[GameSession, int]:
+    """Bytes each session has sent to its client so far."""
+    counts: dict[GameSession, int] = {}
+    send = GameSession.send
+
+    def counted(session: GameSession, data: bytes) -> None:
+        counts[session] = counts.get(session, 0) + len(data)
+        send(session, data)
+
+    monkeypatch.setattr(GameSession, "send", counted)
+    return counts
+
+
+async def settle(server, sent: dict[GameSession, int], *people: Player) -> None:
+    """Wait until the screens of ``people`` have settled: their apps on the server are
+    idle, each client has every byte its session sent, and nothing more comes."""
+    newest = sorted(server.sessions, key=lambda s: int(s.id[1:]))
+    sessions = {s.identity.name: s for s in newest}  # a name's latest session is theirs
+    mine = {p.name: sessions[p.name] for p in people}
+    while True:
+        before = {name: sent.get(session, 0) for name, session in mine.items()}
+        for session in mine.values():
+            await Pilot(session.app).pause()
+        for person in people:
+            await person.wait_for(
+                lambda _, p=person: len(p.raw) == sent.get(mine[p.name], 0))
+        if {name: sent.get(session, 0) for name, session in mine.items()} == before:
+            return
+
+
+async def pending_choice_as_seen(data_dir, players, make_key, sent, choice: Decision) -> dict:
+    """On a server of its own, ann chooses ``choice``; what bob, cy and sam (watching)
+    were sent from just before she chose until their screens settled, and their screens."""
+    server = GameServer(replace(TEST_CONFIG, data_dir=data_dir))
+    await server.start()
+    try:
+        server.lobby.create(TableSettings(name="quiet", seats=3, bots=(), seed=7, pace=0.02),
+                            "test")
+        ann, bob, cy, sam = players("ann"), players("bob"), players("cy"), players("sam")
         for person in (ann, bob, cy):
-            await person.connect(server.port, key=make_key(), command=f"play {name}")
+            await person.connect(server.port, key=make_key(), command="play quiet")
+        await sam.connect(server.port, key=make_key(), command="watch quiet")
         for person in (ann, bob, cy):
             await person.wait_for("Your turn")
-        await asyncio.sleep(0.3)  # let the first frames arrive before marking the byte streams
-        marks = {p.name: len(p.raw) for p in (bob, cy)}
-        ann.press(choice[0])
+        others = (bob, cy, sam)
+        await sam.wait_for(lambda t: re.search(r"ann .*…", t) is not None)
+        await settle(server, sent, ann, *others)
+        marks = {p.name: len(p.raw) for p in others}
+        ann.press(choice.value[0])
         await ann.wait_for("You chose")
-        for other in (bob, cy):
+        for other in others:
             # The others learn that ann has decided (a mark in her row), never what.
             await other.wait_for(lambda t: re.search(r"ann .*✓", t) is not None)
-        await asyncio.sleep(0.3)  # let any further frames arrive before reading them
-        seen[choice] = {}
-        for other in (bob, cy):
-            sent = bytes(other.raw[marks[other.name]:]).lower()
-            assert sent, "the other players were told that ann decided"
-            for word in (b"chose", b"camp"):  # what only the chooser, or the reveal, shows
-                assert word not in sent, (other.name, word, sent[:600])
-            seen[choice][other.name] = other.text
+        await settle(server, sent, ann, *others)
+        seen = {p.name: (bytes(p.raw[marks[p.name]:]), p.cells) for p in others}
         bob.press("c")
         cy.press("c")
         # After the reveal everyone sees who went back to camp.
-        if choice == "leave":
-            await bob.wait_for(lambda t: re.search(r"ann +Camp", t) is not None)
-    for name in ("bob", "cy"):
-        assert seen["leave"][name] == seen["continue"][name], (seen["leave"][name], seen["continue"][name])
+        if choice is Decision.LEAVE:
+            await sam.wait_for(lambda t: re.search(r"ann +Camp", t) is not None)
+        for person in (ann, bob, cy, sam):
+            await person.close()
+        return seen
+    finally:
+        await server.stop()
+
+
+async def test_a_decision_stays_private_until_the_reveal(tmp_path, players, make_key, sent):
+    """While one player has chosen, the others and a spectator are sent nothing of that
+    choice: once their screens have settled, the bytes they were sent since she chose,
+    and their whole screens (text and colours), are the same whether she chose to
+    continue or to leave."""
+    seen = {choice: await pending_choice_as_seen(tmp_path / choice.value, players, make_key,
+                                                 sent, choice)
+            for choice in (Decision.LEAVE, Decision.CONTINUE)}
+    for name in ("bob", "cy", "sam"):
+        leave_bytes, leave_screen = seen[Decision.LEAVE][name]
+        stay_bytes, stay_screen = seen[Decision.CONTINUE][name]
+        assert leave_bytes, f"{name} was told that ann decided"
+        assert leave_bytes == stay_bytes, (name, leave_bytes[:600], stay_bytes[:600])
+        assert leave_screen == stay_screen, name

@@ -51,7 +51,17 @@ class Tmux:
             pass
 
 
+def score_row(game, seat: int) -> re.Pattern:
+    """The final-scores row of ``seat``: place, name, each round's takings and the total."""
+    rounds = " +".join(str(r.banked[seat]) for r in game.round_results)
+    return re.compile(rf"^ *\d+[★ ] {re.escape(game.names[seat])} +{rounds} +{game.score(seat)} ",
+                      re.MULTILINE)
+
+
 async def test_openssh_in_tmux_plays_a_short_game(server, tmp_path):
+    """The real ssh client plays a game to the final scores (those the server counted),
+    goes back to the lobby, leaves with a clean exit, and gets its terminal back: the
+    main screen, the cursor shown and no mouse reporting."""
     key = asyncssh.generate_private_key("ssh-ed25519")
     key_path = tmp_path / "id_ed25519"
     key.write_private_key(key_path)
@@ -59,7 +69,8 @@ async def test_openssh_in_tmux_plays_a_short_game(server, tmp_path):
     ssh = (
         f"ssh -t -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
         f"-o LogLevel=ERROR -o IdentitiesOnly=yes -o BatchMode=yes -i {key_path} "
-        f"-p {server.port} ann@127.0.0.1 play tmuxcave --seats 3 --bots 2; sleep 30"
+        f"-p {server.port} ann@127.0.0.1 play tmuxcave --seats 3 --bots 2; "
+        f"echo ssh exited with status $?; sleep 30"
     )
     tmux = Tmux()
     try:
@@ -76,11 +87,20 @@ async def test_openssh_in_tmux_plays_a_short_game(server, tmp_path):
                 break
             answered = TURN.search(text)[0]
             await tmux.run("send-keys", "-t", "game", "l")
-        assert "ann" in text
+        game = server.lobby.get("tmuxcave").game
+        assert game is not None and game.over
+        for seat in range(3):
+            assert score_row(game, seat).search(text), (game.names[seat], text)
         await tmux.run("send-keys", "-t", "game", "q")  # back to the lobby
-        await tmux.wait_for(lambda t: "lobby" in t)
+        text = await tmux.wait_for(lambda t: "Diamant over SSH ◆ the lobby" in t)
+        assert "You are ann (known by your SSH key)" in text and "Final scores" not in text
         await tmux.run("send-keys", "-t", "game", "q")  # and out: OpenSSH's screen is restored
-        await tmux.wait_for(lambda t: "Connection to 127.0.0.1 closed" in t or "lobby" not in t)
+        text = await tmux.wait_for(lambda t: "ssh exited with status" in t)
+        assert "ssh exited with status 0" in text, text
+        assert "lobby" not in text and "Diamant" not in text, text
+        modes = await tmux.run("display", "-p", "-t", "game",
+                               "#{alternate_on} #{cursor_flag} #{mouse_any_flag}")
+        assert modes.split() == ["0", "1", "0"], "main screen, cursor shown, no mouse reporting"
     finally:
         await tmux.kill()
 

@@ -167,20 +167,36 @@ async def test_stopping_tells_everyone_and_saves_games_in_progress(tmp_path, pla
     assert saved[0].parent == tmp_path / "records"
 
 
-async def test_the_server_runs_as_a_command_and_stops_on_sigterm(tmp_path, make_key):
+async def serve_once(data_dir, client_key) -> str:
+    """Run `diamant serve` as a command, connect once, stop it with SIGTERM; returns the
+    host key fingerprint it printed, after checking a client is shown that same key."""
     proc = await asyncio.create_subprocess_exec(
-        *DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path),
+        *DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env={**os.environ, "DIAMANT_LOG_LEVEL": "warning"})
-    lines = [(await asyncio.wait_for(proc.stdout.readline(), 60)).decode() for _ in range(4)]
-    port = int(lines[0].split("port ")[1])
-    assert lines[1].startswith("Host key fingerprint: SHA256:")
-    assert f"ssh -p {port} 127.0.0.1" in lines[3]
-    conn = await asyncssh.connect("127.0.0.1", port, username="ann", known_hosts=None,
-                                  client_keys=[make_key()], agent_path=None)
-    assert conn.get_server_host_key().get_fingerprint("sha256") in lines[1]
-    conn.close()
-    proc.terminate()
+    try:
+        lines = [(await asyncio.wait_for(proc.stdout.readline(), 60)).decode() for _ in range(4)]
+        port = int(lines[0].split("port ")[1])
+        assert lines[1].startswith("Host key fingerprint: SHA256:")
+        assert f"ssh -p {port} 127.0.0.1" in lines[3]
+        printed = lines[1].removeprefix("Host key fingerprint: ").strip()
+        conn = await asyncssh.connect("127.0.0.1", port, username="ann", known_hosts=None,
+                                      client_keys=[client_key], agent_path=None)
+        assert conn.get_server_host_key().get_fingerprint("sha256") == printed
+        conn.close()
+        await conn.wait_closed()
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
     assert await asyncio.wait_for(proc.wait(), 60) == 0
-    # The same host key on the next start.
-    assert (tmp_path / HOST_KEY_NAME).exists()
+    return printed
+
+
+async def test_the_server_runs_as_a_command_and_stops_on_sigterm(tmp_path, make_key):
+    """It prints where it listens and its host key, serves, stops cleanly on SIGTERM,
+    and on the next start in the same data folder shows clients the same host key."""
+    first = await serve_once(tmp_path, make_key())
+    key_file = (tmp_path / HOST_KEY_NAME).read_bytes()
+    # The same host key on the next start: clients that remember it are not warned.
+    assert await serve_once(tmp_path, make_key()) == first
+    assert (tmp_path / HOST_KEY_NAME).read_bytes() == key_file

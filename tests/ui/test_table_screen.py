@@ -3,6 +3,7 @@ the round told under the path, and redrawing only what changed."""
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 
 from diamant_tui.events import CardRevealed
@@ -14,7 +15,9 @@ from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.screens.summary import RoundSummaryScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.quiet_footer import FooterKey
-from ui_helpers import FixedTable, FrameCounter, T, after_disaster, mid_round, screen_text, until
+from diamant_tui.view import Decision
+from ui_helpers import (FixedTable, FrameCounter, T, after_disaster, mid_round, screen_segments,
+                        screen_text, settled, until)
 
 HINT = "Press s to start now: computer players take the free seats."
 
@@ -104,25 +107,46 @@ def burst(app, *keys: str) -> None:
         app.post_message(events.Key(key, "?" if key == "question_mark" else None))
 
 
+def rules_after(keys: list[str], open_: bool) -> bool:
+    """Whether the rules are open after ``keys``, each acting on the screen it reaches:
+    F1 or ? opens them over the table and closes them when open; Escape closes them."""
+    for key in keys:
+        open_ = (not open_) if key in ("f1", "question_mark") else (open_ and key != "escape")
+    return open_
+
+
+RULES_BURSTS = [
+    ["f1", "escape", "question_mark", "escape", "f1", "f1", "escape", "f1"],
+    ["f1", "question_mark", "f1"],
+    ["escape", "escape", "f1", "f1", "f1", "escape"],
+    ["question_mark", "escape", "question_mark"],
+    ["f1", "f1", "f1", "f1", "escape"],
+]
+
+
 async def test_rules_opened_and_closed_by_rapid_keys_never_break_the_app():
-    """F1/?/Escape pressed as fast as keys come: no error, and the app still answers."""
+    """F1/?/Escape arriving all at once: each key acts on the screen it reaches, in
+    order, so the rules are open exactly when they should be and never stacked, the
+    table stays underneath, and the app still answers."""
     table = mid_round(FixedTable())
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        for _ in range(15):
-            burst(app, "f1", "escape", "question_mark", "escape", "f1", "f1", "escape", "f1")
-            await pilot.press("f1", "escape", "f1")
-        for _ in range(10):
-            await pilot.press("f1", "escape")
-        await pilot.pause(0.2)
-        assert app.is_running and app._exception is None
-        rules = [s for s in app.screen_stack if isinstance(s, RulesScreen)]
-        assert len(rules) <= 1  # never stacked
-        if rules:
+        await settled(pilot)
+        base = app.screen_stack[:]
+        open_ = False
+        for _ in range(3):
+            for keys in RULES_BURSTS:
+                burst(app, *keys)
+                await settled(pilot)
+                open_ = rules_after(keys, open_)
+                assert app._exception is None
+                assert app.screen_stack[:len(base)] == base, keys
+                assert [type(s) for s in app.screen_stack[len(base):]] == (
+                    [RulesScreen] if open_ else []), keys
+        if open_:
             await pilot.press("escape")
-            await pilot.pause()
-        assert isinstance(app.screen, TableScreen)
+            await settled(pilot)
+        assert app.screen_stack == base
         await pilot.press("f1")
         await until(pilot, lambda: "Diamant — the rules" in screen_text(app))
         await pilot.press("escape")
@@ -131,22 +155,60 @@ async def test_rules_opened_and_closed_by_rapid_keys_never_break_the_app():
         await until(pilot, lambda: table.submitted == [(0, table.submitted[0][1])])
 
 
+def question_after(keys: list[str], open_: bool) -> bool:
+    """Whether the leave question is open after ``keys``: q asks it over the table,
+    n or Escape answers no; q on the question itself does nothing."""
+    for key in keys:
+        open_ = (open_ or key == "q") if key not in ("n", "escape") else False
+    return open_
+
+
 async def test_a_question_answered_by_rapid_keys_closes_once():
-    """`q` then `n` held down: one question at a time, the table stays."""
+    """`q` then `n` held down: one question at a time, each answer closes it once, the
+    table stays."""
     table = mid_round(FixedTable())
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        for _ in range(10):
-            burst(app, "q", "n", "q", "escape", "n", "n")
-            await pilot.pause()
-        await pilot.pause(0.2)
-        assert app.is_running and app._exception is None
-        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) <= 1
-        if isinstance(app.screen, ConfirmScreen):
-            await pilot.press("n")
-            await pilot.pause()
-        assert isinstance(app.screen, TableScreen)
+        await settled(pilot)
+        base = app.screen_stack[:]
+        open_ = False
+        for keys in [["q", "n", "q", "escape", "n", "n"], ["q", "q", "q"], ["n", "q", "n", "q"],
+                     ["escape", "n"], ["q", "q"], ["q", "escape"]] * 2:
+            burst(app, *keys)
+            await settled(pilot)
+            open_ = question_after(keys, open_)
+            assert app._exception is None
+            assert app.screen_stack[:len(base)] == base, keys
+            assert [type(s) for s in app.screen_stack[len(base):]] == (
+                [ConfirmScreen] if open_ else []), keys
+        assert app.is_running and isinstance(app.screen, TableScreen)
+
+
+async def _screen_after_a_pending_choice(viewer: int | None, choice: Decision,
+                                         size: tuple[int, int]) -> list:
+    """What ``viewer`` (None: a spectator) is shown once Bruno has chosen ``choice``,
+    before the reveal: the whole screen, text and styles."""
+    table = FixedTable()
+    table.reveal(T(9))
+    table.decide(Dmytro="leave")
+    app = DiamantApp(lang="en", member=table.member(viewer))
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        table.decide(Bruno=choice.value)
+        await until(pilot, lambda: app.screen.view.players[1].decided)
+        await settled(pilot)
+        assert "Bruno" in screen_text(app)
+        return screen_segments(app)
+
+
+@pytest.mark.parametrize(("viewer", "size"), [(0, (80, 24)), (None, (120, 40))])
+async def test_a_pending_choice_looks_the_same_on_everyone_elses_screen(viewer, size):
+    """Until the reveal, another player and a spectator see that Bruno has chosen and
+    nothing of what: their screens, text and styles, are the same after a pending Exit
+    as after a pending Continue."""
+    after_leave = await _screen_after_a_pending_choice(viewer, Decision.LEAVE, size)
+    after_continue = await _screen_after_a_pending_choice(viewer, Decision.CONTINUE, size)
+    assert after_leave == after_continue
 
 
 async def test_the_round_is_told_under_the_path():

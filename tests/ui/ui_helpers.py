@@ -39,6 +39,30 @@ def screen_text(app) -> str:
     return console.export_text()
 
 
+def screen_segments(app) -> list:
+    """What a terminal is sent for the whole screen now: every run of text with its style
+    (two screens that read the same but differ in colour or weight are told apart)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", legacy_windows=False)
+    update = app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens, simplify=True
+    )
+    return list(console.render(update))
+
+
+async def settled(pilot) -> None:
+    """Wait until the app has worked through everything queued: messages, screens pushed
+    or popped, and animations (idle, not a fixed pause)."""
+    app = pilot.app
+    while True:
+        stack = list(app.screen_stack)
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        if list(app.screen_stack) == stack:
+            return
+
+
 def T(value: int) -> Treasure:
     return Treasure(value)
 
@@ -224,4 +248,4 @@ class FrameCounter:
 
 
 __all__ = ["FixedMember", "FixedTable", "FrameCounter", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
-           "screen_text", "until", "whole_game"]
+           "screen_segments", "screen_text", "settled", "until", "whole_game"]
