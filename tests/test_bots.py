@@ -267,7 +267,8 @@ def test_every_player_finishes_games_of_every_size_and_rule_set(rules):
     for seats in (3, 8):
         specs = (ALL * 2)[:seats]
         log: list = []
-        bots = [Watched(make_bot(s, seed=i), i, log) for i, s in enumerate(specs)]
+        # Exact rules (no personality drawn), so each follows its named threshold.
+        bots = [Watched(make_bot(s, seed=i, exact=True), i, log) for i, s in enumerate(specs)]
         game = play_game(Game([f"{s}#{i}" for i, s in enumerate(specs)], rules, seed=seats), bots)
         assert game.over and len(game.round_results) == 5
         assert game.scores() == tuple(game.chest[s] + sum(game.relics[s]) for s in range(seats))
