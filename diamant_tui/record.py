@@ -20,7 +20,6 @@ from .cards import (
     VARIANT_RELIC_VALUES,
     Card,
     Hazard,
-    Relic,
     Rules,
     Treasure,
     parse_card,

@@ -200,3 +200,20 @@ async def test_the_server_runs_as_a_command_and_stops_on_sigterm(tmp_path, make_
     # The same host key on the next start: clients that remember it are not warned.
     assert await serve_once(tmp_path, make_key()) == first
     assert (tmp_path / HOST_KEY_NAME).read_bytes() == key_file
+
+
+@pytest.mark.parametrize("public_host, port, expected", [
+    ("", 2222, "ssh -t -p 2222 203.0.113.7 resume ABC123"),
+    ("play.example.org", 2222, "ssh -t -p 2222 play.example.org resume ABC123"),
+    ("play.example.org:22", 2222, "ssh -t play.example.org resume ABC123"),
+    ("play.example.org:2200", 22, "ssh -t -p 2200 play.example.org resume ABC123"),
+    ("::1", 22, "ssh -t ::1 resume ABC123"),
+])
+def test_commands_shown_to_players_name_the_host_they_use(public_host, port, expected):
+    """The ``public_host`` setting (host or host:port) names the server in the commands
+    players are shown; without it, the address the client connected to."""
+    from server.session import GameSession
+
+    session = GameSession(None, lambda s: None, port=port, public_host=public_host or None)
+    session._local_address = "203.0.113.7"  # what the client's connection reached
+    assert session.ssh_command("resume ABC123") == expected
