@@ -122,3 +122,18 @@ async def test_the_disaster_chance_is_off_until_asked_for():
         await pilot.pause()
         percent = round(100 * table.game.view_for(0).disaster_chance)
         assert f"Disaster chance: {percent}%" in screen_text(app)
+
+
+async def test_a_session_that_ends_as_a_round_ends_closes_cleanly():
+    """The app may stop (the connection drops, the server stops) while the round
+    summary it has just been sent is still being built: it closes without an error."""
+    from ui_helpers import after_disaster
+
+    for _ in range(3):
+        table = FixedTable()
+        app = DiamantApp(lang="en", member=table.member(0))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            after_disaster(table)  # the summary is pushed as this update is handled...
+            app.exit()  # ...and the app is told to stop before that has happened
+        assert app._exception is None and app.return_code == 0

@@ -26,7 +26,9 @@ class _Guarded:
 
     def on_mount(self) -> None:
         translate_bindings(self, self.app.t)
-        if self in self.app.screen_stack:  # not when closed at once (rapid keys)
+        # Not when the screen was closed at once (rapid keys), nor when the app is
+        # shutting down and has already detached it (a session ending as a round ends).
+        if self.is_attached and self in self.app.screen_stack:
             self.mount(TooSmall(id="too-small"))
 
     async def retranslate(self) -> None:
