@@ -131,13 +131,26 @@ async def test_a_decision_stays_private_until_the_reveal(tmp_path, players, make
     """While one player has chosen, the others and a spectator are sent nothing of that
     choice: once their screens have settled, the bytes they were sent since she chose,
     and their whole screens (text and colours), are the same whether she chose to
-    continue or to leave."""
-    seen = {choice: await pending_choice_as_seen(tmp_path / choice.value, players, make_key,
-                                                 sent, choice)
-            for choice in (Decision.LEAVE, Decision.CONTINUE)}
-    for name in ("bob", "cy", "sam"):
-        leave_bytes, leave_screen = seen[Decision.LEAVE][name]
-        stay_bytes, stay_screen = seen[Decision.CONTINUE][name]
-        assert leave_bytes, f"{name} was told that ann decided"
-        assert leave_bytes == stay_bytes, (name, leave_bytes[:600], stay_bytes[:600])
-        assert leave_screen == stay_screen, name
+    continue or to leave.
+
+    How Textual cuts its output into frames depends on when the loop gets to it, so on
+    a busy machine two runs can differ by a cursor move with nothing drawn after it. A
+    leak is in every run, timing noise is not: the bytes must be equal in one of a few
+    pairs of runs, the screens in every one."""
+    mismatches = []
+    for attempt in range(3):
+        seen = {choice: await pending_choice_as_seen(tmp_path / f"{choice.value}{attempt}",
+                                                     players, make_key, sent, choice)
+                for choice in (Decision.LEAVE, Decision.CONTINUE)}
+        differ = []
+        for name in ("bob", "cy", "sam"):
+            leave_bytes, leave_screen = seen[Decision.LEAVE][name]
+            stay_bytes, stay_screen = seen[Decision.CONTINUE][name]
+            assert leave_bytes, f"{name} was told that ann decided"
+            assert leave_screen == stay_screen, name
+            if leave_bytes != stay_bytes:
+                differ.append((name, leave_bytes[:600], stay_bytes[:600]))
+        if not differ:
+            return
+        mismatches.append(differ)
+    raise AssertionError(mismatches)

@@ -105,6 +105,9 @@ async def test_spectators_chat_under_their_own_names(server, players, make_key):
         wes.type(f"line {n}")
         wes.press("enter")
         await ann.wait_for(rf"wes \(watching\): line {n}")
+        # The chat box has closed on wes's screen before the next "t" opens it again:
+        # typed any sooner, the next line's letters would be keys of the table.
+        await wes.wait_for(lambda t: "Say something" not in t)
     other_wes.press("t")
     await other_wes.wait_for("Say something")
     other_wes.type("me too")
