@@ -135,8 +135,7 @@ class ServerApp(DiamantApp):
             command = self.session.ssh_command(f"resume {code}")
             # The rules/help screen keeps showing it; the toast says it once, now.
             self.help_note = self.t("help.resume", code=code, command=command)
-            self.notify(self.help_note, title=self.t("server.resume_title"), timeout=10,
-                        markup=False)
+            self.notify(self.help_note, timeout=10, markup=False)
 
     def watch(self, table: Table) -> None:
         """Watch ``table`` as a spectator: chat marked as watching, nothing else."""

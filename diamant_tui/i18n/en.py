@@ -246,7 +246,6 @@ CATALOGUE: dict[str, str] = {
     "create.open": "Open the table ⏎",
     "create.cancel": "Cancel (Esc)",
     "create.no_seat_left": "{bots} computer players leave no seat for you at {seats} seats.",
-    "server.resume_title": "If your connection drops",
     "server.no_seat_for_code": "No seat is waiting for the code {code}.",
     "server.replaced": "You connected again from elsewhere; this connection is closed.",
     "server.idle": "Closed after {minutes} minutes idle in the lobby. Come back soon!",

@@ -239,7 +239,6 @@ CATALOGUE: dict[str, str] = {
     "create.open": "Abrir la mesa ⏎",
     "create.cancel": "Cancelar (Esc)",
     "create.no_seat_left": "Con {bots} rivales de la computadora en {seats} asientos no queda sitio para ti.",
-    "server.resume_title": "Si se corta tu conexión",
     "server.no_seat_for_code": "Ningún asiento espera el código {code}.",
     "server.replaced": "Te has vuelto a conectar desde otro sitio; esta conexión se cierra.",
     "server.idle": "Cerrado tras {minutes} minutos sin actividad en la sala. ¡Vuelve pronto!",

@@ -242,7 +242,6 @@ CATALOGUE: dict[str, str] = {
     "create.open": "Ouvrir la table ⏎",
     "create.cancel": "Annuler (Échap)",
     "create.no_seat_left": "Avec {bots} joueurs ordinateur sur {seats} places, il n'en reste aucune pour vous.",
-    "server.resume_title": "Si votre connexion tombe",
     "server.no_seat_for_code": "Aucune place n'attend le code {code}.",
     "server.replaced": "Vous vous êtes reconnecté ailleurs ; cette connexion est fermée.",
     "server.idle": "Fermé après {minutes} minutes d'inactivité dans le salon. À bientôt !",

@@ -238,7 +238,6 @@ CATALOGUE: dict[str, str] = {
     "create.open": "Відкрити стіл ⏎",
     "create.cancel": "Скасувати (Esc)",
     "create.no_seat_left": "{bots} комп'ютерних гравців на {seats} місць не лишають місця для вас.",
-    "server.resume_title": "Якщо з'єднання обірветься",
     "server.no_seat_for_code": "Жодне місце не чекає на код {code}.",
     "server.replaced": "Ви під'єдналися знову з іншого місця; це з'єднання закрито.",
     "server.idle": "Закрито після {minutes} хв бездіяльності в залі. Повертайтеся!",
