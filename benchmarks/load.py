@@ -1,0 +1,426 @@
+"""Load generator: real SSH clients playing at a real server, and what each seat costs.
+
+Starts a game server in a process of its own (on 127.0.0.1, port 0, in a temporary data
+folder; see :mod:`load_server`) and N SSH clients in this process (see :mod:`load_client`),
+each with its own ed25519 key and an 80x24 pty, seated at tables of five with
+``play tNN --seats 5``. They play like people (think 0.3-1.5 s, then ``c`` or ``l``; ``r``
+for a rematch at the final scores) until every table has played G games or the time is up.
+
+Joins come in two waves so that their cost is measured apart from play: first every seat
+but the last of each table (tables waiting, nothing played), then the last seat of each
+table, which starts its game. The play window runs from the end of the joins to the end
+of the games.
+
+What it measures:
+
+- join: from the start of the SSH connection to the first screen of the table;
+- reveal to screen: from the server publishing a card (its table's reveal, timed in the
+  server process) to the client's screen first showing that card in the round bar, for
+  every seat and every card, on the system-wide monotonic clock both processes read;
+- server CPU (``/proc/PID/stat``) per join (first wave) and per seat per reveal (play window:
+  its CPU divided by the cards revealed in it times the people at each table);
+- frames (writes of a session to its channel, counted in the server: one per frame
+  Textual flushes) and bytes (received by the clients) per seat per reveal;
+- server memory (``/proc/PID/status``): idle, after the first wave, after all joins, peak;
+- games completed, errors (clients' and the server's error log), this process's own CPU;
+- the stop: SIGTERM with every client still connected, until the server process exits.
+
+Run: ``python benchmarks/load.py --seats 25`` (``--json`` for JSON on stdout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import multiprocessing
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+import asyncssh
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+
+import load_server  # noqa: E402
+from load_client import Person  # noqa: E402
+from procstat import cpu_seconds, memory_kib, own_cpu_seconds  # noqa: E402
+
+TABLE_SIZE = 5
+JOIN_TIMEOUT = 60.0
+"""Seconds one client may take from connecting to seeing its table."""
+STOP_TIMEOUT = 120.0
+"""Seconds the server may take to stop after SIGTERM before it is killed."""
+CLOSE_TIMEOUT = 10.0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (see module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, required=True, help="SSH clients (people), 1-1000")
+    parser.add_argument("--pace", type=float, default=0.1,
+                        help="seconds between the steps of a reveal (default 0.1)")
+    parser.add_argument("--think", type=_range, default=(0.3, 1.5), metavar="A-B",
+                        help="think time in seconds before each key (default 0.3-1.5)")
+    parser.add_argument("--games", type=int, default=1,
+                        help="games each table plays, with rematches (default 1)")
+    parser.add_argument("--duration", type=float, default=300.0,
+                        help="most seconds of play after the joins (default 300)")
+    parser.add_argument("--join-rate", type=float, default=20.0,
+                        help="new connections per second (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="run the server under cProfile and write its statistics to FILE")
+    parser.add_argument("--json", action="store_true",
+                        help="print the results as JSON on stdout (the table goes to stderr)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.seats <= 1000:
+        parser.error(f"--seats {args.seats}: give between 1 and 1000 clients")
+    if args.games < 1 or args.duration <= 0 or args.join_rate <= 0 or args.pace < 0:
+        parser.error("--games, --duration and --join-rate must be more than 0, --pace not negative")
+    return args
+
+
+def _range(text: str) -> tuple[float, float]:
+    low, sep, high = text.partition("-")
+    try:
+        pair = (float(low), float(high if sep else low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds as A-B, e.g. 0.3-1.5") from None
+    if not 0 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"{text!r}: A-B with 0 <= A <= B")
+    return pair
+
+
+def tables_for(seats: int) -> list[int]:
+    """People per table: fives, the rest at one smaller table (3 seats at least; computer
+    players fill the seats of a table of fewer than 3 people)."""
+    sizes = [TABLE_SIZE] * (seats // TABLE_SIZE)
+    if seats % TABLE_SIZE:
+        sizes.append(seats % TABLE_SIZE)
+    return sizes
+
+
+def percentiles(values: list[float]) -> dict[str, float | int | None]:
+    """p50, p99 and max (nearest rank) of ``values``, and how many there were."""
+    if not values:
+        return {"n": 0, "p50": None, "p99": None, "max": None}
+    ordered = sorted(values)
+
+    def rank(p: float) -> float:
+        return ordered[max(0, math.ceil(p * len(ordered)) - 1)]
+
+    return {"n": len(ordered), "p50": rank(0.50), "p99": rank(0.99), "max": ordered[-1]}
+
+
+class ServerProcess:
+    """The game server's process and the pipe to it."""
+
+    def __init__(self, options: dict) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=load_server.serve, args=(child, options),
+                                       name="diamant-load-server", daemon=True)
+        self.pid = 0
+        self.port = 0
+        self._child = child
+
+    async def start(self) -> None:
+        """Start the process and wait until the server listens."""
+        self.process.start()
+        self._child.close()
+        ready = await self.receive("ready", 60.0)
+        self.pid, self.port = ready["pid"], ready["port"]
+
+    async def ask(self, request: str, timeout: float = 30.0) -> dict:
+        """Send a request and wait for its answer."""
+        self.conn.send(request)
+        return await self.receive(request, timeout)
+
+    async def receive(self, kind: str, timeout: float) -> dict:
+        """Wait for the next message of ``kind`` (polling, so the event loop keeps running)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.conn.poll():
+                message, body = self.conn.recv()
+                if message == kind:
+                    return body
+                if message == "stopped":
+                    raise RuntimeError(f"the server stopped early: {body}")
+            else:
+                await asyncio.sleep(0.01)
+        raise TimeoutError(f"no {kind!r} from the server in {timeout:g} s")
+
+    def cpu(self) -> float:
+        """The server's CPU seconds so far."""
+        return cpu_seconds(self.pid)
+
+    def memory(self) -> dict[str, int]:
+        """The server's resident memory now and at its peak, in KiB."""
+        return memory_kib(self.pid)
+
+    async def stop(self) -> dict:
+        """SIGTERM, then wait for the process to report and exit; how long it took."""
+        began = time.monotonic()
+        os.kill(self.pid, signal.SIGTERM)
+        try:
+            stopped = await self.receive("stopped", STOP_TIMEOUT)
+        except TimeoutError:
+            stopped = {"error": f"no answer {STOP_TIMEOUT:g} s after SIGTERM; killed"}
+            self.process.kill()
+        await asyncio.get_running_loop().run_in_executor(None, self.process.join, STOP_TIMEOUT)
+        stopped["signal_to_exit_s"] = time.monotonic() - began
+        stopped["exit_code"] = self.process.exitcode
+        return stopped
+
+
+class Run:
+    """One run of the load generator (see module docstring)."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.sizes = tables_for(args.seats)
+        self.people: list[Person] = []
+        self.errors: list[str] = []
+        self.stop_play = asyncio.Event()
+        self.marks: dict[str, dict] = {}
+        rng = random.Random(args.seed)
+        for number, size in enumerate(self.sizes, start=1):
+            table = f"t{number:02d}"
+            bots = max(0, 3 - size)
+            command = f"play {table} --seats {size + bots}" + (f" --bots {bots}" if bots else "")
+            for seat in range(size):
+                name = f"p{len(self.people) + 1:03d}"
+                self.people.append(Person(
+                    name, table, command, key=asyncssh.generate_private_key("ssh-ed25519"),
+                    rng=random.Random(rng.random()), think=args.think, games=args.games))
+        self.table_people = {f"t{n:02d}": size for n, size in enumerate(self.sizes, start=1)}
+
+    def mark(self, name: str, server: ServerProcess, snapshot: dict | None = None) -> None:
+        """Note the counters at one moment of the run."""
+        self.marks[name] = {
+            "time": time.monotonic(), "server_cpu": server.cpu(), "own_cpu": own_cpu_seconds(),
+            "memory": server.memory(), "server": snapshot or {},
+            "client_bytes": sum(p.received_bytes for p in self.people),
+            "client_chunks": sum(p.received_chunks for p in self.people),
+        }
+
+    async def join(self, people: list[Person], port: int) -> None:
+        """Connect ``people`` at the join rate; each then plays until told to stop."""
+
+        async def one(person: Person, delay: float) -> None:
+            await asyncio.sleep(delay)
+            try:
+                await person.connect(port, JOIN_TIMEOUT)
+            except Exception as exc:  # counted and reported; the run goes on
+                self.errors.append(f"{person.name}: join failed: {type(exc).__name__}: {exc}"[:400])
+                return
+            self.playing.append(asyncio.create_task(self._play(person)))
+
+        await asyncio.gather(*(one(p, i / self.args.join_rate) for i, p in enumerate(people)))
+
+    async def _play(self, person: Person) -> None:
+        try:
+            await person.play(self.stop_play)
+        except Exception as exc:
+            self.errors.append(f"{person.name}: {type(exc).__name__}: {exc}"[:400])
+        if person.error:
+            self.errors.append(person.error)
+
+    async def run(self) -> dict:
+        """Start the server, join, play, stop; the results."""
+        args = self.args
+        began = time.monotonic()
+        self.playing: list[asyncio.Task] = []
+        with load_server.temporary_data_dir() as data_dir:
+            options = {"pace": args.pace, "seats": args.seats, "data_dir": data_dir,
+                       "profile": str(args.profile) if args.profile else None}
+            server = ServerProcess(options)
+            await server.start()
+            await asyncio.sleep(1.0)  # let the server settle before reading its idle state
+            self.mark("idle", server)
+            first = [p for i, p in enumerate(self.people) if not self._last_of_table(i)]
+            last = [p for i, p in enumerate(self.people) if self._last_of_table(i)]
+            await self.join(first, server.port)
+            self.mark("waiting", server)
+            await self.join(last, server.port)
+            self.mark("joined", server, await server.ask("snapshot"))
+            await self._wait_for_games()
+            self.mark("played", server, await server.ask("snapshot"))
+            report = await server.ask("report")
+            self.stop_play.set()
+            await asyncio.gather(*self.playing)
+            peak = server.memory()
+            stopped = await server.stop()
+            await asyncio.gather(*(p.close(CLOSE_TIMEOUT) for p in self.people))
+        return self.results(report, stopped, peak, time.monotonic() - began)
+
+    def _last_of_table(self, index: int) -> bool:
+        person = self.people[index]
+        return index + 1 == len(self.people) or self.people[index + 1].table != person.table
+
+    async def _wait_for_games(self) -> None:
+        end = time.monotonic() + self.args.duration
+        while time.monotonic() < end:
+            joined = [p for p in self.people if p.joined.is_set()]
+            if all(p.done or p.closed.is_set() for p in joined):
+                return
+            await asyncio.sleep(0.2)
+
+    def results(self, report: dict, stopped: dict, peak: dict, wall: float) -> dict:
+        """Everything measured, as a dict for JSON."""
+        args, marks = self.args, self.marks
+        joined, played = marks["joined"], marks["played"]
+        start, end = joined["server"]["time"], played["server"]["time"]
+        reveals = [r for r in report["reveal_log"]]
+        in_window = [r for r in reveals if start <= r[4] <= end]
+        seat_reveals = sum(self.table_people[r[0]] for r in in_window)
+        by_table: dict[str, list] = {}
+        for r in reveals:
+            by_table.setdefault(r[0], []).append(r)
+        delays, missed = [], 0
+        for person in self.people:
+            if person.joined_at is None:
+                continue
+            for table, game, round_, card, at in by_table.get(person.table, []):
+                if at > end or at < person.joined_at:
+                    continue
+                shown = person.seen.get((game, round_, card))
+                if shown is None:
+                    missed += 1
+                else:
+                    delays.append(shown - at)
+        joins = [p.joined_at - p.connect_at for p in self.people
+                 if p.joined_at is not None and p.connect_at is not None]
+        waiting = sum(1 for i in range(len(self.people)) if not self._last_of_table(i))
+        join_cpu = marks["waiting"]["server_cpu"] - marks["idle"]["server_cpu"]
+        play_cpu = played["server_cpu"] - joined["server_cpu"]
+        play_wall = played["time"] - joined["time"]
+        own_play = played["own_cpu"] - joined["own_cpu"]
+        idle_kib = marks["idle"]["memory"]["VmRSS"]
+        mib = 1024.0
+
+        def per_seat_reveal(value: float) -> float | None:
+            return value / seat_reveals if seat_reveals else None
+
+        server_errors = report["errors"] + stopped.get("errors_at_stop", 0)
+        return {
+            "config": {"seats": args.seats, "tables": len(self.sizes), "pace": args.pace,
+                       "think": list(args.think), "games": args.games, "duration": args.duration,
+                       "join_rate": args.join_rate, "seed": args.seed},
+            "join_s": percentiles(joins),
+            "reveal_to_screen_s": {**percentiles(delays), "missed": missed},
+            "server_cpu": {
+                "per_join_ms": 1000 * join_cpu / waiting if waiting else None,
+                "per_seat_per_reveal_ms": (1000 * per_seat_reveal(play_cpu)
+                                           if seat_reveals else None),
+                "join_wave_s": join_cpu,
+                "play_s": play_cpu,
+                "play_core_share": play_cpu / play_wall if play_wall > 0 else None,
+            },
+            "frames_per_seat_per_reveal": per_seat_reveal(
+                played["server"]["sends"] - joined["server"]["sends"]),
+            "chunks_per_seat_per_reveal": per_seat_reveal(
+                played["client_chunks"] - joined["client_chunks"]),
+            "bytes_per_seat_per_reveal": per_seat_reveal(
+                played["client_bytes"] - joined["client_bytes"]),
+            "server_rss_mib": {
+                "idle": idle_kib / mib,
+                "after_waiting_joins": marks["waiting"]["memory"]["VmRSS"] / mib,
+                "after_joins": joined["memory"]["VmRSS"] / mib,
+                "peak": peak["VmHWM"] / mib,
+                "per_waiting_seat": ((marks["waiting"]["memory"]["VmRSS"] - idle_kib) / mib / waiting
+                                     if waiting else None),
+                "per_seat_after_joins": (joined["memory"]["VmRSS"] - idle_kib) / mib / args.seats,
+                "per_seat_peak": (peak["VmHWM"] - idle_kib) / mib / args.seats,
+            },
+            "play_window_s": play_wall,
+            "reveals": len(in_window),
+            "seat_reveals": seat_reveals,
+            "games_completed": report["games"],
+            "games_expected": len(self.sizes) * args.games,
+            "errors": {
+                "count": len(self.errors) + server_errors,
+                "clients": self.errors[:20],
+                "server": server_errors,
+                "server_messages": stopped.get("error_messages", [])[:20],
+            },
+            "load_generator_cpu": {
+                "play_s": own_play,
+                "play_core_share": own_play / play_wall if play_wall > 0 else None,
+                "total_s": own_cpu_seconds(),
+            },
+            "stop": {k: v for k, v in stopped.items() if k not in ("error_messages",)},
+            "wall_s": wall,
+        }
+
+
+def _fmt(value: float | int | None, scale: float = 1.0, digits: int = 1) -> str:
+    return "—" if value is None else f"{value * scale:.{digits}f}"
+
+
+def table_text(r: dict) -> str:
+    """The results as a small table for people."""
+    c, j, d, cpu, m = (r["config"], r["join_s"], r["reveal_to_screen_s"], r["server_cpu"],
+                       r["server_rss_mib"])
+    own = r["load_generator_cpu"]
+    rows = [
+        ("seats / tables", f"{c['seats']} / {c['tables']} (pace {c['pace']:g} s, "
+                           f"think {c['think'][0]:g}-{c['think'][1]:g} s)"),
+        ("join p50 / p99 / max", f"{_fmt(j['p50'], 1000, 0)} / {_fmt(j['p99'], 1000, 0)} / "
+                                 f"{_fmt(j['max'], 1000, 0)} ms  (n={j['n']})"),
+        ("reveal→screen p50 / p99 / max", f"{_fmt(d['p50'], 1000, 0)} / {_fmt(d['p99'], 1000, 0)}"
+                                          f" / {_fmt(d['max'], 1000, 0)} ms  (n={d['n']}, "
+                                          f"missed {d['missed']})"),
+        ("server CPU per join", f"{_fmt(cpu['per_join_ms'])} ms"),
+        ("server CPU per seat per reveal", f"{_fmt(cpu['per_seat_per_reveal_ms'], 1, 2)} ms"),
+        ("server CPU share in play", f"{_fmt(cpu['play_core_share'], 100, 0)} % of a core"),
+        ("frames per seat per reveal", _fmt(r["frames_per_seat_per_reveal"], 1, 2)
+         + f"  (SSH data messages: {_fmt(r['chunks_per_seat_per_reveal'], 1, 2)})"),
+        ("bytes per seat per reveal", _fmt(r["bytes_per_seat_per_reveal"], 1, 0)),
+        ("server RSS idle / waiting / joined / peak",
+         f"{m['idle']:.1f} / {m['after_waiting_joins']:.1f} / {m['after_joins']:.1f} / "
+         f"{m['peak']:.1f} MiB"),
+        ("server RSS per seat", f"waiting {_fmt(m['per_waiting_seat'], 1, 2)}, joined "
+                                f"{m['per_seat_after_joins']:.2f}, peak {m['per_seat_peak']:.2f} MiB"),
+        ("play window", f"{r['play_window_s']:.1f} s, {r['reveals']} reveals, "
+                        f"{r['seat_reveals']} seat-reveals"),
+        ("games completed", f"{r['games_completed']} of {r['games_expected']}"),
+        ("errors", f"{r['errors']['count']} (server {r['errors']['server']})"),
+        ("load generator CPU in play", f"{_fmt(own['play_core_share'], 100, 0)} % of a core"),
+        ("stop (SIGTERM → exit)", f"{_fmt(r['stop'].get('signal_to_exit_s'), 1, 2)} s "
+                                  f"(server.stop {_fmt(r['stop'].get('seconds'), 1, 2)} s)"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    lines = [f"{name:<{width}}  {value}" for name, value in rows]
+    for message in r["errors"]["clients"] + r["errors"]["server_messages"]:
+        lines.append("  error: " + message.replace("\n", " | ")[:200])
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the load and print the results; the exit status is 1 if anything failed."""
+    args = parse_args(argv)
+    results = asyncio.run(Run(args).run())
+    text = table_text(results)
+    if args.json:
+        sys.stderr.write(text + "\n")
+        sys.stdout.write(json.dumps(results, indent=2) + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+    if args.profile:
+        from load_profile import summary
+
+        sys.stderr.write(summary(args.profile) + "\n")
+    failed = (results["errors"]["count"]
+              or results["games_completed"] < results["games_expected"])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+"""One simulated person of the load generator: a real SSH client reading a terminal screen.
+
+A :class:`Person` logs in with a key of its own, opens a pty of 80x24 with
+``play TABLE --seats 5`` and feeds every byte it receives to a pyte terminal emulator.
+It plays like a person: when its screen says "Your turn" it waits a random think time and
+presses ``c`` (continue) or ``l`` (leave, once the round has reached the card it chose to
+stop at); at the final scores it waits again and presses ``r`` for a rematch, until it has
+played the games it was asked for.
+
+It also measures, on the monotonic clock the server's process reads too:
+
+- when it connected and when its screen first showed the table (the join);
+- when its screen first showed each card of the round bar's "Round R/5 · card N" (compared
+  with the server's reveal times afterwards);
+- the bytes and the SSH data messages (one per frame the server flushes, unless a frame is
+  larger than a packet) it received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+
+import asyncssh
+import pyte
+
+SIZE = (80, 24)
+TURN = re.compile(r"Round (\d+)/\d+ · card (\d+)")
+"""The round bar on the top line of the table screen."""
+YOUR_TURN = "Your turn"
+FINAL = "Final scores"
+
+
+class Person(asyncssh.SSHClientSession):
+    """One person at a terminal (see module docstring)."""
+
+    def __init__(self, name: str, table: str, command: str, *, key: asyncssh.SSHKey,
+                 rng: random.Random, think: tuple[float, float], games: int) -> None:
+        self.name = name
+        self.table = table
+        self.command = command
+        self.key = key
+        self.rng = rng
+        self.think = think
+        self.games = games
+        self.screen = pyte.Screen(*SIZE)
+        self.stream = pyte.ByteStream(self.screen)
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.received_bytes = 0
+        self.received_chunks = 0
+        self.connect_at: float | None = None
+        self.joined_at: float | None = None
+        self.seen: dict[tuple[int, int, int], float] = {}
+        """(game index, round, card) -> when the screen first showed it."""
+        self.finals = 0
+        """Final scores seen so far: the index of the game being played."""
+        self.in_final = False
+        self.turn: tuple[int, int] | None = None
+        self.keys_pressed = 0
+        self.done = False
+        self.error: str | None = None
+        self.closed = asyncio.Event()
+        self.joined = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._leave_at: dict[tuple[int, int], int] = {}
+
+    # --- the SSH session ------------------------------------------------------------------
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        now = time.monotonic()
+        self.received_bytes += len(data)
+        self.received_chunks += 1
+        self.stream.feed(data)
+        found = TURN.search(self._line(0))
+        if found is not None:
+            self.in_final = False
+            self.turn = (int(found[1]), int(found[2]))
+            self.seen.setdefault((self.finals, *self.turn), now)
+            self._join(now)
+        elif not self.in_final or not self.joined.is_set():
+            text = self.text
+            if FINAL in text and self.joined.is_set():
+                self.in_final = True
+                self.finals += 1
+            elif f"Table {self.table}" in text:
+                self._join(now)
+        self._changed.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self._changed.set()
+
+    def _join(self, now: float) -> None:
+        if self.joined_at is None:
+            self.joined_at = now
+            self.joined.set()
+
+    def _line(self, y: int) -> str:
+        line = self.screen.buffer[y]
+        return "".join(line[x].data for x in range(self.screen.columns))
+
+    @property
+    def text(self) -> str:
+        """The whole screen as lines of text."""
+        return "\n".join(self.screen.display)
+
+    # --- connecting and playing -----------------------------------------------------------
+
+    async def connect(self, port: int, timeout: float) -> None:
+        """Log in, open the session and wait for the table's screen (the join)."""
+        self.connect_at = time.monotonic()
+        self.conn = await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", port, username=self.name, client_keys=[self.key], known_hosts=None,
+            agent_path=None, preferred_auth="publickey", ignore_encrypted=True,
+            keepalive_interval=0), timeout)
+        self.chan, _ = await asyncio.wait_for(self.conn.create_session(
+            lambda: self, self.command, encoding=None, term_type="xterm-256color",
+            term_size=SIZE), timeout)
+        remaining = max(0.1, timeout - (time.monotonic() - self.connect_at))
+        waiting = asyncio.ensure_future(self.joined.wait())
+        lost = asyncio.ensure_future(self.closed.wait())
+        await asyncio.wait({waiting, lost}, timeout=remaining,
+                           return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        lost.cancel()
+        if not self.joined.is_set():
+            why = "the session closed" if self.closed.is_set() else f"nothing in {timeout:g} s"
+            raise RuntimeError(f"{self.name}: no table screen ({why}):\n{self.text}")
+
+    async def play(self, stop: asyncio.Event) -> None:
+        """Answer every decision and vote for rematches until done or told to stop."""
+        answered: tuple[int, int, int] | None = None
+        voted = -1
+        while not stop.is_set() and not self.closed.is_set():
+            if self.in_final:
+                if self.finals >= self.games:
+                    self.done = True
+                    return
+                if voted != self.finals:
+                    voted = self.finals
+                    if await self._think(stop) and self.in_final:
+                        self._press("r")
+                    continue
+            elif self.turn is not None and YOUR_TURN in self.text:
+                turn = (self.finals, *self.turn)
+                if turn != answered:
+                    answered = turn
+                    if await self._think(stop) and YOUR_TURN in self.text:
+                        self._press("l" if self._leaving(turn) else "c")
+                    continue
+            self._changed.clear()
+            await _first(self._changed.wait(), stop.wait())
+        if self.closed.is_set() and not stop.is_set():
+            self.error = f"{self.name}: the server closed the session during play"
+
+    def _leaving(self, turn: tuple[int, int, int]) -> bool:
+        # Each round, a person makes up their mind how deep they are willing to go.
+        game, round_, card = turn
+        stop_at = self._leave_at.setdefault((game, round_), self.rng.randint(2, 9))
+        return card >= stop_at
+
+    async def _think(self, stop: asyncio.Event) -> bool:
+        """Wait a think time; False if told to stop meanwhile."""
+        try:
+            await asyncio.wait_for(stop.wait(), self.rng.uniform(*self.think))
+        except TimeoutError:
+            return not self.closed.is_set()
+        return False
+
+    def _press(self, key: str) -> None:
+        if self.chan is not None and not self.closed.is_set():
+            self.keys_pressed += 1
+            self.chan.write(key.encode())
+
+    async def close(self, timeout: float) -> None:
+        """Drop the connection (if the server has not already closed it)."""
+        if self.conn is None:
+            return
+        self.conn.close()
+        try:
+            await asyncio.wait_for(self.conn.wait_closed(), timeout)
+        except (TimeoutError, asyncssh.Error, OSError):
+            pass
+
+
+async def _first(*waits) -> None:
+    """Wait until the first of ``waits`` is done; cancel the others."""
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()

@@ -1,0 +1,185 @@
+"""The server side of the load generator: a real game server in a process of its own.
+
+:func:`serve` is the process's entry point. It starts :class:`server.server.GameServer` on
+127.0.0.1 (port 0) in the data folder it is given, and adds measuring only, never a change
+of behaviour:
+
+- the moment each card is revealed at each table (when the table publishes the new step
+  to its seats, before any seat has drawn it), on the system-wide monotonic clock that the
+  clients' process reads too;
+- every write of a session to its client (one per frame the Textual driver flushes) and
+  its bytes;
+- the games that reach their final scores, and every error the server logs.
+
+It answers the load generator over a pipe (``snapshot``, ``report``), stops like
+``diamant serve`` on SIGTERM (``GameServer.stop``) and reports how long that took.
+The process's CPU time and memory are read from outside, in ``/proc`` (see
+:mod:`procstat`), so that they are the server's alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import cProfile
+import logging
+import os
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+ERRORS_KEPT = 20
+"""Error messages kept word for word; the rest are only counted."""
+
+
+@dataclass
+class Probe:
+    """What the instrumented server has seen so far."""
+
+    reveals: list[tuple[str, int, int, int, float]] = field(default_factory=list)
+    """(table, game index, round, card, monotonic time) of every card revealed."""
+    sends: int = 0
+    sent_bytes: int = 0
+    finished: set[tuple[str, int]] = field(default_factory=set)
+    """(table, game index) of the games that reached their final scores."""
+    errors: int = 0
+    error_messages: list[str] = field(default_factory=list)
+    stopping: bool = False
+    errors_at_stop: int = 0
+    _last_step: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    def snapshot(self) -> dict:
+        """The counters, for a measuring window (cheap: no lists)."""
+        return {"time": time.monotonic(), "sends": self.sends, "sent_bytes": self.sent_bytes,
+                "reveals": len(self.reveals), "games": len(self.finished), "errors": self.errors}
+
+    def report(self) -> dict:
+        """Everything, once the load is over."""
+        return {**self.snapshot(), "reveal_log": self.reveals,
+                "error_messages": self.error_messages}
+
+
+class _ErrorCounter(logging.Handler):
+    """Counts the server's error log records and keeps the first few."""
+
+    def __init__(self, probe: Probe) -> None:
+        super().__init__(level=logging.ERROR)
+        self.probe = probe
+
+    def emit(self, record: logging.LogRecord) -> None:
+        probe = self.probe
+        probe.errors += 1
+        if probe.stopping:
+            probe.errors_at_stop += 1
+        if len(probe.error_messages) < ERRORS_KEPT:
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                exc = record.exc_info[1]
+                text += f" [{type(exc).__name__}: {exc}]"
+            probe.error_messages.append(("at stop: " if probe.stopping else "") + text[:300])
+
+
+def _instrument(probe: Probe) -> None:
+    """Wrap the two places measured; each wrapper calls the original unchanged."""
+    from diamant_tui.table import Table, TableStatus
+    from server.session import GameSession
+
+    publish = Table._publish
+    send = GameSession.send
+
+    def timed_publish(table: Table, events) -> None:
+        game = table.game
+        if game is not None:
+            if game.step >= 1:
+                step = (table.games_played, game.round, game.step)
+                if probe._last_step.get(table.name) != step:
+                    probe._last_step[table.name] = step
+                    probe.reveals.append((table.name, *step, time.monotonic()))
+            if table.status is TableStatus.FINISHED:
+                probe.finished.add((table.name, table.games_played))
+        publish(table, events)
+
+    def counted_send(session: GameSession, data: bytes) -> None:
+        probe.sends += 1
+        probe.sent_bytes += len(data)
+        send(session, data)
+
+    Table._publish = timed_publish  # type: ignore[method-assign]
+    GameSession.send = counted_send  # type: ignore[method-assign]
+
+
+def serve(conn: Connection, options: dict) -> None:
+    """Run the server until SIGTERM (the process's entry point; see module docstring).
+
+    ``options``: ``pace``, ``seats`` (to size the connection limits), ``data_dir`` and
+    optionally ``profile`` (a path for cProfile's statistics of the whole run).
+    """
+    # Apps of Textual are not to write to this process's terminal.
+    logging.basicConfig(level=logging.WARNING, format="server: %(levelname)s %(name)s: %(message)s")
+    probe = Probe()
+    logging.getLogger().addHandler(_ErrorCounter(probe))
+    _instrument(probe)
+    profiler = cProfile.Profile() if options.get("profile") else None
+    if profiler is not None:
+        profiler.enable()
+    stopped: dict = {}
+    try:
+        stopped = asyncio.run(_serve(conn, options, probe))
+    finally:
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(options["profile"])
+        # Sent once the event loop has closed, so that errors of apps still finishing
+        # their shutdown after GameServer.stop() returned are counted too.
+        stopped.update(errors_at_stop=probe.errors_at_stop, error_messages=probe.error_messages)
+        conn.send(("stopped", stopped))
+        conn.close()
+
+
+async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
+    from server.config import ServerConfig
+    from server.server import GameServer
+
+    seats = int(options["seats"])
+    config = ServerConfig(
+        host="127.0.0.1", port=0, data_dir=Path(options["data_dir"]), pace=float(options["pace"]),
+        # Every client comes from 127.0.0.1: the per-address limits must let them all in.
+        max_connections=seats + 10, max_per_address=seats + 10,
+        connect_rate=max(100.0, seats * 10.0), connect_burst=seats + 10,
+        log_level="warning",
+    )
+    server = GameServer(config)
+    await server.start()
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+
+    def answer() -> None:
+        try:
+            request = conn.recv()
+        except EOFError:  # the load generator has gone: stop too
+            loop.remove_reader(conn.fileno())
+            stop.set()
+            return
+        if request == "snapshot":
+            conn.send(("snapshot", probe.snapshot()))
+        elif request == "report":
+            conn.send(("report", probe.report()))
+
+    loop.add_reader(conn.fileno(), answer)
+    conn.send(("ready", {"port": server.port, "pid": os.getpid()}))
+    await stop.wait()
+    loop.remove_reader(conn.fileno())
+    probe.stopping = True
+    began = time.monotonic()
+    open_sessions = len(server.sessions)
+    saved = await server.stop()
+    return {"seconds": time.monotonic() - began, "sessions_open_at_stop": open_sessions,
+            "records_saved_at_stop": len(saved), "sessions_left_after_stop": len(server.sessions)}
+
+
+def temporary_data_dir() -> tempfile.TemporaryDirectory:
+    """A data folder for one run (host key, records), removed afterwards."""
+    return tempfile.TemporaryDirectory(prefix="diamant-load-")

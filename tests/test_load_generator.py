@@ -1,0 +1,39 @@
+"""The load generator (``benchmarks/load.py``) runs a short game end to end and reports.
+
+Only that it works and says what it measured: the figures themselves are for people to
+read, never asserted (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+LOAD = Path(__file__).resolve().parent.parent / "benchmarks" / "load.py"
+KEYS = {
+    "config", "join_s", "reveal_to_screen_s", "server_cpu", "frames_per_seat_per_reveal",
+    "chunks_per_seat_per_reveal", "bytes_per_seat_per_reveal", "server_rss_mib",
+    "play_window_s", "reveals", "seat_reveals", "games_completed", "games_expected",
+    "errors", "load_generator_cpu", "stop", "wall_s",
+}
+
+
+def test_two_people_play_one_game_and_the_results_come_as_json():
+    """Two SSH clients (and a computer player) play one quick game; the JSON has every
+    figure, the game was completed, nothing failed and the server stopped by itself."""
+    done = subprocess.run(
+        [sys.executable, str(LOAD), "--seats", "2", "--pace", "0.01", "--think", "0-0.05",
+         "--games", "1", "--duration", "20", "--json"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    assert KEYS <= results.keys()
+    assert results["games_completed"] == results["games_expected"] == 1
+    assert results["errors"]["count"] == 0, results["errors"]
+    assert results["join_s"]["n"] == 2
+    assert results["reveal_to_screen_s"]["n"] > 0
+    assert results["stop"]["exit_code"] == 0
+    assert "reveal→screen" in done.stderr  # the table for people goes to stderr
