@@ -193,7 +193,8 @@ class Run:
         for number, size in enumerate(self.sizes, start=1):
             table = f"t{number:02d}"
             bots = max(0, 3 - size)
-            command = f"play {table} --seats {size + bots}" + (f" --bots {bots}" if bots else "")
+            # --bots always given: older servers seated a computer player by default.
+            command = f"play {table} --seats {size + bots} --bots {bots}"
             for seat in range(size):
                 name = f"p{len(self.people) + 1:03d}"
                 self.people.append(Person(
