@@ -22,6 +22,7 @@ from .colours import apply_colours
 from .literal import printable
 from .messages import TableUpdated
 from .screens.base import _Guarded
+from .shared_css import share_parsed_css
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
 from .screens.table import TableScreen
@@ -29,6 +30,8 @@ from .setup_choices import SetupChoices
 from .widgets.too_small import TooSmall
 
 LeaveHandler = Callable[["DiamantApp"], None]
+
+share_parsed_css()  # every app in this process parses its CSS once, together
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 

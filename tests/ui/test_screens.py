@@ -137,3 +137,16 @@ async def test_a_session_that_ends_as_a_round_ends_closes_cleanly():
             after_disaster(table)  # the summary is pushed as this update is handled...
             app.exit()  # ...and the app is told to stop before that has happened
         assert app._exception is None and app.return_code == 0
+
+
+async def test_apps_in_one_process_share_one_parse_of_their_css():
+    """A server runs an app per session: the second app reuses the rule sets the first
+    parsed (the same objects) instead of parsing its CSS again."""
+    rules = []
+    for _ in range(2):
+        app = DiamantApp(lang="en", member=mid_round(FixedTable()).member(0))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            rules.append(list(app.stylesheet.rules))
+    first, second = ({id(rule) for rule in kept} for kept in rules)
+    assert len(first) > 50 and first == second
