@@ -13,6 +13,7 @@ from diamant_tui.ui.describe import describe
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.screens.summary import RoundSummaryScreen
+from diamant_tui.ui.messages import TableUpdated
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.quiet_footer import FooterKey
 from diamant_tui.view import Decision
@@ -293,3 +294,34 @@ async def test_updates_redraw_only_what_changed():
         await pilot.pause()
         assert footer_keys(app) == keys and c_key.has_class("-disabled")
         assert frames.full == 0
+
+
+async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():
+    """When a choice becomes due or the turn ends, the key hints that change with it (`c`,
+    `l` offered or dimmed) change while the screen handles that update, so they are drawn
+    in the same frame as the rest of it, never in a second one after it."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: any(k.key == "c" and not k.has_class("-disabled")
+                                       for k in footer_keys(app)))
+        await settled(pilot)
+        c_key = next(k for k in footer_keys(app) if k.key == "c")
+        # What the `c` key shows the moment the screen has handled each table update.
+        dimmed_after_update: list[bool] = []
+
+        def handled(message) -> None:
+            if isinstance(message, TableUpdated):
+                dimmed_after_update.append(c_key.has_class("-disabled"))
+
+        app.screen.message_signal.subscribe(app.screen, handled, immediate=True)
+        frames = FrameCounter(app)
+        table.decide(Ana="continue")  # the turn's last choice: nothing is due any more
+        await settled(pilot)
+        assert dimmed_after_update == [True]
+        assert c_key.has_class("-disabled") and (frames.frames, frames.full) == (1, 0)
+        frames.reset()
+        table.reveal(T(3))  # a new card: a choice is due again
+        await settled(pilot)
+        assert dimmed_after_update == [True, False]
+        assert not c_key.has_class("-disabled") and (frames.frames, frames.full) == (1, 0)

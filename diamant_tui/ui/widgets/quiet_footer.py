@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # private: Textual's minor version is pinned
 
@@ -29,13 +31,21 @@ class QuietFooter(Footer):
 
     _shown: Shown | None = None
 
+    def on_mount(self, event: events.Mount) -> None:
+        # Footer asks to be told of binding changes "next" (a callback queued after the
+        # current message): keys it dims or enables were then drawn a frame after the
+        # change that caused them. Told at once, they go into the same frame.
+        event.prevent_default()  # Footer.on_mount would subscribe the deferred way too
+        Widget._on_mount(self, event)
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
+
     def bindings_changed(self, screen: Screen) -> None:
         if screen is not self.screen or not self.is_attached:
             return
         if not screen.app.app_focus:
             # Footer draws nothing new then; remember nothing, so focus coming back redraws.
             self._shown = None
-            super().bindings_changed(screen)
+            self.call_next(self._rebuild, screen)
             return
         shown = shown_keys(screen)
         before, self._shown = self._shown, shown
@@ -44,6 +54,10 @@ class QuietFooter(Footer):
                 return
             if _without_state(shown) == _without_state(before) and self._set_enabled(shown):
                 return
+        self.call_next(self._rebuild, screen)
+
+    def _rebuild(self, screen: Screen) -> None:
+        """Let Footer rebuild its keys, from its own message queue (as it expects)."""
         super().bindings_changed(screen)
 
     def _set_enabled(self, shown: Shown) -> bool:
