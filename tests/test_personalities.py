@@ -3,7 +3,6 @@ two players of the same name at a table do not play as one."""
 
 from __future__ import annotations
 
-import asyncio
 import statistics
 
 import numpy as np
@@ -13,9 +12,10 @@ from diamant_tui import fastsim
 from diamant_tui.bots import make_bot, parse_spec
 from diamant_tui.engine import Game
 from diamant_tui.sim import play_game, seat_names, simulate
-from diamant_tui.table import SeatKind, Table, TableStatus
+from diamant_tui.table import SeatKind, Table
 from diamant_tui.ui.setup_choices import SetupChoices
 from diamant_tui.view import Decision
+from playing import play_out
 
 # The parameter each player's rule keeps it in (see the dataclass of each player).
 PARAM = {"cards": "n", "carry": "x", "risk": "caution", "ev": "caution", "hazards": "k"}
@@ -89,18 +89,7 @@ async def _solo_game(seed: int) -> list[int]:
     the computer players' final scores."""
     table = Table(SetupChoices(name="ann").with_(seed=seed, pace=0).settings())
     ann = table.sit("ann", "key-ann")
-    finished = asyncio.Event()
-
-    def on_update(update) -> None:
-        view = update.view
-        if table.status is TableStatus.FINISHED:
-            finished.set()
-        elif view is not None and view.decision_due and view.my_decision is None:
-            choice = Decision.LEAVE if view.step >= 4 else Decision.CONTINUE
-            asyncio.get_running_loop().call_soon(ann.decide, choice)
-
-    ann.subscribe(on_update)
-    await asyncio.wait_for(finished.wait(), 60)
+    await play_out(ann, lambda view: Decision.LEAVE if view.step >= 4 else Decision.CONTINUE)
     await table.close()
     scores = table.game.scores()
     return [scores[s.seat] for s in table.seats if s.kind is SeatKind.BOT]

@@ -3,7 +3,6 @@ never part of the replay; and record files that cannot overwrite one another."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import datetime, timezone
 
@@ -12,10 +11,12 @@ import pytest
 from diamant_tui.cli import main
 from diamant_tui.errors import RecordError
 from diamant_tui.record import FORMAT, PERSON, read_record, record_meta, record_to_json
-from diamant_tui.table import Table, TableSettings, TableStatus
+from diamant_tui.table import Table, TableSettings
 from diamant_tui.view import Decision
 from server.lobby import Lobby
 from server.records import record_file_name, write_record
+
+from playing import play_out
 
 NAMES = ["ann", "bob", "cy"]
 LEAVE_ALL = {"cards": ["T3"], "decisions": [{n: "leave" for n in NAMES}]}
@@ -83,17 +84,7 @@ async def _finished_table(**settings) -> Table:
     table = Table(TableSettings(**{"name": "den-2", "seats": 3, "bots": ("carry:20", "ev"),
                                    "pace": 0, "seed": 40, **settings}))
     ann = table.sit("ann", "key-ann")
-    finished = asyncio.Event()
-
-    def on_update(update) -> None:
-        view = update.view
-        if table.status is TableStatus.FINISHED:
-            finished.set()
-        elif view is not None and view.decision_due and view.my_decision is None:
-            asyncio.get_running_loop().call_soon(ann.decide, Decision.LEAVE)
-
-    ann.subscribe(on_update)
-    await asyncio.wait_for(finished.wait(), 60)
+    await play_out(ann, lambda view: Decision.LEAVE)
     return table
 
 
