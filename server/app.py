@@ -64,13 +64,15 @@ class ServerApp(DiamantApp):
         event.prevent_default()  # not the interface's local setup screen: the lobby instead
         translate_bindings(self, self.t)
         self.set_interval(min(IDLE_CHECK, self.idle_timeout / 2), self._check_idle)
-        self.push_screen(LobbyScreen())
         try:
             self._land()
         except LobbyError as exc:
             self.notify(exc.text(self.t), severity="error", timeout=8)
         except DiamantError as exc:
             self.notify(str(exc), severity="error", timeout=8, markup=False)
+        # The lobby is built only for those who see it: a session that goes straight to
+        # a table (play, watch, resume, a seat held) gets it when it leaves the table.
+        self._show_lobby()
 
     def _land(self) -> None:
         command = self.command
@@ -117,6 +119,7 @@ class ServerApp(DiamantApp):
         that is full or playing says so on a screen of its own (watch it, or go back)."""
         if table.seat_of(self.identity.key) is None and (
                 table.status is not TableStatus.WAITING or not table.free_seats):
+            self._show_lobby()  # what the person goes back to
             self.push_screen(TableUnavailableScreen(table.name, table.status),
                              lambda watch: self.watch(table) if watch else None)
             return
@@ -147,16 +150,24 @@ class ServerApp(DiamantApp):
 
     def _show_table(self) -> None:
         assert self.member is not None
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        if not isinstance(self.screen, LobbyScreen):
-            self.pop_screen()
+        self._to_lobby_level()
         self.push_screen(TableScreen(self.member))
+
+    def _to_lobby_level(self) -> None:
+        """Close every screen above the lobby (or above the app's base, if no lobby yet)."""
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
+
+    def _show_lobby(self) -> None:
+        """Show the lobby, unless a screen (a table) is shown already: leaving it will."""
+        if len(self.screen_stack) <= 1:
+            self.push_screen(LobbyScreen())
 
     def leave_table(self) -> None:
         """Back to the lobby: a waiting seat is freed, a seat in a game is played for you."""
-        while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
-            self.pop_screen()
+        self._to_lobby_level()
+        if not isinstance(self.screen, LobbyScreen):
+            self.push_screen(LobbyScreen())
         self.call_after_refresh(self._left_table, self.member)
         self.member, self.table, self.seat = None, None, None
 

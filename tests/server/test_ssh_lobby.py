@@ -77,3 +77,20 @@ async def test_the_language_can_be_chosen_in_the_lobby(server, players, make_key
     ann.type("fr")
     ann.press("enter")
     await ann.wait_for("En attente du début de la partie")
+
+
+async def test_a_session_that_goes_straight_to_a_table_builds_the_lobby_only_on_leaving(
+        server, players, make_key):
+    """`play NAME` shows the table at once; the lobby (its list, its keys) is built
+    only when the person goes back to it, which they still can at any time."""
+    from server.lobby_screen import LobbyScreen
+
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3")
+    await ann.wait_for("Table den: waiting for players")
+    (session,) = server.sessions
+    assert not any(isinstance(s, LobbyScreen) for s in session.app.screen_stack)
+    ann.press("q")
+    await ann.wait_for(r"Diamant over SSH ◆ the lobby")
+    await ann.wait_for(r"⏎ Join  w Watch  n New table")  # its keys work from here
+    assert isinstance(session.app.screen, LobbyScreen)
