@@ -131,7 +131,7 @@ class ServerApp(DiamantApp):
         previous = self.lobby.take_seat(member, self)
         if previous is not None and previous is not self:
             previous.session.close(previous.t("server.replaced"))
-        self.member, self.table, self.seat = member, table, member.seat
+        self.member = member
         self._show_table()
         if self.identity.guest:
             code = self.lobby.resume_code(self.identity.key)
@@ -145,7 +145,6 @@ class ServerApp(DiamantApp):
         if self.member is not None:
             self._leave_member()
         self.member = table.watch(self.identity.name, self.identity.key)
-        self.table, self.seat = table, None
         self._show_table()
 
     def _show_table(self) -> None:
@@ -169,7 +168,7 @@ class ServerApp(DiamantApp):
         if not isinstance(self.screen, LobbyScreen):
             self.push_screen(LobbyScreen())
         self.call_after_refresh(self._left_table, self.member)
-        self.member, self.table, self.seat = None, None, None
+        self.member = None
 
     def _left_table(self, member: Member | None) -> None:
         # Once the table's screen has gone (and stopped listening to the table).

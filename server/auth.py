@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Callable
 
 import asyncssh
 
-from diamant_tui.table import clean_text
+# The display name comes from the SSH user name, cleaned as every typed name is. asyncssh
+# has already applied SASLprep (RFC 4013) to it: names it forbids (most emoji, for
+# instance) are refused before the connection gets here; the README says which work.
+from diamant_tui.names import clean_name
 
 if TYPE_CHECKING:
     from .limits import ConnectionLimits
@@ -22,7 +25,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NAME_MAX_CHARS = 16
 MAX_SESSIONS = 3
 """Sessions (each an app) one connection may open: enough for ssh connection sharing."""
 
@@ -39,16 +41,6 @@ class Identity:
     def __str__(self) -> str:
         kind = "guest" if self.guest else self.key.removeprefix("key:")
         return f"{self.name!r} ({kind}) from {self.address}"
-
-
-def clean_name(username: str) -> str:
-    """The SSH user name as a display name: no control characters, at most 16 characters.
-
-    asyncssh has already applied SASLprep (RFC 4013) to it: compatibility forms folded
-    (NFKC), invisible characters dropped, and names it forbids (most emoji, for instance)
-    refused before the connection gets here. The README tells players which names work.
-    """
-    return clean_text(username, NAME_MAX_CHARS) or "player"
 
 
 class ConnectionHandler(asyncssh.SSHServer):

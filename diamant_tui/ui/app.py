@@ -57,8 +57,7 @@ class DiamantApp(App):
         super().__init__(**app_options)
         self.translator = Translator(lang or detect_language())
         self.member = member
-        self.table = member.table if member is not None else None
-        self.seat = member.seat if member is not None else None
+        """Where this person is: their place at a table (seat or watching), if any."""
         self.choices = choices
         self._on_leave = on_leave
         self.help_note: str | None = None
@@ -68,6 +67,16 @@ class DiamantApp(App):
         # NO_COLOR asks for no colour when it is set and not empty (no-color.org).
         self.no_color = bool(os.environ.get("NO_COLOR"))
         apply_colours(self)
+
+    @property
+    def table(self) -> Table | None:
+        """The table this person is at, if any."""
+        return self.member.table if self.member is not None else None
+
+    @property
+    def seat(self) -> int | None:
+        """This person's seat (None when watching or at no table)."""
+        return self.member.seat if self.member is not None else None
 
     def t(self, key: str, **fmt: object) -> str:
         """The text for ``key`` in this app's language."""
@@ -153,8 +162,7 @@ class DiamantApp(App):
         table = Table(choices.settings(), creator="local")
         self.member = table.sit(choices.name, identity="local")
         self.choices = choices
-        self._own_table = self.table = table
-        self.seat = self.member.seat
+        self._own_table = table
         self.push_screen(TableScreen(self.member))
 
     def leave_table(self) -> None:
