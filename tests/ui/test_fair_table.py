@@ -9,10 +9,9 @@ from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.final import FinalScreen
-from diamant_tui.ui.screens.summary import RoundSummaryScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.view import Decision
-from ui_helpers import FixedTable, T, after_disaster, mid_round, screen_text, until
+from ui_helpers import FixedTable, T, after_disaster, mid_round, screen_text, summary_shown, until
 
 
 def quick(**kw) -> TableSettings:
@@ -49,7 +48,7 @@ async def test_the_enter_that_closes_the_round_summary_never_decides_the_next_ro
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         after_disaster(table)
-        await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await until(pilot, lambda: summary_shown(app))
         meant_for_the_summary = events.Key("enter", None)  # typed now...
         table.publish(table.game.start_next_round())
         table.reveal(T(5))  # ...and read once the next round's first card is out

@@ -33,10 +33,9 @@ from diamant_tui.ui.describe import RUBY, describe
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.rules import RulesScreen
-from diamant_tui.ui.screens.summary import RoundSummaryScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.view import PlayerView
-from ui_helpers import FixedTable, H, Relic, T, screen_text, until
+from ui_helpers import FixedTable, H, Relic, T, screen_text, summary_shown, table_shown, until
 
 WIDTH, HEIGHT = 80, 24
 # Names of the longest length a table accepts (16 characters), some of them in wide
@@ -358,11 +357,11 @@ async def test_the_table_fits_through_the_longest_game(lang, names):
         rounds = [("spiders", 3, 0), ("snakes", 17, 2), ("lava", 9, 3), ("boulders", 17, 1)]
         for n, (hazard, treasure, leavers) in enumerate(rounds, start=1):
             quick_round(table, hazard, treasure, leavers)
-            await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+            await until(pilot, lambda: summary_shown(app))
             check_summary(await look(pilot, f"{lang}/{names} summary of round {n}",
                                       modal=True), t, table)
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await until(pilot, lambda: table_shown(app))
             screen = await look(pilot, f"{lang}/{names} table after disaster {n}", people)
             check_table(screen, t, table, wide)
 

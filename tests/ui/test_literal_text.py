@@ -19,13 +19,12 @@ from textual.widgets._toast import Toast
 from diamant_tui.table import ChatRejected, Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens.final import FinalScreen
-from diamant_tui.ui.screens.summary import RoundSummaryScreen
 from diamant_tui.ui.widgets.event_banner import EventBanner
 from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.ui.widgets.score_table import ScoreTable
 from diamant_tui.ui.widgets.waiting import WaitingPanel
 from diamant_tui.view import Decision
-from ui_helpers import FixedTable, T, screen_text, until
+from ui_helpers import FixedTable, T, screen_text, summary_shown, until
 
 TRICKY = [
     "[/bold]", "[bold]x[/bold]", "[@click=app.quit]", "[link=https://x]y[/link]", "[red]",
@@ -159,7 +158,7 @@ async def test_names_chat_and_table_names_are_shown_as_typed(names, chat, table_
         await pilot.pause()
         fixed.reveal(T(9))  # shared by three: everyone ties, round after round
         fixed.everyone("leave")
-        await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await until(pilot, lambda: summary_shown(app))
         await pilot.pause()
         summary = shown(app, app.screen.query_one("#summary-table"))
         assert_clean(summary)

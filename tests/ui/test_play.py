@@ -10,10 +10,9 @@ from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.setup import SetupScreen
-from diamant_tui.ui.screens.summary import RoundSummaryScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.view import Decision, Phase
-from ui_helpers import screen_text, until
+from ui_helpers import screen_text, summary_shown, until
 
 
 def due(app) -> bool:
@@ -30,10 +29,10 @@ def due(app) -> bool:
 async def play_with_keys(app, pilot, leave_at_carried: int = 10) -> FinalScreen:
     """Answer every decision with `c` or `l`, close round summaries with Enter."""
     for _ in range(2000):
-        await until(pilot, lambda: due(app) or isinstance(app.screen, (FinalScreen, RoundSummaryScreen)))
+        await until(pilot, lambda: due(app) or isinstance(app.screen, FinalScreen) or summary_shown(app))
         if isinstance(app.screen, FinalScreen):
             return app.screen
-        if isinstance(app.screen, RoundSummaryScreen):
+        if summary_shown(app):
             await pilot.press("enter")
             continue
         carried = app.screen.view.me.carried

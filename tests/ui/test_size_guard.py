@@ -7,9 +7,8 @@ from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.setup import SetupScreen
-from diamant_tui.ui.screens.summary import RoundSummaryScreen
 from diamant_tui.ui.screens.table import TableScreen
-from ui_helpers import FixedTable, after_disaster, screen_text, until, whole_game
+from ui_helpers import FixedTable, after_disaster, screen_text, summary_shown, table_shown, until, whole_game
 
 ENLARGE = "Please enlarge your terminal to at least 80×24."
 GOES_ON = "The game goes on meanwhile."
@@ -57,18 +56,18 @@ async def test_a_round_summary_waits_for_a_larger_terminal():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         after_disaster(table)
-        await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await until(pilot, lambda: summary_shown(app))
         await pilot.resize_terminal(80, 20)
         await pilot.pause()
         text = screen_text(app)
         assert ENLARGE in text and GOES_ON in text
         await pilot.press("enter", "escape", "space")
         await pilot.pause()
-        assert isinstance(app.screen, RoundSummaryScreen)
+        assert summary_shown(app)
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: table_shown(app))
 
 
 async def test_the_final_scores_offer_no_rematch_behind_the_overlay():

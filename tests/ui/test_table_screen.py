@@ -12,13 +12,12 @@ from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.describe import describe
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.rules import RulesScreen
-from diamant_tui.ui.screens.summary import RoundSummaryScreen
 from diamant_tui.ui.messages import TableUpdated
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.quiet_footer import FooterKey
 from diamant_tui.view import Decision
-from ui_helpers import (FixedTable, FrameCounter, T, after_disaster, mid_round, screen_segments,
-                        screen_text, settled, until)
+from ui_helpers import (FixedTable, FrameCounter, H, T, after_disaster, mid_round, screen_segments,
+                        screen_text, settled, summary_shown, table_shown, until)
 
 HINT = "Press s to start now: computer players take the free seats."
 
@@ -260,9 +259,9 @@ async def test_a_spectators_round_summary_closes_when_the_next_round_begins():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         after_disaster(table)
-        await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await until(pilot, lambda: summary_shown(app))
         table.reveal(T(5))  # round 2 begins
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: table_shown(app))
         assert "Round 2/5" in screen_text(app)
 
 
@@ -294,6 +293,30 @@ async def test_updates_redraw_only_what_changed():
         await pilot.pause()
         assert footer_keys(app) == keys and c_key.has_class("-disabled")
         assert frames.full == 0
+
+
+async def test_a_rounds_end_and_its_summary_lay_the_screen_out_once_each_way():
+    """The round summary is part of the table screen: the round's last card and the
+    summary over it are one full repaint, closing it one more, with no key hints rebuilt.
+    (As a screen of its own it was pushed and popped: four full repaints and eight frames
+    for every seat at every round's end.)"""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        keys = footer_keys(app)
+        frames = FrameCounter(app)
+        table.decide(Ana="continue")
+        table.reveal(H("lava"))  # the second lava: the round ends
+        await until(pilot, lambda: summary_shown(app))
+        await settled(pilot)
+        assert frames.full == 1 and frames.frames <= 4, (frames.full, frames.frames)
+        frames.reset()
+        await pilot.press("enter")
+        await until(pilot, lambda: table_shown(app))
+        await settled(pilot)
+        assert frames.full == 1 and frames.frames <= 3, (frames.full, frames.frames)
+        assert footer_keys(app) == keys
 
 
 async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():

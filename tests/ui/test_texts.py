@@ -23,7 +23,6 @@ from diamant_tui.i18n import LANGUAGES, Translator
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.describe import describe
 from diamant_tui.ui.screens.final import FinalScreen
-from diamant_tui.ui.screens.summary import RoundSummaryScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.deck_info import DeckInfo
 from ui_helpers import (
@@ -34,6 +33,8 @@ from ui_helpers import (
     after_disaster,
     mid_round,
     screen_text,
+    summary_shown,
+    table_shown,
     until,
     whole_game,
 )
@@ -192,7 +193,7 @@ async def test_the_round_summary_counts_relic_points_apart_from_rubies():
         table.reveal(H("spiders"))
         table.everyone("continue")
         table.reveal(H("spiders"))
-        await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await until(pilot, lambda: summary_shown(app))
         await pilot.pause()
         dialog = [line.split("│")[1] for line in screen_text(app).splitlines()
                   if line.count("│") >= 2]
@@ -209,9 +210,9 @@ async def test_the_deck_panel_warns_of_nothing_once_the_game_is_over():
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         after_disaster(table)
-        await until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await until(pilot, lambda: summary_shown(app))
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: table_shown(app))
         await pilot.press("p")
         await pilot.pause()
         deck = app.screen.query_one(DeckInfo)

@@ -51,6 +51,22 @@ def screen_segments(app) -> list:
     return list(console.render(update))
 
 
+def summary_shown(app) -> bool:
+    """Whether the table screen is showing its round summary."""
+    from diamant_tui.ui.screens.table import TableScreen
+    from diamant_tui.ui.widgets.round_summary import RoundSummary
+
+    screen = app.screen
+    return isinstance(screen, TableScreen) and screen.query_one(RoundSummary).shown
+
+
+def table_shown(app) -> bool:
+    """Whether the table itself is on the screen (no summary, dialog or final scores)."""
+    from diamant_tui.ui.screens.table import TableScreen
+
+    return isinstance(app.screen, TableScreen) and not summary_shown(app)
+
+
 async def settled(pilot) -> None:
     """Wait until the app has worked through everything queued: messages, screens pushed
     or popped, and animations (idle, not a fixed pause)."""
@@ -248,4 +264,5 @@ class FrameCounter:
 
 
 __all__ = ["FixedMember", "FixedTable", "FrameCounter", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
-           "screen_segments", "screen_text", "settled", "until", "whole_game"]
+           "screen_segments", "screen_text", "settled", "summary_shown", "table_shown", "until",
+           "whole_game"]

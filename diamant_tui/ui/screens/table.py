@@ -12,6 +12,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Input, RichLog
 
 from ...errors import DiamantError
@@ -29,11 +30,11 @@ from ..widgets.game_log import GameLog
 from ..widgets.players import PlayersState, PlayerList
 from ..widgets.quiet_footer import QuietFooter
 from ..widgets.round_bar import BarState, RoundBar
+from ..widgets.round_summary import RoundSummary
 from ..widgets.waiting import WaitingPanel, WaitingState
 from .base import DiamantScreen
 from .confirm import ConfirmScreen
 from .final import FinalScreen
-from .summary import RoundSummaryScreen
 
 KEPT_LINES = 40
 """Lines of the current round kept for the feed under the path."""
@@ -71,6 +72,7 @@ class TableScreen(DiamantScreen):
         self._due_since: float | None = None
         """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
+        self._focus_before_summary: Widget | None = None
 
     # -- layout ------------------------------------------------------------------
 
@@ -91,6 +93,7 @@ class TableScreen(DiamantScreen):
                 yield Input(id="chat-input", placeholder=self.app.t("chat.placeholder"),
                             max_length=200, compact=True)
             yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield RoundSummary(id="summary")
         yield QuietFooter()
 
     def on_mount(self) -> None:
@@ -172,9 +175,9 @@ class TableScreen(DiamantScreen):
             playing=me is not None and view.phase is not Phase.OVER,
             deadline=update.deadline,
         )
-        on_top = self.app.screen
-        if isinstance(on_top, RoundSummaryScreen) and on_top.view.round != view.round:
-            on_top.close()  # the next round has begun
+        summary = self.query_one(RoundSummary)
+        if summary.view is not None and summary.view.round != view.round:
+            self._close_summary()  # the next round has begun
 
     def _show_arrival(self, view: PlayerView) -> None:
         # Arriving at a game already under way: say where it stands.
@@ -208,7 +211,35 @@ class TableScreen(DiamantScreen):
             self._show_feed(shown)
         ended = [e for e in update.events if isinstance(e, RoundEnded)]
         if ended and not any(isinstance(e, GameEnded) for e in update.events):
-            self.app.push_screen(RoundSummaryScreen(view))
+            self._show_summary(view)
+
+    def _show_summary(self, view: PlayerView) -> None:
+        """Sum up the round just ended in place of the table, until closed."""
+        self._focus_before_summary = self.focused
+        self.query_one(RoundSummary).show(view)
+
+    @property
+    def _summary_shown(self) -> bool:
+        summary = self.query(RoundSummary)
+        return bool(summary) and summary.first().shown
+
+    def _close_summary(self) -> None:
+        if self._summary_shown:
+            self.query_one(RoundSummary).hide()
+            self.on_round_summary_closed()
+
+    def on_round_summary_closed(self, message: RoundSummary.Closed | None = None) -> None:
+        self._restore_focus()
+
+    def _restore_focus(self) -> None:
+        # The keyboard goes back where it was, unless something else has taken it since.
+        summary = self.query_one(RoundSummary)
+        before, self._focus_before_summary = self._focus_before_summary, None
+        if self.focused is summary or self.focused is None:
+            if before is not None and before.is_attached and before.focusable:
+                before.focus()
+            else:
+                self.set_focus(None)
 
     def _show_feed(self, latest: int) -> None:
         """The feed shows the round's lines that the banner does not hold (``latest``)."""
@@ -233,6 +264,7 @@ class TableScreen(DiamantScreen):
 
     def _to_top(self) -> None:
         """Close whatever is shown over this screen (rules, summary, a question)."""
+        self._close_summary()
         while self in self.app.screen_stack and self.app.screen is not self:
             self.app.pop_screen()
 

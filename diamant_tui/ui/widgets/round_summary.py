@@ -1,0 +1,121 @@
+"""After a round: how it ended and what each player banked."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Label, Static
+
+from ...view import PlayerView, RoundResult
+from ..cells import cell, widest
+from ..describe import RUBY, hazard_name
+from ..bindings import translate_bindings
+
+
+def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
+    """The summary's body: one line per player, best banked first, with the rubies and
+    the relic points of the round apart (a relic's points are not rubies)."""
+    relics = result.relics or tuple(0 for _ in view.players)
+    order = sorted(view.players, key=lambda p: (-(result.banked[p.seat] or 0), p.seat))
+    rows = []
+    for p in order:
+        banked = result.banked[p.seat]
+        rubies = "?" if banked is None else f"+{banked - relics[p.seat]}{RUBY}"
+        points = f"+{relics[p.seat]}" if relics[p.seat] else "—"
+        total = "?" if p.chest is None else str(p.chest + p.relic_points)
+        mark = "▶ " if p.seat == view.seat else "  "
+        rows.append((mark + p.name, rubies, points, total))
+    heads = (t("players.name"), t("summary.banked"), t("summary.relics"), t("summary.score"))
+    widths = [widest([row[i] for row in rows] + [heads[i]]) for i in range(4)]
+    gap = "   "
+
+    def line(row) -> str:
+        return cell(row[0], widths[0]) + "".join(
+            gap + cell(text, width, right=True) for text, width in zip(row[1:], widths[1:])
+        )
+
+    return Text("\n").join([Text(line(heads), style="bold")] + [Text(line(row)) for row in rows])
+
+
+class RoundSummary(Vertical):
+    """How the round that just ended went, over the table (not the last round: the final
+    scores have their own screen); Enter, Space or Escape closes it.
+
+    A part of the table screen rather than a screen of its own: showing a screen and
+    going back lays out and sends the whole terminal six to eight times for every seat
+    at every round's end, where showing and hiding this costs one frame each.
+    """
+
+    # Not in the footer: the box says which key closes it, and a footer whose keys change
+    # is rebuilt from scratch (several frames for every seat).
+    BINDINGS = [Binding("enter,escape,space", "close", "key.continue_game", show=False)]
+    can_focus = True
+
+    class Closed(Message):
+        """The person closed the summary."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.view: PlayerView | None = None
+        """The view whose last round is summed up; None while hidden."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="summary-box", classes="dialog"):
+            yield Label("", id="summary-title", classes="dialog-title")
+            yield Label("", id="summary-how")
+            yield Label("", id="summary-cards")
+            yield Static("", id="summary-table")
+            yield Label("", id="summary-next", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        translate_bindings(self, self.app.t)
+
+    @property
+    def shown(self) -> bool:
+        """Whether the summary is on the screen."""
+        return self.view is not None
+
+    def show(self, view: PlayerView) -> None:
+        """Sum up the last round of ``view`` and take the keyboard until closed."""
+        t = self.app.t
+        result = view.round_results[-1]
+        self.view = view
+        self.query_one("#summary-title", Label).update(
+            t("summary.title", round=result.round, rounds=view.rounds))
+        how = self.query_one("#summary-how", Label)
+        if result.disaster is not None:
+            how.update("✖ " + t("summary.disaster", hazard=hazard_name(t, result.disaster)))
+        else:
+            how.update("✔ " + t("summary.safe"))
+        how.set_class(result.disaster is not None, "-disaster")
+        self.query_one("#summary-cards", Label).update(t("summary.cards", cards=result.cards))
+        self.query_one("#summary-table", Static).update(summary_text(t, view, result))
+        self.query_one("#summary-next", Label).update(t("summary.next"))
+        self._fit()
+        self.add_class("-shown")
+        self.focus()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        # Over everything but the footer's line (CSS cannot say "100% less one line"
+        # for a docked widget, and docks in one layer do not make room for another's).
+        height = max(1, self.screen.size.height - 1)
+        if self.styles.height is None or self.styles.height.value != height:
+            self.styles.height = height
+
+    def hide(self) -> None:
+        """Take the summary off the screen (nothing happens when it is not shown)."""
+        if self.view is None:
+            return
+        self.view = None
+        self.remove_class("-shown")
+
+    def action_close(self) -> None:
+        if self.shown:
+            self.hide()
+            self.post_message(self.Closed())
