@@ -89,7 +89,7 @@ def _instrument(probe: Probe) -> None:
     publish = Table._publish
     send = GameSession.send
 
-    def timed_publish(table: Table, events) -> None:
+    def timed_publish(table: Table, events, **how) -> None:
         game = table.game
         if game is not None:
             if game.step >= 1:
@@ -99,7 +99,7 @@ def _instrument(probe: Probe) -> None:
                     probe.reveals.append((table.name, *step, time.monotonic()))
             if table.status is TableStatus.FINISHED:
                 probe.finished.add((table.name, table.games_played))
-        publish(table, events)
+        publish(table, events, **how)
 
     def counted_send(session: GameSession, data: bytes) -> None:
         probe.sends += 1

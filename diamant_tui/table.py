@@ -27,7 +27,7 @@ from typing import Callable
 from .bots import Bot, make_bot
 from .engine import Game
 from .errors import IllegalAction
-from .events import Event
+from .events import DecisionMade, Event
 from .names import NAME_MAX_CHARS, clean_name, clean_text, distinct_name
 from .table_info import (
     STAND_IN_BOT,
@@ -54,6 +54,10 @@ CHAT_WINDOW = 10.0
 CHAT_KEPT = 50
 ROUND_PAUSE = 6
 """The pause after a round ends, in multiples of the pace, so its summary can be read."""
+MARKS_DELAY = 0.25
+"""Seconds the others may wait to see that a player has decided. Marks made meanwhile go
+out together: every update is a frame for every screen at the table, and one per
+decision was most of what a table cost a server. Whoever decides sees it at once."""
 
 
 @dataclass
@@ -137,6 +141,7 @@ class Table:
         *,
         creator: str | None = None,
         on_game_over: Callable[["Table"], None] | None = None,
+        marks_delay: float = MARKS_DELAY,
     ) -> None:
         self.settings = settings.checked()
         self.creator = creator
@@ -159,6 +164,10 @@ class Table:
         self._wakeup = asyncio.Event()
         self._deadline: float | None = None
         self._task: asyncio.Task[None] | None = None
+        self._marks_delay = marks_delay
+        self._held: list[tuple[Member | None, Event]] = []
+        """Decision marks not yet sent to everyone, each with who was sent it already."""
+        self._release: asyncio.TimerHandle | None = None
 
     # -- seats -----------------------------------------------------------------
 
@@ -311,12 +320,33 @@ class Table:
             watchers=self.watchers,
         )
 
-    def _publish(self, events: list[Event] | tuple[Event, ...]) -> None:
+    def _publish(self, events: list[Event] | tuple[Event, ...], *,
+                 decider: Member | None = None, mark: bool = False) -> None:
+        """Send everyone their update with ``events``.
+
+        A ``mark`` (a choice that does not end the turn, by ``decider`` or a computer
+        player) goes at once to the decider only; the others get it with the next
+        update, at the latest :data:`MARKS_DELAY` later (see there why).
+        """
         events = tuple(events)
+        if mark and self._marks_delay > 0:
+            self._held.extend((decider, event) for event in events)
+            callback = self._members.get(decider) if decider is not None else None
+            if callback is not None:
+                self._send(decider, callback, events, self._shared())
+            if self._release is None:
+                loop = asyncio.get_running_loop()
+                self._release = loop.call_later(self._marks_delay, self._publish, ())
+            return
+        held, self._held = self._held, []
+        if self._release is not None:
+            self._release.cancel()
+            self._release = None
         shared = self._shared()
         for member, callback in list(self._members.items()):
             if callback is not None:
-                self._send(member, callback, events, shared)
+                mine = tuple(event for sent_to, event in held if sent_to is not member)
+                self._send(member, callback, mine + events, shared)
 
     def _send(self, member: Member, callback: Callable[[TableUpdate], None],
               events: tuple[Event, ...], shared: dict) -> None:
@@ -345,7 +375,7 @@ class Table:
             raise IllegalAction("the game has not started yet.")
         events = self.game.submit(seat, decision)
         self._seats[seat].away = False
-        self._publish(events)
+        self._publish(events, decider=member, mark=_only_a_mark(events))
         self._wakeup.set()
 
     def _say(self, member: Member, text: str) -> ChatLine:
@@ -430,6 +460,9 @@ class Table:
     async def close(self) -> None:
         """Stop the game task; nobody at the table gets anything more."""
         self._members.clear()
+        if self._release is not None:
+            self._release.cancel()
+            self._release = None
         if self._task is not None:
             self._task.cancel()
             try:
@@ -463,7 +496,10 @@ class Table:
                     await asyncio.sleep(pace * ROUND_PAUSE)
                     self._publish(game.start_next_round())
                 if game.phase is Phase.REVEAL:
-                    self._publish(game.reveal())
+                    events = game.reveal()
+                    # The card and the turn it opens (with its timer) in one update.
+                    self._start_clock(game)
+                    self._publish(events)
                 if game.phase is Phase.DECISION:
                     await self._decision_turn(game)
                 await asyncio.sleep(pace)
@@ -481,12 +517,19 @@ class Table:
             except Exception:
                 log.exception("table %s: saving the finished game failed", self.name)
 
+    def _start_clock(self, game: Game) -> None:
+        """Set the turn's deadline (if the table has a timer) as a turn begins."""
+        timer = self.settings.timer
+        due = game.phase is Phase.DECISION and timer
+        self._deadline = asyncio.get_running_loop().time() + timer if due else None
+
     async def _decision_turn(self, game: Game) -> None:
         turn = (game.round, game.step)
         loop = asyncio.get_running_loop()
-        self._deadline = loop.time() + self.settings.timer if self.settings.timer else None
         self._wakeup.clear()
-        self._publish(())
+        if self._deadline is None and self.settings.timer:
+            self._start_clock(game)  # a turn not opened by a reveal here (none today)
+            self._publish(())
         while game.phase is Phase.DECISION and (game.round, game.step) == turn:
             await self._computers_decide(game, turn)
             if game.phase is not Phase.DECISION or (game.round, game.step) != turn:
@@ -519,7 +562,8 @@ class Table:
                 break
             bot = self._seats[seat].bot
             assert bot is not None
-            self._publish(game.submit(seat, bot.decide(game.view_for(seat))))
+            events = game.submit(seat, bot.decide(game.view_for(seat)))
+            self._publish(events, mark=_only_a_mark(events))
 
     async def _computers_decide(self, game: Game, turn: tuple[int, int]) -> None:
         loop = asyncio.get_running_loop()
@@ -537,7 +581,13 @@ class Table:
             if (game.round, game.step) != turn or game.phase is not Phase.DECISION:
                 return
             if seat in game.players_in_cave and seat not in game.pending:
-                self._publish(game.submit(seat, decision))
+                events = game.submit(seat, decision)
+                self._publish(events, mark=_only_a_mark(events))
+
+
+def _only_a_mark(events: list[Event]) -> bool:
+    """Whether ``events`` only say that someone decided (the turn goes on)."""
+    return all(isinstance(event, DecisionMade) for event in events)
 
 
 __all__ = [

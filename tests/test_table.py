@@ -112,6 +112,8 @@ async def _pending_choice_as_others_see_it(choice: Decision) -> list[TableUpdate
     bob.subscribe(bobs)
     await until(lambda: table.game.view_for(0).decision_due)
     ann.decide(choice)
+    # The others learn of it a moment later (see MARKS_DELAY).
+    await until(lambda: spectator.last.view.players[0].decided and bobs.last.view.players[0].decided)
     seen = [spectator.last, bobs.last]
     await table.close()
     return seen
@@ -124,6 +126,34 @@ async def test_spectators_and_others_never_see_a_pending_choice():
     after_continue = await _pending_choice_as_others_see_it(Decision.CONTINUE)
     assert after_leave[0].view.players[0].decided
     assert after_leave == after_continue
+
+
+async def test_marks_of_decisions_made_together_reach_the_others_in_one_update():
+    """Whoever decides sees their choice at once; the others get the marks of choices
+    made close together in one update (one frame for each of their screens), and each
+    decision's event exactly once."""
+    table = Table(settings(bots=(), seats=4, seed=11))
+    ann, bob, cy, _dee = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy", "dee"))
+    anns, bobs, cys = Recorder(), Recorder(), Recorder()
+    ann.subscribe(anns)
+    bob.subscribe(bobs)
+    cy.subscribe(cys)
+    await until(lambda: table.game.view_for(0).decision_due)
+    before = len(cys.updates)
+    ann.decide(Decision.CONTINUE)
+    assert anns.last.view.my_decision is Decision.CONTINUE  # at once, for ann
+    bob.decide(Decision.LEAVE)
+    assert bobs.last.view.my_decision is Decision.LEAVE
+    assert len(cys.updates) == before  # cy is told a moment later...
+    await until(lambda: len(cys.updates) > before)
+    await asyncio.sleep(0.3)  # (long enough for a second update, if one were sent)
+    assert len(cys.updates) == before + 1  # ...of both at once
+    marks = [p.decided for p in cys.last.view.players]
+    assert marks == [True, True, False, False]
+    made = [e.seat for e in cys.events() if isinstance(e, DecisionMade)]
+    assert made == [0, 1]
+    assert [e.seat for e in anns.events() if isinstance(e, DecisionMade)] == [0, 1]
+    await table.close()
 
 
 async def test_the_timer_runs_out_and_a_computer_decides_for_the_late_seat():
