@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+import unicodedata
 from typing import Callable
 
 import asyncssh
 import pyte
+from wcwidth import wcwidth  # pyte's own measure of a character's cells
 
 WAIT = 30.0
 """Seconds a test waits for something to appear before it fails (the machine is shared)."""
@@ -29,6 +31,22 @@ KEYS = {
     "f1": b"\x1bOP",
 }
 
+
+
+class TerminalScreen(pyte.Screen):
+    """pyte's screen, skipping zero-width characters that combine with nothing (such as
+    U+E0129, a variation selector) as terminals do: pyte 0.8 stops drawing the rest of
+    the text at such a character, which no real terminal does."""
+
+    @staticmethod
+    def visible(text: str) -> str:
+        """``text`` without the characters a terminal shows as nothing at all."""
+        if text.isascii():
+            return text
+        return "".join(ch for ch in text if wcwidth(ch) != 0 or unicodedata.combining(ch))
+
+    def draw(self, data: str) -> None:
+        super().draw(self.visible(data))
 
 class _Client(asyncssh.SSHClientSession):
     """Feeds every byte received to the player's terminal emulator."""
@@ -49,7 +67,7 @@ class Player:
     def __init__(self, name: str, size: tuple[int, int] = (80, 24)) -> None:
         self.name = name
         self.size = size
-        self.screen = pyte.Screen(*size)
+        self.screen = TerminalScreen(*size)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
         """Every byte the server sent to this player."""

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from diamant_tui.table import TableSettings
+from harness import TerminalScreen
 from server.lobby import TABLE_NAME
 
 
@@ -23,8 +24,10 @@ MARKUP = ["[/bold]", "[bold]x[/bold]", "[@click=app.quit]", "[red]r[/red]", "\\[
 
 
 def squash(text: str) -> str:
-    """``text`` without whitespace and toast edges (▌): lines may wrap, columns are padded."""
-    return "".join(text.replace("▌", " ").split())
+    """``text`` without whitespace and toast edges (▌): lines may wrap, columns are padded;
+    and without what a terminal cannot show (zero-width characters that combine with
+    nothing, see TerminalScreen)."""
+    return "".join(TerminalScreen.visible(text).replace("▌", " ").split())
 
 
 def sendable(name: str) -> bool:
@@ -48,6 +51,7 @@ def session_of(server, player_key) -> object:
        typed=st.one_of(st.sampled_from(MARKUP), st.text(PRINTABLE, min_size=1, max_size=20)))
 @example(user="[/bold]", listed="漢字の洞窟", typed="[/bold]")
 @example(user="[bold]x[/bold]", listed="café_ÅØ", typed="[@click=app.quit]")
+@example(user="漢字かな", listed="0C", typed="ŃĲ®*𪟕ăı\U000E0129/¿k/")  # a variation selector
 async def test_the_lobby_shows_names_as_typed(server, players, make_key, user, listed, typed):
     """The user name in the lobby's header, a table in the list, and a table name typed in
     the dialog (opening the table, or quoted in the message saying why it cannot)."""
