@@ -319,6 +319,25 @@ async def test_a_rounds_end_and_its_summary_lay_the_screen_out_once_each_way():
         assert footer_keys(app) == keys
 
 
+async def test_a_new_theme_reaches_the_marks_in_the_player_list():
+    """The list keeps the styles it looked up between redraws, but not across a change of
+    theme: a decided player's mark takes the new theme's colour at once."""
+    table = mid_round(FixedTable())  # Chiara has decided
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+
+        def mark_colour():
+            return next(seg.style.color for seg in screen_segments(app) if "✓" in seg.text)
+
+        before = mark_colour()
+        app.theme = "textual-light"
+        await settled(pilot)
+        after = mark_colour()
+        assert after != before
+        assert after.triplet.hex == app.current_theme.success.lower()
+
+
 async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():
     """When a choice becomes due or the turn ends, the key hints that change with it (`c`,
     `l` offered or dimmed) change while the screen handles that update, so they are drawn

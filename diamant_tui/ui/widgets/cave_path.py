@@ -10,6 +10,7 @@ from textual.widget import Widget
 from ...cards import Hazard, Relic, Treasure
 from ...view import PathCard
 from ..describe import RUBY
+from .component_styles import KeptComponentStyles
 
 CARD_WIDTH = 9
 INNER = CARD_WIDTH - 2
@@ -24,7 +25,7 @@ BORDERS = {
 }
 
 
-class CavePath(Widget):
+class CavePath(KeptComponentStyles, Widget):
     """Draws ``path`` as boxed cards; the second hazard of a type stands out."""
 
     COMPONENT_CLASSES = {
@@ -60,7 +61,7 @@ class CavePath(Widget):
 
     def render(self) -> Text:
         if not self.path:
-            return Text(self.empty_text, style=self.get_component_rich_style("path--empty"))
+            return Text(self.empty_text, style=self.component_style("path--empty"))
         per_row = self.per_row(self.size.width)
         seen: set = set()
         boxes = []
@@ -96,9 +97,9 @@ class CavePath(Widget):
             bottom_text = str(card.value) if card.value is not None else ""
             if pc.taken:
                 bottom_text = t("card.taken_short")
-        style = self.get_component_rich_style(f"path--{kind}")
+        style = self.component_style(f"path--{kind}")
         if isinstance(card, Relic) and pc.taken:
-            style = self.get_component_rich_style("path--taken")
+            style = self.component_style("path--taken")
         b = BORDERS[kind]
         top = Text(b[0] + b[1] * INNER + b[2], style=style)
         middle = Text(b[3], style=style)
@@ -106,7 +107,7 @@ class CavePath(Widget):
         middle.append(b[4], style=style)
         fill = INNER - len(bottom_text)
         bottom = Text(b[5] + b[6] * (fill // 2), style=style)
-        rubies_style = self.get_component_rich_style("path--rubies")
+        rubies_style = self.component_style("path--rubies")
         bottom.append(bottom_text, style=style if second else rubies_style)
         bottom.append(b[6] * (fill - fill // 2) + b[7], style=style)
         return top, middle, bottom

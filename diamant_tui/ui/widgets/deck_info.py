@@ -17,6 +17,7 @@ from textual.widget import Widget
 from ...cards import HazardType, Rules
 from ...view import Phase, PlayerView
 from ..describe import RUBY, hazard_abbr
+from .component_styles import KeptComponentStyles
 
 OVER = (Phase.ROUND_OVER, Phase.OVER)
 """Phases in which no card will be added to the path on show."""
@@ -42,7 +43,7 @@ class DeckState:
                    view.phase in OVER)
 
 
-class DeckInfo(Widget):
+class DeckInfo(KeptComponentStyles, Widget):
     """The deck by kind of card; the disaster chance shows only when switched on."""
 
     COMPONENT_CLASSES = {"deck--title", "deck--risk"}
@@ -75,7 +76,7 @@ class DeckInfo(Widget):
         deadly = set() if over else set(view.hazards_showing)
         lines = [
             Text(t("deck.title", count=view.deck_size),
-                 style=self.get_component_rich_style("deck--title")),
+                 style=self.component_style("deck--title")),
             Text(t("deck.treasure", count=treasures, rubies=view.treasure_in_deck, ruby=RUBY)),
             Text(t("deck.hazard", count=sum(hazards.values()))),
             *self._per_type(hazards, deadly),
@@ -88,14 +89,14 @@ class DeckInfo(Widget):
             lines += self._hazard_line("deck.removed", view.hazards_removed)
         if self.show_chance and not over:
             lines.append(Text(t("deck.chance", percent=round(100 * view.disaster_chance)),
-                              style=self.get_component_rich_style("deck--risk")))
+                              style=self.component_style("deck--risk")))
         return lines
 
     def _per_type(self, hazards: dict[HazardType, int], deadly: set[HazardType]) -> list[Text]:
         # A type already on the path is deadly now: marked with "!" (and the risk style).
         # The counts wrap rather than lose a type on a narrow panel.
         width = self._width()
-        risk = self.get_component_rich_style("deck--risk")
+        risk = self.component_style("deck--risk")
         lines = [Text()]
         for h, n in hazards.items():
             label = f"{hazard_abbr(self.app.t, h)}{n}" + ("!" if h in deadly else "")

@@ -7,9 +7,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..cells import wrap
+from .component_styles import KeptComponentStyles
 
 
-class EventFeed(Widget):
+class EventFeed(KeptComponentStyles, Widget):
     """The round's lines before those in the banner; the newest that fit, oldest first.
 
     It takes whatever room the path leaves: as the path grows it shows fewer lines,
@@ -25,7 +26,7 @@ class EventFeed(Widget):
         room = self.size.height
         if room <= 0 or not self.lines:
             return Text("")
-        style = self.get_component_rich_style("feed--line")
+        style = self.component_style("feed--line")
         width = self.size.width
         rows: list[str] = []
         for line in reversed(self.lines):

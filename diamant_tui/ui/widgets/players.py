@@ -16,6 +16,7 @@ from textual.widget import Widget
 from ...view import Phase, PlayerView, SeatView
 from ..cells import cell, cell_len, widest
 from ..describe import RUBY
+from .component_styles import KeptComponentStyles
 
 MIN_NAME = 8
 """Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
@@ -30,7 +31,7 @@ class PlayersState:
     people: frozenset[int] = frozenset()
 
 
-class PlayerList(Widget):
+class PlayerList(KeptComponentStyles, Widget):
     """One line per player; it shows that a player has decided, never what."""
 
     COMPONENT_CLASSES = {
@@ -79,14 +80,14 @@ class PlayerList(Widget):
             "  " + "".join(cell(h, w, right=i >= 2) + space
                            for i, (h, w) in enumerate(zip(heads, widths)))
             + status_head,
-            style=self.get_component_rich_style("players--header"),
+            style=self.component_style("players--header"),
         )
         lines = [header]
         for p, row in zip(view.players, numbers):
             me = p.seat == view.seat
-            style = self.get_component_rich_style("players--me") if me else Style()
+            style = self.component_style("players--me") if me else Style()
             if not p.in_cave:
-                style = self.get_component_rich_style("players--camp") + style
+                style = self.component_style("players--camp") + style
             place = places[0] if p.in_cave else places[1]
             line = Text(("▶ " if me else "  ") + cell(p.name, widths[0]) + space, style=style)
             line.append(cell(place, widths[1]) + space, style=style)
@@ -116,11 +117,11 @@ class PlayerList(Widget):
         if p.seat in self.state.away:
             # A computer plays the seat now: that matters more than the tick.
             line.append(away if words else "☾",
-                        style=self.get_component_rich_style("players--away"))
+                        style=self.component_style("players--away"))
         elif view.phase is Phase.DECISION and p.in_cave:
             if p.decided:
                 line.append(decided if words else "✓",
-                            style=self.get_component_rich_style("players--decided"))
+                            style=self.component_style("players--decided"))
             else:
                 line.append("…")
         if tell_computers and p.seat not in self.state.people and p.seat not in self.state.away:

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from ...cards import Rules
 from ...view import PlayerView, RoundResult
 from ..describe import hazard_abbr
+from .component_styles import KeptComponentStyles
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class BarState:
         return cls(view, view.rules, view.round, view.rounds, view.step, view.round_results)
 
 
-class RoundBar(Widget):
+class RoundBar(KeptComponentStyles, Widget):
     """Where the game stands; finished rounds' entrances are barricaded (▓)."""
 
     COMPONENT_CLASSES = {"round-bar--title", "round-bar--current", "round-bar--closed"}
@@ -50,7 +51,7 @@ class RoundBar(Widget):
         if self.state is None:
             return Text(t("table.waiting"))
         view = self.state.view
-        title = self.get_component_rich_style("round-bar--title")
+        title = self.component_style("round-bar--title")
         left = Text()
         left.append(t(f"rules.{view.rules.value}"), style=title)
         left.append(" · " + t("table.round", round=view.round, rounds=view.rounds))
@@ -69,8 +70,8 @@ class RoundBar(Widget):
         """The five entrances; ``short``: closing hazards in two letters."""
         t = self.app.t
         right = Text(t("table.entrances") + " " if label else "")
-        closed = self.get_component_rich_style("round-bar--closed")
-        current = self.get_component_rich_style("round-bar--current")
+        closed = self.component_style("round-bar--closed")
+        current = self.component_style("round-bar--current")
         results = {r.round: r for r in view.round_results}
         for n in range(1, view.rounds + 1):
             if n > 1:
