@@ -54,7 +54,7 @@ CHAT_WINDOW = 10.0
 CHAT_KEPT = 50
 ROUND_PAUSE = 6
 """The pause after a round ends, in multiples of the pace, so its summary can be read."""
-MARKS_DELAY = 0.25
+MARKS_DELAY = 0.5
 """Seconds the others may wait to see that a player has decided. Marks made meanwhile go
 out together: every update is a frame for every screen at the table, and one per
 decision was most of what a table cost a server. Whoever decides sees it at once."""
