@@ -59,6 +59,8 @@ class InputGate:
         self.dropped = 0
         """Events dropped by the last :meth:`filter` call."""
         self.dropped_total = 0
+        self.ignored = 0
+        """Sequences ignored as no terminal would send them (in-band sizes, too long)."""
         self.flood_started: float | None = None
         """When the current flood began (None: no flood)."""
         self._last_drop = 0.0
@@ -132,10 +134,12 @@ class InputGate:
                 elif len(token) <= MAX_SEQUENCE:
                     self._pending = token
                 else:
-                    self._drop(1)
+                    self.ignored += 1
             elif kind == "csi":
                 if len(token) > MAX_SEQUENCE or _IN_BAND_SIZE.match(token):
-                    self._drop(1)  # no terminal sends these unasked; sizes come from SSH
+                    # No terminal sends these unasked; sizes come from SSH. Ignored, they
+                    # cost nothing, so they are not counted as a flood.
+                    self.ignored += 1
                 elif token == PASTE_START:
                     self._in_paste = True
                     self._paste_dropped = not self._take(1)
@@ -171,7 +175,8 @@ class InputGate:
         chunk = text[pos:stop]
         if not self._paste_dropped and self._paste_left > 0:
             # Escape characters inside a paste would reach the parser as sequences.
-            kept = chunk[: self._paste_left].replace("\x1b", "")
+            # (bounded work: a paste can be megabytes long).
+            kept = chunk[: self._paste_left * 4].replace("\x1b", "")[: self._paste_left]
             self._paste_left -= len(kept)
             out.append(kept)
         if close < 0:

@@ -41,6 +41,8 @@ INPUT_RATE = 32_768
 INPUT_BURST = 65_536
 WRITE_HIGH_WATER = 256 * 1024
 """Bytes queued for a client before its frames are dropped (see :mod:`server.driver`)."""
+RESIZE_INTERVAL = 0.2
+"""Seconds between two window changes followed (the last one in between wins)."""
 WATCH_INTERVAL = 1.0
 """Seconds between checks of a session's output (stuck, or caught up again)."""
 ENV_NAMES = ("LANG", "TERM", "COLORTERM", "NO_COLOR")
@@ -83,6 +85,9 @@ class _BoundedEnvironment(dict):  # type: ignore[type-arg]
     them; this store (put in place when the channel opens) refuses the rest as they come.
     """
 
+    refused = 0
+    """Requests not kept."""
+
     def __setitem__(self, key: bytes, value: bytes) -> None:
         name = key.decode("ascii", errors="replace") if isinstance(key, bytes) else str(key)
         if (allowed_variable(name) and len(key) <= ENV_MAX_LENGTH
@@ -92,7 +97,6 @@ class _BoundedEnvironment(dict):  # type: ignore[type-arg]
         else:
             self.refused += 1
 
-    refused = 0
 
 NO_PTY_MESSAGE = (
     "Diamant needs a terminal: connect with ssh -t, for example: {ssh}\r\n"
@@ -150,6 +154,9 @@ class GameSession(asyncssh.SSHServerSession):
         self._conn: Any = None
         self._stalled_since: float | None = None
         self._watch: asyncio.TimerHandle | None = None
+        self._resize_handle: asyncio.TimerHandle | None = None
+        self._resized_at = float("-inf")
+        self._applied_size = DEFAULT_SIZE
 
     # --- asyncssh callbacks ----------------------------------------------------------
 
@@ -187,7 +194,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.environment = {_text(k): _text(v) for k, v in self._chan.get_environment().items()}
         refused = getattr(self._chan._env, "refused", 0)  # type: ignore[attr-defined]
         if refused:
-            log.info("%s: ignored %d environment variables the game does not use or too long",
+            log.info("%s: ignored %d environment variables (not used by the game, or too long)",
                      self.id, refused)
         if not self._has_pty:
             command = self.command or ""
@@ -257,7 +264,22 @@ class GameSession(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.size = self.clamp_size(width, height)
-        if self._driver is not None:
+        # Each new size costs a layout and a whole frame: follow window changes at most
+        # a few times a second (the last size wins), and not at all when nothing changed.
+        if self._resize_handle is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._resized_at + RESIZE_INTERVAL - loop.time()
+        if wait > 0:
+            self._resize_handle = loop.call_later(wait, self._apply_size)
+        else:
+            self._apply_size()
+
+    def _apply_size(self) -> None:
+        self._resize_handle = None
+        if self._driver is not None and self.size != self._applied_size:
+            self._resized_at = asyncio.get_running_loop().time()
+            self._applied_size = self.size
             self._driver.resize(*self.size)
 
     def clamp_size(self, width: int, height: int) -> tuple[int, int]:
@@ -343,9 +365,10 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
         self._chan = None
-        if self._watch is not None:
-            self._watch.cancel()
-            self._watch = None
+        for handle in (self._watch, self._resize_handle):
+            if handle is not None:
+                handle.cancel()
+        self._watch = self._resize_handle = None
         if self.app is not None and self.app.is_running:
             self.app.exit()
         elif self._task is None:
@@ -423,6 +446,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self.farewell, status = str(exc), 2
                 return
             app.driver_class = functools.partial(SSHDriver, terminal=self)
+            self._applied_size = self.size
             await app.run_async(size=self.size)
             if app._exception is not None:  # an error inside the app: Textual caught it
                 status = 1
