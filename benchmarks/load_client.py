@@ -224,7 +224,8 @@ class _Quiet(asyncssh.SSHClientSession):
 class Attacker:
     """A rude client that attacks until told to stop, connecting again whenever the server
     closes it: ``keys`` floods keys and mouse reports (about 30 KB/s, under the byte
-    allowance); ``resize`` types in-band size reports and asks for huge windows; ``stall``
+    allowance); ``resize`` types in-band size reports and asks for huge windows (changing
+size twice a second); ``stall``
     watches a table with a 1000x1000 terminal and a 1 GiB SSH window, and never reads."""
 
     def __init__(self, name: str, kind: str, watch: str) -> None:
@@ -269,7 +270,8 @@ class Attacker:
                     await asyncio.sleep(1 / 30)
                 elif self.kind == "resize":
                     chan.write(IN_BAND_BOMB)
-                    chan.change_terminal_size(100_000, 100_000)
+                    # Huge, then a little smaller: a new size each time, drawn in full.
+                    chan.change_terminal_size(*((100_000, 100_000) if step % 2 else (499, 200)))
                     await asyncio.sleep(0.5)
                 else:  # each window change makes the server draw the whole screen again
                     chan.change_terminal_size(480 + 20 * (step % 2), 1000)

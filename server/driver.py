@@ -87,6 +87,7 @@ class SSHDriver(Driver):
         self._terminal = terminal
         self._buffer: list[str] = []
         self._dropped = False
+        self._held = False
         self._running = False
         self._new_parser()
         self._tick_handle: Any = None
@@ -110,14 +111,32 @@ class SSHDriver(Driver):
         self._buffer.clear()
         if self._terminal.paused:
             # Dropping whole frames keeps the buffer bounded; the screen is repainted in
-            # full when the client catches up (see :meth:`repaint`).
+            # full when the client catches up (see :meth:`repaint`). Until then the app
+            # draws nothing at all: frames nobody receives would still cost their CPU.
             self._dropped = True
+            self._hold()
             return
         if not self._terminal.send(data.encode("utf-8", errors="replace")):
             self._dropped = True  # too much waiting for this client already
 
+    @property
+    def behind(self) -> bool:
+        """True while frames were dropped and the screen has not been drawn again."""
+        return self._dropped or self._held
+
+    def _hold(self) -> None:
+        if not self._held and self._running:
+            self._held = True
+            self._app._begin_batch()  # Textual lays out and draws nothing in a batch
+
+    def _release(self) -> None:
+        if self._held:
+            self._held = False
+            self._app._end_batch()
+
     def repaint(self) -> None:
         """The client caught up: if frames were dropped, draw the whole screen again."""
+        self._release()
         if self._dropped and self._running:
             self._dropped = False
             self._app.refresh(repaint=True, layout=True)
@@ -144,6 +163,7 @@ class SSHDriver(Driver):
     def stop_application_mode(self) -> None:
         """Restore the client's terminal (main screen, cursor, no mouse reporting)."""
         self.disable_input()
+        self._release()
         self._buffer.clear()
         self._terminal.send(_STOP.encode())
 

@@ -42,7 +42,9 @@ INPUT_BURST = 65_536
 WRITE_HIGH_WATER = 256 * 1024
 """Bytes queued for a client before its frames are dropped (see :mod:`server.driver`)."""
 RESIZE_INTERVAL = 0.2
-"""Seconds between two window changes followed (the last one in between wins)."""
+"""Seconds between two window changes followed (the last one in between wins), for a
+screen of up to :data:`RESIZE_CELLS` cells; proportionally longer for a larger one."""
+RESIZE_CELLS = 20_000
 WATCH_INTERVAL = 1.0
 """Seconds between checks of a session's output (stuck, or caught up again)."""
 ENV_NAMES = ("LANG", "TERM", "COLORTERM", "NO_COLOR")
@@ -269,14 +271,21 @@ class GameSession(asyncssh.SSHServerSession):
         if self._resize_handle is not None:
             return
         loop = asyncio.get_running_loop()
-        wait = self._resized_at + RESIZE_INTERVAL - loop.time()
+        wait = self._resized_at + self._resize_interval() - loop.time()
         if wait > 0:
             self._resize_handle = loop.call_later(wait, self._apply_size)
         else:
             self._apply_size()
 
+    def _resize_interval(self) -> float:
+        # A larger screen costs more to lay out and draw: it follows changes less often.
+        width, height = self._applied_size
+        return RESIZE_INTERVAL * max(1.0, width * height / RESIZE_CELLS)
+
     def _apply_size(self) -> None:
         self._resize_handle = None
+        if self.paused:
+            return  # nobody would see it: the size is applied when the client catches up
         if self._driver is not None and self.size != self._applied_size:
             self._resized_at = asyncio.get_running_loop().time()
             self._applied_size = self.size
@@ -294,7 +303,13 @@ class GameSession(asyncssh.SSHServerSession):
 
     def resume_writing(self) -> None:
         self._chan_paused = False
-        if self._driver is not None and not self.paused:
+        if not self.paused:
+            self._caught_up()
+
+    def _caught_up(self) -> None:
+        """The client reads again: follow its last window size and draw the screen again."""
+        self._apply_size()
+        if self._driver is not None:
             self._driver.repaint()
 
     @property
@@ -338,10 +353,10 @@ class GameSession(asyncssh.SSHServerSession):
                             self.pending_output())
                 self._abort()
                 return
-        elif self._stalled_since is not None:
+        else:
             self._stalled_since = None
-            if self._driver is not None:
-                self._driver.repaint()
+            if self._driver is not None and self._driver.behind:
+                self._caught_up()
         self._watch = loop.call_later(WATCH_INTERVAL, self._watch_output)
 
     def _abort(self) -> None:
