@@ -140,6 +140,9 @@ def _check(config: ServerConfig) -> ServerConfig:
                  "input_flood_seconds", "output_buffer_max", "output_stall_timeout"):
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
+    if config.max_columns < 80 or config.max_rows < 24:
+        raise ConfigError(f"max_columns, max_rows: the game needs 80x24 at least, not "
+                          f"{config.max_columns}x{config.max_rows}")
     return config
 
 

@@ -107,3 +107,24 @@ def test_repeated_warnings_are_logged_once_every_few_seconds_with_a_count(caplog
     assert messages == ["s1: unreadable input",
                         "s1: unreadable input (299 more like it not logged)",
                         "s1: something else"]
+
+
+def test_the_session_limits_are_settings_and_checked():
+    import argparse
+
+    import pytest
+
+    from server.config import ConfigError, add_arguments, load
+    from server.session import SessionLimits
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    config = load(parser.parse_args(["--max-columns", "300", "--output-stall-timeout", "5"]),
+                  {"DIAMANT_INPUT_EVENTS_PER_SECOND": "25"})
+    limits = SessionLimits.from_config(config)
+    assert (limits.max_columns, limits.max_rows, limits.input_events_per_second,
+            limits.output_stall_timeout) == (300, 200, 25.0, 5.0)
+    with pytest.raises(ConfigError, match="80x24 at least"):
+        load(parser.parse_args(["--max-rows", "10"]), {})
+    with pytest.raises(ConfigError, match="input_event_burst: must be more than 0"):
+        load(parser.parse_args(["--input-event-burst", "0"]), {})
