@@ -25,6 +25,12 @@ What it measures:
 - games completed, errors (clients' and the server's error log), this process's own CPU;
 - the stop: SIGTERM with every client still connected, until the server process exits.
 
+With ``--attack N``, N abusive clients (see :class:`load_client.Attacker`: key flooders, an
+in-band resize bomber, a client that never reads with a huge terminal, in turn) attack from
+the end of the joins to the end of the games, and a fresh person connects to the lobby every
+two seconds meanwhile; the reveal delays above are then the bystanders'. ``--attack 0``
+makes the same fresh-join probes without attackers, for comparison.
+
 Run: ``python benchmarks/load.py --seats 25`` (``--json`` for JSON on stdout).
 """
 
@@ -48,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 import load_server  # noqa: E402
-from load_client import Person  # noqa: E402
+from load_client import ATTACKS, Attacker, Person, fresh_join  # noqa: E402
 from procstat import cpu_seconds, memory_kib, own_cpu_seconds  # noqa: E402
 
 TABLE_SIZE = 5
@@ -76,11 +82,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="run the server under cProfile and write its statistics to FILE")
+    parser.add_argument("--attack", type=int, default=None, metavar="N",
+                        help="mix N abusive clients into the play (0: only the fresh-join "
+                        "probes, for comparison)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON on stdout (the table goes to stderr)")
     args = parser.parse_args(argv)
     if not 1 <= args.seats <= 1000:
         parser.error(f"--seats {args.seats}: give between 1 and 1000 clients")
+    if args.attack is not None and not 0 <= args.attack <= 100:
+        parser.error(f"--attack {args.attack}: give between 0 and 100 abusive clients")
     if args.games < 1 or args.duration <= 0 or args.join_rate <= 0 or args.pace < 0:
         parser.error("--games, --duration and --join-rate must be more than 0, --pace not negative")
     return args
@@ -189,6 +200,11 @@ class Run:
         self.errors: list[str] = []
         self.stop_play = asyncio.Event()
         self.marks: dict[str, dict] = {}
+        self.stop_attack = asyncio.Event()
+        self.attackers = [Attacker(f"x{n + 1:02d}", ATTACKS[n % len(ATTACKS)],
+                                   f"t{n % len(self.sizes) + 1:02d}")
+                          for n in range(args.attack or 0)]
+        self.fresh_joins: list[float] = []
         rng = random.Random(args.seed)
         for number, size in enumerate(self.sizes, start=1):
             table = f"t{number:02d}"
@@ -240,6 +256,7 @@ class Run:
         self.playing: list[asyncio.Task] = []
         with load_server.temporary_data_dir() as data_dir:
             options = {"pace": args.pace, "seats": args.seats, "data_dir": data_dir,
+                       "extra": (args.attack or 0) * 2 + 5,
                        "profile": str(args.profile) if args.profile else None}
             server = ServerProcess(options)
             await server.start()
@@ -251,8 +268,11 @@ class Run:
             self.mark("waiting", server)
             await self.join(last, server.port)
             self.mark("joined", server, await server.ask("snapshot"))
+            attack = asyncio.create_task(self._attack(server.port))
             await self._wait_for_games()
             self.mark("played", server, await server.ask("snapshot"))
+            self.stop_attack.set()
+            await attack
             report = await server.ask("report")
             self.stop_play.set()
             await asyncio.gather(*self.playing)
@@ -260,6 +280,24 @@ class Run:
             stopped = await server.stop()
             await asyncio.gather(*(p.close(CLOSE_TIMEOUT) for p in self.people))
         return self.results(report, stopped, peak, time.monotonic() - began)
+
+    async def _attack(self, port: int) -> None:
+        """With ``--attack``: the abusive clients, and a fresh person every two seconds."""
+        if self.args.attack is None:
+            return
+        tasks = [asyncio.create_task(a.run(port, self.stop_attack)) for a in self.attackers]
+        number = 0
+        while not self.stop_attack.is_set():
+            number += 1
+            try:
+                self.fresh_joins.append(await fresh_join(port, f"f{number:03d}"))
+            except Exception as exc:
+                self.errors.append(f"fresh join {number}: {type(exc).__name__}: {exc}"[:400])
+            try:
+                await asyncio.wait_for(self.stop_attack.wait(), 2.0)
+            except TimeoutError:
+                pass
+        await asyncio.gather(*tasks)
 
     def _last_of_table(self, index: int) -> bool:
         person = self.people[index]
@@ -313,7 +351,7 @@ class Run:
         return {
             "config": {"seats": args.seats, "tables": len(self.sizes), "pace": args.pace,
                        "think": list(args.think), "games": args.games, "duration": args.duration,
-                       "join_rate": args.join_rate, "seed": args.seed},
+                       "join_rate": args.join_rate, "seed": args.seed, "attack": args.attack},
             "join_s": percentiles(joins),
             "reveal_to_screen_s": {**percentiles(delays), "missed": missed},
             "server_cpu": {
@@ -357,6 +395,12 @@ class Run:
                 "total_s": own_cpu_seconds(),
             },
             "stop": {k: v for k, v in stopped.items() if k not in ("error_messages",)},
+            "attack": None if args.attack is None else {
+                "attackers": [{"name": a.name, "kind": a.kind, "connections": a.connections,
+                               "closed_by_server": a.closed_by_server,
+                               "errors": a.errors[:3]} for a in self.attackers],
+                "fresh_lobby_join_s": percentiles(self.fresh_joins),
+            },
             "wall_s": wall,
         }
 
@@ -397,6 +441,17 @@ def table_text(r: dict) -> str:
         ("stop (SIGTERM → exit)", f"{_fmt(r['stop'].get('signal_to_exit_s'), 1, 2)} s "
                                   f"(server.stop {_fmt(r['stop'].get('seconds'), 1, 2)} s)"),
     ]
+    attack = r.get("attack")
+    if attack is not None:
+        f = attack["fresh_lobby_join_s"]
+        kinds = ", ".join(f"{a['kind']} ({a['connections']} connections, closed "
+                          f"{a['closed_by_server']}x)" for a in attack["attackers"]) or "none"
+        rows += [
+            ("attackers", kinds),
+            ("fresh lobby join p50 / p99 / max", f"{_fmt(f['p50'], 1000, 0)} / "
+                                                 f"{_fmt(f['p99'], 1000, 0)} / "
+                                                 f"{_fmt(f['max'], 1000, 0)} ms  (n={f['n']})"),
+        ]
     width = max(len(name) for name, _ in rows)
     lines = [f"{name:<{width}}  {value}" for name, value in rows]
     for message in r["errors"]["clients"] + r["errors"]["server_messages"]:

@@ -194,3 +194,116 @@ async def _first(*waits) -> None:
     finally:
         for task in tasks:
             task.cancel()
+
+
+# --- abusive clients and the fresh-join probe (``load.py --attack N``) -------------------------
+
+ATTACKS = ("keys", "resize", "stall")
+"""The kinds of abusive client, in the order ``--attack N`` mixes them."""
+FLOOD_CHUNK = (b"\x1b[B\x1b[A" * 40 + b"\x1b[<35;10;5M\x1b[<35;11;6M" * 20 + b"jk" * 60)
+"""About 1 KB of arrow keys, mouse motion and letters; sent 30 times a second."""
+IN_BAND_BOMB = b"\x1b[48;100000;100000;0;0t"
+"""An in-band window size report typed as input: 100000 x 100000 cells."""
+
+
+class _Quiet(asyncssh.SSHClientSession):
+    """A session that only notes when it has been closed (and how much came)."""
+
+    def __init__(self) -> None:
+        self.closed = asyncio.Event()
+        self.received = bytearray()
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if len(self.received) < 1_000_000:
+            self.received += data
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+
+
+class Attacker:
+    """A rude client that attacks until told to stop, connecting again whenever the server
+    closes it: ``keys`` floods keys and mouse reports (about 30 KB/s, under the byte
+    allowance); ``resize`` types in-band size reports and asks for huge windows (changing
+size twice a second); ``stall``
+    watches a table with a 1000x1000 terminal and a 1 GiB SSH window, and never reads."""
+
+    def __init__(self, name: str, kind: str, watch: str) -> None:
+        self.name = name
+        self.kind = kind
+        self.watch = watch
+        self.key = asyncssh.generate_private_key("ssh-ed25519")
+        self.connections = 0
+        self.closed_by_server = 0
+        self.errors: list[str] = []
+
+    async def run(self, port: int, stop: asyncio.Event) -> None:
+        """Attack until ``stop`` is set."""
+        while not stop.is_set():
+            try:
+                await self._once(port, stop)
+            except (OSError, asyncssh.Error, TimeoutError) as exc:
+                self.errors.append(f"{self.name}: {type(exc).__name__}: {exc}"[:200])
+                await asyncio.sleep(1.0)
+
+    async def _once(self, port: int, stop: asyncio.Event) -> None:
+        stall = self.kind == "stall"
+        conn = await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", port, username=self.name, client_keys=[self.key], known_hosts=None,
+            agent_path=None, preferred_auth="publickey", ignore_encrypted=True,
+            keepalive_interval=0), 30)
+        self.connections += 1
+        try:
+            size = (1000, 1000) if stall else SIZE
+            chan, session = await asyncio.wait_for(conn.create_session(
+                _Quiet, f"watch {self.watch}" if stall else None, encoding=None,
+                term_type="xterm-256color", term_size=size,
+                window=(1 << 30) if stall else 2 * 1024 * 1024), 30)
+            await asyncio.sleep(1.0)  # let the app come up before the attack
+            if stall:
+                conn._transport.pause_reading()  # never read the socket again
+            step = 0
+            while not stop.is_set() and not session.closed.is_set():
+                step += 1
+                if self.kind == "keys":
+                    chan.write(FLOOD_CHUNK)
+                    await asyncio.sleep(1 / 30)
+                elif self.kind == "resize":
+                    chan.write(IN_BAND_BOMB)
+                    # Huge, then a little smaller: a new size each time, drawn in full.
+                    chan.change_terminal_size(*((100_000, 100_000) if step % 2 else (499, 200)))
+                    await asyncio.sleep(0.5)
+                else:  # each window change makes the server draw the whole screen again
+                    chan.change_terminal_size(480 + 20 * (step % 2), 1000)
+                    await asyncio.sleep(0.2)
+            if session.closed.is_set() and not stop.is_set():
+                self.closed_by_server += 1
+        finally:
+            conn.abort()
+
+
+async def fresh_join(port: int, name: str, timeout: float = 60.0) -> float:
+    """Seconds a new person takes from connecting to seeing the lobby."""
+    began = time.monotonic()
+    screen = pyte.Screen(*SIZE)
+    stream = pyte.ByteStream(screen)
+    shown = asyncio.Event()
+
+    class Lobby(asyncssh.SSHClientSession):
+        def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+            stream.feed(data)
+            if "the lobby" in screen.display[0]:
+                shown.set()
+
+    conn = await asyncio.wait_for(asyncssh.connect(
+        "127.0.0.1", port, username=name,
+        client_keys=[asyncssh.generate_private_key("ssh-ed25519")], known_hosts=None,
+        agent_path=None, preferred_auth="publickey", ignore_encrypted=True,
+        keepalive_interval=0), timeout)
+    try:
+        await conn.create_session(Lobby, encoding=None, term_type="xterm-256color",
+                                  term_size=SIZE)
+        await asyncio.wait_for(shown.wait(), timeout)
+        return time.monotonic() - began
+    finally:
+        conn.abort()

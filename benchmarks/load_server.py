@@ -101,10 +101,10 @@ def _instrument(probe: Probe) -> None:
                 probe.finished.add((table.name, table.games_played))
         publish(table, events, **how)
 
-    def counted_send(session: GameSession, data: bytes) -> None:
+    def counted_send(session: GameSession, data: bytes) -> bool:
         probe.sends += 1
         probe.sent_bytes += len(data)
-        send(session, data)
+        return send(session, data)
 
     Table._publish = timed_publish  # type: ignore[method-assign]
     GameSession.send = counted_send  # type: ignore[method-assign]
@@ -142,7 +142,8 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
     from server.config import ServerConfig
     from server.server import GameServer
 
-    seats = int(options["seats"])
+    # Room for the abusive clients and the fresh-join probes of ``--attack`` too.
+    seats = int(options["seats"]) + int(options.get("extra", 0))
     config = ServerConfig(
         host="127.0.0.1", port=0, data_dir=Path(options["data_dir"]), pace=float(options["pace"]),
         # Every client comes from 127.0.0.1: the per-address limits must let them all in.

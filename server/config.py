@@ -45,6 +45,14 @@ class ServerConfig:
     pace: float = 0.7
     log_level: str = "info"
     public_host: str = ""
+    # limits: part A
+    max_columns: int = 500
+    max_rows: int = 200
+    input_events_per_second: float = 40.0
+    input_event_burst: int = 100
+    input_flood_seconds: float = 10.0
+    output_buffer_max: int = 4 * 1024 * 1024
+    output_stall_timeout: float = 60.0
 
     @property
     def data_path(self) -> Path:
@@ -68,6 +76,18 @@ _HELP: dict[str, str] = {
     "log_level": "debug, info, warning or error",
     "public_host": "the host (or host:port) players type, shown in commands such as a guest's "
                    "resume line (empty: the address each client connected to)",
+    # limits: part A
+    "max_columns": "widest terminal drawn, in columns (a wider one is drawn at this width)",
+    "max_rows": "tallest terminal drawn, in rows (a taller one is drawn at this height)",
+    "input_events_per_second": "keys and mouse reports a session may send per second, on "
+                               "average; more are ignored",
+    "input_event_burst": "keys and mouse reports a session may send in a burst",
+    "input_flood_seconds": "seconds a session may keep sending too many keys before it is "
+                           "closed",
+    "output_buffer_max": "bytes that may wait to be sent to one client; frames beyond are "
+                         "dropped",
+    "output_stall_timeout": "seconds a client may read nothing of what is sent before its "
+                            "session is closed",
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -115,6 +135,14 @@ def _check(config: ServerConfig) -> ServerConfig:
     for name in ("keepalive_interval", "pace"):
         if getattr(config, name) < 0:
             raise ConfigError(f"{name}: must not be negative, not {getattr(config, name)}")
+    # limits: part A
+    for name in ("max_columns", "max_rows", "input_events_per_second", "input_event_burst",
+                 "input_flood_seconds", "output_buffer_max", "output_stall_timeout"):
+        if getattr(config, name) <= 0:
+            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
+    if config.max_columns < 80 or config.max_rows < 24:
+        raise ConfigError(f"max_columns, max_rows: the game needs 80x24 at least, not "
+                          f"{config.max_columns}x{config.max_rows}")
     return config
 
 

@@ -22,6 +22,8 @@ from textual.geometry import Size
 if TYPE_CHECKING:
     from textual.app import App
 
+    from .input_limits import InputGate
+
 log = logging.getLogger(__name__)
 
 # Escape sequences written when the app starts and stops (the same as Textual's Linux driver,
@@ -52,12 +54,17 @@ class Terminal(Protocol):
     """Columns and rows, from the pty request and later window changes."""
     paused: bool
     """True while the client is not reading fast enough: frames are dropped."""
+    gate: "InputGate | None"
+    """What thins the client's input before it is parsed (None: nothing)."""
 
-    def send(self, data: bytes) -> None:
-        """Send bytes to the client's terminal."""
+    def send(self, data: bytes) -> bool:
+        """Send bytes to the client's terminal; False if they were not sent."""
 
     def attach(self, driver: "SSHDriver | None") -> None:
         """Route the client's input and window changes to ``driver`` (None: detach)."""
+
+    def clamp_size(self, width: int, height: int) -> tuple[int, int]:
+        """``width`` x ``height`` brought within the sizes this server draws."""
 
 
 class SSHDriver(Driver):
@@ -80,6 +87,7 @@ class SSHDriver(Driver):
         self._terminal = terminal
         self._buffer: list[str] = []
         self._dropped = False
+        self._held = False
         self._running = False
         self._new_parser()
         self._tick_handle: Any = None
@@ -103,13 +111,32 @@ class SSHDriver(Driver):
         self._buffer.clear()
         if self._terminal.paused:
             # Dropping whole frames keeps the buffer bounded; the screen is repainted in
-            # full when the client catches up (see :meth:`repaint`).
+            # full when the client catches up (see :meth:`repaint`). Until then the app
+            # draws nothing at all: frames nobody receives would still cost their CPU.
             self._dropped = True
+            self._hold()
             return
-        self._terminal.send(data.encode("utf-8", errors="replace"))
+        if not self._terminal.send(data.encode("utf-8", errors="replace")):
+            self._dropped = True  # too much waiting for this client already
+
+    @property
+    def behind(self) -> bool:
+        """True while frames were dropped and the screen has not been drawn again."""
+        return self._dropped or self._held
+
+    def _hold(self) -> None:
+        if not self._held and self._running:
+            self._held = True
+            self._app._begin_batch()  # Textual lays out and draws nothing in a batch
+
+    def _release(self) -> None:
+        if self._held:
+            self._held = False
+            self._app._end_batch()
 
     def repaint(self) -> None:
         """The client caught up: if frames were dropped, draw the whole screen again."""
+        self._release()
         if self._dropped and self._running:
             self._dropped = False
             self._app.refresh(repaint=True, layout=True)
@@ -136,6 +163,7 @@ class SSHDriver(Driver):
     def stop_application_mode(self) -> None:
         """Restore the client's terminal (main screen, cursor, no mouse reporting)."""
         self.disable_input()
+        self._release()
         self._buffer.clear()
         self._terminal.send(_STOP.encode())
 
@@ -146,14 +174,26 @@ class SSHDriver(Driver):
         if not self._running:
             return
         text = self._decode(data)
+        gate = self._terminal.gate
+        if text and gate is not None:
+            text = gate.filter(text)
         if text:
             for message in self._parser.feed(text):
-                self.process_message(message)
+                self._from_parser(message)
         self._schedule_tick()
+
+    def _from_parser(self, message: messages.Message) -> None:
+        if isinstance(message, events.Resize):
+            # An in-band size report typed by the client: sizes come only from the SSH
+            # window-change path and its clamp, never from input.
+            return
+        self.process_message(message)
 
     def discard_input(self) -> None:
         """Input was thrown away: start parsing afresh (a cut paste must not swallow keys)."""
         self._new_parser()
+        if self._terminal.gate is not None:
+            self._terminal.gate.reset()
 
     def _schedule_tick(self) -> None:
         # A lone Escape is only emitted once the parser sees nothing follow it in time.
@@ -166,7 +206,7 @@ class SSHDriver(Driver):
         if not self._running:
             return
         for message in self._parser.tick():
-            self.process_message(message)
+            self._from_parser(message)
         self._schedule_tick()
 
     def resize(self, width: int, height: int) -> None:
@@ -175,6 +215,9 @@ class SSHDriver(Driver):
             self._post_resize(width, height)
 
     def _post_resize(self, width: int, height: int) -> None:
+        # The terminal has clamped the size already; clamp again so that no path can
+        # make Textual build frames larger than the terminal allows.
+        width, height = self._terminal.clamp_size(width, height)
         self._size = (width, height)
         size = Size(width, height)
         self.send_message(events.Resize(size, size))

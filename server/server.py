@@ -20,7 +20,7 @@ from .config import ServerConfig
 from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
-from .session import AppFactory, GameSession, SessionRefused
+from .session import AppFactory, GameSession, SessionLimits, SessionRefused
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,8 @@ class GameServer:
     def _new_session(self, identity: Identity) -> GameSession:
         session = GameSession(identity, self._build_app, port=self.port,
                               public_host=self.config.public_host or None,
-                              on_close=self.sessions.discard)
+                              on_close=self.sessions.discard,
+                              limits=SessionLimits.from_config(self.config))
         self.sessions.add(session)
         return session
 
@@ -89,6 +90,8 @@ class GameServer:
         if self._acceptor is None:
             return []
         log.info("stopping: %d sessions open", len(self.sessions))
+        for session in list(self.sessions):
+            session.stop_input()  # first: a flood must not hold up the stop
         self._acceptor.close()
         saved = await self.lobby.close()
         for session in list(self.sessions):

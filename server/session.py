@@ -1,8 +1,10 @@
 """One SSH session channel: its terminal, its input and the Textual app it runs.
 
 The session is the :class:`~server.driver.Terminal` its app's driver writes to. It keeps
-the pty's size and type, drops input floods, follows the channel's flow control, and logs
-and closes itself (never the server) when its app fails.
+the pty's size and type within bounds, keeps only the environment variables the app uses,
+thins input floods (:mod:`server.input_limits`) and closes a session that keeps flooding,
+bounds what waits to be sent to a client that does not read (and closes one stuck for too
+long), and logs and closes itself (never the server) when its app fails.
 """
 
 from __future__ import annotations
@@ -13,29 +15,90 @@ import itertools
 import logging
 import sys
 import time
-from typing import TYPE_CHECKING, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
 import asyncssh
 
 from diamant_tui.i18n import Translator, detect_language
+from diamant_tui.table import CHAT_MAX_CHARS
 
 from .driver import SSHDriver
+from .input_limits import InputGate
+from .logtext import WarningLimiter, loggable
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from .auth import Identity
+    from .config import ServerConfig
 
 log = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (80, 24)
-MAX_SIZE = 1000
-"""Columns or rows beyond this are taken as this (a client cannot make frames huge)."""
 INPUT_RATE = 32_768
 """Bytes of input per second a session may send on average; more is thrown away."""
 INPUT_BURST = 65_536
 WRITE_HIGH_WATER = 256 * 1024
 """Bytes queued for a client before its frames are dropped (see :mod:`server.driver`)."""
+RESIZE_INTERVAL = 0.2
+"""Seconds between two window changes followed (the last one in between wins), for a
+screen of up to :data:`RESIZE_CELLS` cells; proportionally longer for a larger one."""
+RESIZE_CELLS = 20_000
+WATCH_INTERVAL = 1.0
+"""Seconds between checks of a session's output (stuck, or caught up again)."""
+ENV_NAMES = ("LANG", "TERM", "COLORTERM", "NO_COLOR")
+"""Environment variables the app reads (and every ``LC_*``); others are not kept."""
+ENV_MAX_COUNT = 16
+"""Most environment variables kept for one session."""
+ENV_MAX_LENGTH = 64
+"""Longest name or value of an environment variable kept (a locale or terminal name)."""
+TERM_MAX_LENGTH = 64
+"""Longest terminal type kept from a pty request."""
+
+
+@dataclass(frozen=True)
+class SessionLimits:
+    """What one session may cost: its size, its input, its pending output."""
+
+    max_columns: int = 500
+    max_rows: int = 200
+    input_events_per_second: float = 40.0
+    input_event_burst: int = 100
+    input_flood_seconds: float = 10.0
+    output_buffer_max: int = 4 * 1024 * 1024
+    output_stall_timeout: float = 60.0
+
+    @classmethod
+    def from_config(cls, config: "ServerConfig") -> "SessionLimits":
+        """The limits as the server's settings give them."""
+        return cls(**{name: getattr(config, name) for name in cls.__dataclass_fields__})
+
+
+def allowed_variable(name: str) -> bool:
+    """Whether the app uses the environment variable ``name`` (locale, terminal, colours)."""
+    return name in ENV_NAMES or name.startswith("LC_")
+
+
+class _BoundedEnvironment(dict):  # type: ignore[type-arg]
+    """The channel's store of environment requests, keeping only a few short, useful ones.
+
+    asyncssh keeps every ``env`` request on the channel before the session sees any of
+    them; this store (put in place when the channel opens) refuses the rest as they come.
+    """
+
+    refused = 0
+    """Requests not kept."""
+
+    def __setitem__(self, key: bytes, value: bytes) -> None:
+        name = key.decode("ascii", errors="replace") if isinstance(key, bytes) else str(key)
+        if (allowed_variable(name) and len(key) <= ENV_MAX_LENGTH
+                and len(value) <= ENV_MAX_LENGTH
+                and (key in self or len(self) < ENV_MAX_COUNT)):
+            super().__setitem__(key, value)
+        else:
+            self.refused += 1
+
 
 NO_PTY_MESSAGE = (
     "Diamant needs a terminal: connect with ssh -t, for example: {ssh}\r\n"
@@ -56,14 +119,19 @@ class GameSession(asyncssh.SSHServerSession):
 
     def __init__(self, identity: "Identity", app_factory: AppFactory, *, port: int,
                  public_host: str | None = None,
-                 on_close: Callable[["GameSession"], None] | None = None) -> None:
+                 on_close: Callable[["GameSession"], None] | None = None,
+                 limits: SessionLimits | None = None) -> None:
         self.id = f"s{next(_session_ids)}"
         self.identity = identity
         self.command: str | None = None
         self.term_type = "xterm"
         self.environment: dict[str, str] = {}
+        self.limits = limits or SessionLimits()
         self.size = DEFAULT_SIZE
-        self.paused = False
+        self.gate: InputGate | None = InputGate(
+            rate=self.limits.input_events_per_second, burst=self.limits.input_event_burst,
+            paste_max=CHAT_MAX_CHARS)
+        self._chan_paused = False
         self.app: App[object] | None = None
         self.last_input = time.monotonic()
         self.farewell: str | None = None
@@ -81,21 +149,35 @@ class GameSession(asyncssh.SSHServerSession):
         self._tokens = float(INPUT_BURST)
         self._tokens_at = time.monotonic()
         self._flooding = False
+        self._flood_told_at: float | None = None
+        self._input_stopped = False
         self._closed = False
+        self._warnings = WarningLimiter(log)
+        self._conn: Any = None
+        self._stalled_since: float | None = None
+        self._watch: asyncio.TimerHandle | None = None
+        self._resize_handle: asyncio.TimerHandle | None = None
+        self._resized_at = float("-inf")
+        self._applied_size = DEFAULT_SIZE
 
     # --- asyncssh callbacks ----------------------------------------------------------
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self._chan = chan
-        sockname = chan.get_extra_info("connection").get_extra_info("sockname")
+        self._conn = chan.get_extra_info("connection")
+        sockname = self._conn.get_extra_info("sockname")
         self._local_address = str(sockname[0]) if sockname else None
         chan.set_write_buffer_limits(high=WRITE_HIGH_WATER)
+        # asyncssh stores each environment request on the channel as it comes (asyncssh
+        # 2.24, pinned): replace its store before any request arrives with one that keeps
+        # only the few variables the app reads, each short.
+        chan._env = _BoundedEnvironment()  # type: ignore[attr-defined]
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: object) -> bool:
         self._has_pty = True
-        self.term_type = term_type or "xterm"
-        self.size = _clamp_size(term_size[0], term_size[1])
+        self.term_type = (term_type or "xterm")[:TERM_MAX_LENGTH]
+        self.size = self.clamp_size(term_size[0], term_size[1])
         return True
 
     def shell_requested(self) -> bool:
@@ -106,12 +188,16 @@ class GameSession(asyncssh.SSHServerSession):
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("%s: refused subsystem %.40r", self.id, subsystem)
+        log.info("%s: refused subsystem %s", self.id, loggable(subsystem, 40))
         return False
 
     def session_started(self) -> None:
         assert self._chan is not None
         self.environment = {_text(k): _text(v) for k, v in self._chan.get_environment().items()}
+        refused = getattr(self._chan._env, "refused", 0)  # type: ignore[attr-defined]
+        if refused:
+            log.info("%s: ignored %d environment variables (not used by the game, or too long)",
+                     self.id, refused)
         if not self._has_pty:
             command = self.command or ""
             log.info("%s: %s connected without a terminal; told to use ssh -t", self.id, self.identity)
@@ -120,18 +206,26 @@ class GameSession(asyncssh.SSHServerSession):
             self._chan.exit(1)
             return
         log.info("%s: %s opened a %dx%d %s terminal%s", self.id, self.identity, *self.size,
-                 self.term_type, f" with command {self.command!r}" if self.command else "")
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"session {self.id}")
+                 loggable(self.term_type, TERM_MAX_LENGTH),
+                 f" with command {loggable(self.command)}" if self.command else "")
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._run(), name=f"session {self.id}")
+        self._watch = loop.call_later(WATCH_INTERVAL, self._watch_output)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if self._input_stopped:
+            return
         self.last_input = time.monotonic()
         if not self._take_tokens(len(data)):
             if not self._flooding:
                 log.warning("%s: input flood; throwing away input", self.id)
                 self._tell(self.t("server.flood"))
             self._flooding = True
+            if self.gate is not None:
+                self.gate.note_dropped()
             if self._driver is not None:
                 self._driver.discard_input()
+            self._check_flood()
             return
         self._flooding = False
         if self._driver is not None:
@@ -139,22 +233,143 @@ class GameSession(asyncssh.SSHServerSession):
                 self._driver.feed(data)
             except Exception as exc:
                 # Garbage a terminal parser cannot read must not end the session.
-                log.warning("%s: unreadable input (%s: %s); parser reset", self.id,
-                            type(exc).__name__, exc)
+                self._warnings.warning("unreadable", "%s: unreadable input (%s: %s); parser reset",
+                                       self.id, type(exc).__name__, loggable(exc, 100))
                 self._driver.discard_input()
+        if self.gate is not None and self.gate.dropped:
+            self._check_flood()
+
+    def _check_flood(self) -> None:
+        """Input was dropped: tell the person once per flood, close a flood that goes on."""
+        gate = self.gate
+        if gate is None or self._closed:
+            return
+        seconds = gate.flood_seconds()
+        if self._flood_told_at != gate.flood_started:  # once per flood
+            self._flood_told_at = gate.flood_started
+            self._warnings.warning("flood", "%s: more than %g keys or mouse reports a second; "
+                                   "the excess is ignored", self.id,
+                                   self.limits.input_events_per_second)
+            self._tell(self.t("limit.a.flood"))
+        if seconds > self.limits.input_flood_seconds:
+            log.warning("%s: %s kept flooding input for %.0f s (%d events ignored); closed",
+                        self.id, self.identity, seconds, gate.dropped_total)
+            self.stop_input()
+            self.close(self.t("limit.a.flood_closed"))
+
+    def stop_input(self) -> None:
+        """Ignore everything the client sends from now on (the session is ending)."""
+        self._input_stopped = True
+        self.gate = None
+        if self._driver is not None:
+            self._driver.discard_input()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        self.size = _clamp_size(width, height)
-        if self._driver is not None:
+        self.size = self.clamp_size(width, height)
+        # Each new size costs a layout and a whole frame: follow window changes at most
+        # a few times a second (the last size wins), and not at all when nothing changed.
+        if self._resize_handle is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._resized_at + self._resize_interval() - loop.time()
+        if wait > 0:
+            self._resize_handle = loop.call_later(wait, self._apply_size)
+        else:
+            self._apply_size()
+
+    def _resize_interval(self) -> float:
+        # A larger screen costs more to lay out and draw: it follows changes less often.
+        width, height = self._applied_size
+        return RESIZE_INTERVAL * max(1.0, width * height / RESIZE_CELLS)
+
+    def _apply_size(self) -> None:
+        self._resize_handle = None
+        if self.paused:
+            return  # nobody would see it: the size is applied when the client catches up
+        if self._driver is not None and self.size != self._applied_size:
+            self._resized_at = asyncio.get_running_loop().time()
+            self._applied_size = self.size
             self._driver.resize(*self.size)
 
+    def clamp_size(self, width: int, height: int) -> tuple[int, int]:
+        """The one clamp for every size a client can set: nothing or nonsense is the default
+        size; beyond the maximum is the maximum (below 80x24, the app asks to enlarge)."""
+        if width <= 0 or height <= 0:
+            return DEFAULT_SIZE
+        return min(width, self.limits.max_columns), min(height, self.limits.max_rows)
+
     def pause_writing(self) -> None:
-        self.paused = True
+        self._chan_paused = True
 
     def resume_writing(self) -> None:
-        self.paused = False
+        self._chan_paused = False
+        if not self.paused:
+            self._caught_up()
+
+    def _caught_up(self) -> None:
+        """The client reads again: follow its last window size and draw the screen again."""
+        self._apply_size()
         if self._driver is not None:
             self._driver.repaint()
+
+    @property
+    def paused(self) -> bool:
+        """True while the client is not reading what was sent: frames are dropped.
+
+        The channel pauses on its own send buffer; a client that opened a large SSH window
+        and stopped reading fills the connection's socket buffer instead, which asyncssh
+        does not report, so that is checked here too.
+        """
+        return self._chan_paused or self._transport_backlog() > WRITE_HIGH_WATER
+
+    def _transport_backlog(self) -> int:
+        transport = getattr(self._conn, "_transport", None)  # asyncssh 2.24, pinned
+        if transport is None:
+            return 0
+        try:
+            return int(transport.get_write_buffer_size())
+        except Exception:
+            return 0
+
+    def pending_output(self) -> int:
+        """Bytes written for this client and not yet taken by its connection."""
+        chan = self._chan
+        buffered = chan.get_write_buffer_size() if chan is not None else 0
+        return buffered + self._transport_backlog()
+
+    def _watch_output(self) -> None:
+        """Every second: repaint a client that caught up; close one stuck for too long."""
+        self._watch = None
+        if self._closed or self._chan is None:
+            return
+        loop = asyncio.get_running_loop()
+        if self.paused:
+            now = loop.time()
+            if self._stalled_since is None:
+                self._stalled_since = now
+            elif now - self._stalled_since > self.limits.output_stall_timeout:
+                log.warning("%s: %s has read nothing for %.0f s (%d bytes waiting); closed",
+                            self.id, self.identity, now - self._stalled_since,
+                            self.pending_output())
+                self._abort()
+                return
+        else:
+            self._stalled_since = None
+            if self._driver is not None and self._driver.behind:
+                self._caught_up()
+        self._watch = loop.call_later(WATCH_INTERVAL, self._watch_output)
+
+    def _abort(self) -> None:
+        """Close at once, throwing away unsent output (the client is not reading it)."""
+        self.stop_input()
+        self._closed = True
+        conn, chan = self._conn, self._chan
+        if chan is not None:
+            chan.abort()
+        if conn is not None:
+            conn.abort()
+        if self.app is not None and self.app.is_running:
+            self.app.exit()
 
     def eof_received(self) -> bool:
         return False  # close the channel
@@ -165,6 +380,10 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
         self._chan = None
+        for handle in (self._watch, self._resize_handle):
+            if handle is not None:
+                handle.cancel()
+        self._watch = self._resize_handle = None
         if self.app is not None and self.app.is_running:
             self.app.exit()
         elif self._task is None:
@@ -172,10 +391,13 @@ class GameSession(asyncssh.SSHServerSession):
 
     # --- the Terminal protocol, for the driver ---------------------------------------------
 
-    def send(self, data: bytes) -> None:
-        """Write to the client, unless the channel has gone."""
+    def send(self, data: bytes) -> bool:
+        """Write to the client, unless the channel has gone or too much is waiting for it
+        already; True if written (else the frame is lost and the screen must be redrawn)."""
         if self._chan is None or self._closed:
-            return
+            return False
+        if self.pending_output() + len(data) > self.limits.output_buffer_max:
+            return False
         try:
             self._chan.write(data)
         except (BrokenPipeError, OSError, asyncssh.Error):
@@ -183,6 +405,8 @@ class GameSession(asyncssh.SSHServerSession):
             self._closed = True
             if self.app is not None and self.app.is_running:
                 self.app.exit()
+            return False
+        return True
 
     def attach(self, driver: SSHDriver | None) -> None:
         """Input and window changes go to ``driver`` from now on."""
@@ -237,6 +461,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self.farewell, status = str(exc), 2
                 return
             app.driver_class = functools.partial(SSHDriver, terminal=self)
+            self._applied_size = self.size
             await app.run_async(size=self.size)
             if app._exception is not None:  # an error inside the app: Textual caught it
                 status = 1
@@ -269,6 +494,9 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _finished(self) -> None:
         log.info("%s: closed", self.id)
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         if self._on_close is not None:
             callback, self._on_close = self._on_close, None
             callback(self)
@@ -282,12 +510,6 @@ class GameSession(asyncssh.SSHServerSession):
             return False
         self._tokens -= count
         return True
-
-
-def _clamp_size(width: int, height: int) -> tuple[int, int]:
-    if width <= 0 or height <= 0:
-        return DEFAULT_SIZE
-    return min(width, MAX_SIZE), min(height, MAX_SIZE)
 
 
 def _text(value: str | bytes) -> str:

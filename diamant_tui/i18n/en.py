@@ -272,4 +272,7 @@ CATALOGUE: dict[str, str] = {
     "key.watch": "Watch",
     "key.lobby": "Lobby",
     "help.resume": "Your resume code is {code}. If your connection drops: {command}",
+    # limits: part A
+    "limit.a.flood": "Keys are arriving faster than anyone types: the extra ones are ignored. If this goes on, the session will be closed.",
+    "limit.a.flood_closed": 'Session closed: too many keys or mouse reports for too long. Reconnect and type at a normal pace.',
 }

@@ -265,4 +265,7 @@ CATALOGUE: dict[str, str] = {
     "key.watch": "Mirar",
     "key.lobby": "Sala",
     "help.resume": "Tu código para volver es {code}. Si se corta la conexión: {command}",
+    # limits: part A
+    "limit.a.flood": "Las teclas llegan más rápido de lo que nadie teclea: las que sobran se ignoran. Si esto sigue, se cerrará la sesión.",
+    "limit.a.flood_closed": 'Sesión cerrada: demasiadas teclas o eventos del ratón durante demasiado tiempo. Vuelve a conectarte y escribe a un ritmo normal.',
 }

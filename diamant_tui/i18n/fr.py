@@ -268,4 +268,7 @@ CATALOGUE: dict[str, str] = {
     "key.watch": "Regarder",
     "key.lobby": "Salon",
     "help.resume": "Votre code de reprise est {code}. Si la connexion tombe : {command}",
+    # limits: part A
+    "limit.a.flood": "Les touches arrivent plus vite que personne ne tape : celles en trop sont ignorées. Si cela continue, la session sera fermée.",
+    "limit.a.flood_closed": 'Session fermée : trop de touches ou de clics de souris pendant trop longtemps. Reconnectez-vous et tapez à un rythme normal.',
 }

@@ -145,6 +145,20 @@ class Player:
                 pass
         return self.text
 
+    async def press_until(self, key: str, pattern: str | Callable[[str], bool],
+                          timeout: float = WAIT) -> str:
+        """Press ``key`` until the screen shows ``pattern``: after a flood, the server
+        ignores keys until the session's allowance has filled again."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            self.press(key)
+            try:
+                return await self.wait_for(pattern, timeout=min(1.0, end - loop.time()))
+            except AssertionError:
+                if loop.time() >= end or self.closed.is_set():
+                    raise
+
     async def wait_closed(self, timeout: float = WAIT) -> None:
         """Wait until the server has closed the session."""
         await asyncio.wait_for(self.closed.wait(), timeout)
