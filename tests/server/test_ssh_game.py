@@ -65,9 +65,11 @@ def sent(monkeypatch) -> dict[GameSession, int]:
     counts: dict[GameSession, int] = {}
     send = GameSession.send
 
-    def counted(session: GameSession, data: bytes) -> None:
-        counts[session] = counts.get(session, 0) + len(data)
-        send(session, data)
+    def counted(session: GameSession, data: bytes) -> bool:
+        written = send(session, data)
+        if written:
+            counts[session] = counts.get(session, 0) + len(data)
+        return written
 
     monkeypatch.setattr(GameSession, "send", counted)
     return counts
