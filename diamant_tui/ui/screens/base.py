@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual._context import NoActiveAppError  # private: Textual's minor version is pinned
 from textual.screen import ModalScreen, Screen
 
 from ..bindings import translate_bindings
@@ -18,6 +19,20 @@ class _Guarded:
 
     HORIZONTAL_BREAKPOINTS = HORIZONTAL
     VERTICAL_BREAKPOINTS = VERTICAL
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The breakpoint classes for the terminal's size now, before the screen is styled:
+        # added at its first resize instead, they styled every widget on it a second time
+        # (a fifth of what a screen costs to open).
+        try:
+            width, height = self.app.size
+        except NoActiveAppError:
+            return
+        for size, breakpoints in ((width, HORIZONTAL), (height, VERTICAL)):
+            classes = self._get_breakpoint_classes(size, breakpoints)
+            if classes:
+                self.add_class(*classes, update=False)
 
     @property
     def too_small(self) -> bool:
