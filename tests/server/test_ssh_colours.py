@@ -46,6 +46,8 @@ async def test_no_color_sends_no_colour_codes_and_keeps_the_focus_visible(
     await ann.connect(server.port, key=make_key(), term_type="xterm-256color",
                       env={"NO_COLOR": "1"})
     await ann.wait_for("lobby")
+    # The cursor row shows in reverse video once the list has the focus (a frame later).
+    await ann.wait_for(lambda text: reversed_text(ann, "plain"))
     lobby = bytes(ann.raw)
     ann.press("enter")  # join the table under the cursor
     await ann.wait_for("Your turn")
