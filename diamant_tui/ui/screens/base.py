@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual._context import NoActiveAppError  # private: Textual's minor version is pinned
 from textual.screen import ModalScreen, Screen
 
@@ -33,6 +34,16 @@ class _Guarded:
             classes = self._get_breakpoint_classes(size, breakpoints)
             if classes:
                 self.add_class(*classes, update=False)
+
+    _resumed = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Shown for the first time, the screen's widgets were styled as they mounted, a
+        # moment ago: Textual would style every one of them again. (Textual calls
+        # Screen's own handler after this one, with the event as left here.)
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     @property
     def too_small(self) -> bool:
