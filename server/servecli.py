@@ -14,6 +14,7 @@ import sys
 
 from .config import ConfigError, ServerConfig, add_arguments, load
 from .hostkey import HostKeyError
+from .records import DataFolderError
 
 log = logging.getLogger("server")
 
@@ -61,7 +62,7 @@ async def _serve(config: ServerConfig) -> int:
     server = GameServer(config)
     try:
         await server.start()
-    except (OSError, HostKeyError, ValueError) as exc:
+    except (OSError, HostKeyError, ValueError, DataFolderError) as exc:
         sys.stderr.write(f"Error starting server: {exc}\n")
         return 1
     host = "localhost" if config.host in ("0.0.0.0", "::", "") else config.host
