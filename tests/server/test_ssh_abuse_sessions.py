@@ -1,0 +1,309 @@
+"""One rude client cannot hold what others need: sessions, tables, idle connections, the
+server's stop, and a data folder that cannot be written.
+
+Every test uses real asyncssh clients over loopback; while the rude client does its worst,
+a bystander still reaches the lobby or plays.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import asyncssh
+import pytest
+
+from conftest import TEST_CONFIG
+from diamant_tui.table import TableSettings
+from server.limits import ConnectionLimits
+from server.records import DataFolderError
+from server.server import GameServer
+
+DIAMANT = [sys.executable, "-m", "diamant_tui"]
+
+
+async def start(tmp_path, **settings) -> GameServer:
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path, **settings))
+    await server.start()
+    return server
+
+
+async def until(test, timeout: float = 30.0) -> None:
+    """Wait until ``test()`` holds (a generous bound, never a timing assertion)."""
+    end = time.monotonic() + timeout
+    while not test():
+        assert time.monotonic() < end, "condition never met"
+        await asyncio.sleep(0.02)
+
+
+def squash(text: str) -> str:
+    """``text`` without whitespace and toast edges (▌): lines may wrap, columns are padded."""
+    return "".join(text.replace("▌", " ").split())
+
+
+def shows(words: str):
+    """A test on the screen: ``words`` appear, however the lines wrap."""
+    return lambda text: squash(words) in squash(text)
+
+
+def messages(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records]
+
+
+# --- connections and sessions -------------------------------------------------------------
+
+async def test_an_address_that_keeps_connecting_is_dropped_without_an_error(tmp_path, caplog):
+    """The limiter's "hammering" branch closes at once, and nothing fails in it."""
+    server = await start(tmp_path, connect_rate=0.001, connect_burst=1)
+    try:
+        with caplog.at_level(logging.INFO, logger="server"):
+            writers = []
+            for attempt in range(4):
+                reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+                writers.append(writer)
+                if attempt >= 2:  # admitted, refused (told at log-in), then dropped at once
+                    await asyncio.wait_for(reader.read(), 10)
+            for writer in writers:
+                writer.close()
+            await until(lambda: sum("dropped a connection" in m for m in messages(caplog)) >= 2)
+        assert not [m for m in messages(caplog) if "has no attribute" in m], messages(caplog)
+    finally:
+        await server.stop()
+
+
+async def test_one_session_per_connection_and_a_few_per_person(
+        tmp_path, players, make_key, caplog):
+    server = await start(tmp_path, max_sessions_per_person=2)
+    try:
+        key = make_key()
+        first = players("ann")
+        await first.connect(server.port, key=key)
+        await first.wait_for("lobby")
+        # A second channel on the same connection: refused, the reason reaches the client.
+        with caplog.at_level(logging.WARNING, logger="server"):
+            with pytest.raises(asyncssh.ChannelOpenError, match="one session per connection"):
+                await first.conn.create_session(asyncssh.SSHClientSession, "", term_type="xterm",
+                                                encoding=None)
+        assert any("refused a session channel beyond 1" in m for m in messages(caplog))
+        second = players("ann")
+        await second.connect(server.port, key=key)
+        await second.wait_for("lobby")
+        # A third session of the same person (same key, another connection): told why.
+        third = players("ann")
+        with caplog.at_level(logging.WARNING, logger="server"):
+            await third.connect(server.port, key=key, env={"LANG": "fr_FR.UTF-8"})
+            await third.wait_closed()
+        assert "autant de sessions ouvertes qu'une personne peut en avoir (2)" in \
+            third.raw.decode()
+        assert any("limit.b.person_sessions" in m for m in messages(caplog))
+        # Someone else is not counted with ann, and ann gets a session back once one ends.
+        bob = players("bob")
+        await bob.connect(server.port, key=make_key())
+        await bob.wait_for("lobby")
+        await second.close()
+        await until(lambda: server.limits._person_sessions[f"key:{key.get_fingerprint()}"] < 2)
+        again = players("ann")
+        await again.connect(server.port, key=key)
+        await again.wait_for("lobby")
+    finally:
+        await server.stop()
+
+
+def test_the_limits_per_address_and_in_all_count_sessions():
+    limits = ConnectionLimits(3, 2, rate=1.0, burst=10, max_per_person=5)
+    assert limits.open_session("a", "p1") is None
+    assert limits.open_session("a", "p2") is None
+    assert limits.open_session("a", "p3") == ("limit.b.address_sessions", 2)
+    assert limits.open_session("b", "p3") is None
+    assert limits.open_session("c", "p4") == ("limit.b.server_sessions", 3)
+    limits.close_session("a", "p1")
+    assert limits.sessions == 2
+    assert limits.open_session("c", "p4") is None
+
+
+async def test_a_connection_without_a_session_is_closed_after_the_login_time(
+        tmp_path, players, make_key, caplog):
+    server = await start(tmp_path, login_timeout=0.5)
+    try:
+        with caplog.at_level(logging.INFO, logger="server"):
+            conn = await asyncssh.connect("127.0.0.1", server.port, username="lurker",
+                                          client_keys=[make_key()], known_hosts=None,
+                                          agent_path=None)
+            await asyncio.wait_for(conn.wait_closed(), 10)
+        assert any("no session open for 0.5 seconds" in m for m in messages(caplog))
+        # A person who opens a session in time keeps it.
+        ann = players("ann")
+        await ann.connect(server.port, key=make_key())
+        await ann.wait_for("lobby")
+        await asyncio.sleep(0)  # (no wait on a timer: the session is open, the timer gone)
+        assert not ann.closed.is_set()
+        assert not server.connections or all(not c.is_closed() for c in server.connections)
+    finally:
+        await server.stop()
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+async def test_one_person_cannot_fill_the_servers_tables(tmp_path, players, make_key, caplog):
+    server = await start(tmp_path, max_tables=3, max_tables_per_person=2)
+    try:
+        key = make_key()
+        ann = f"key:{key.get_fingerprint()}"
+        # Two tables ann opened earlier, still going on (e.g. played for her by computers).
+        for name in ("t1", "t2"):
+            server.lobby.create(TableSettings(name=name, seats=3), ann, owner=ann)
+        lobby = players("ann")
+        await lobby.connect(server.port, key=key)
+        await lobby.wait_for("lobby")
+        with caplog.at_level(logging.WARNING, logger="server"):
+            lobby.press("n")
+            await lobby.wait_for(shows("as many tables open as one person may (2)"))
+        assert "Open a table" not in lobby.text
+        assert any("a table refused to key:" in m for m in messages(caplog))
+        # Someone else still finds room.
+        bob = players("bob")
+        await bob.connect(server.port, key=make_key(), command="play b1")
+        await bob.wait_for("Waiting|waiting")
+        assert set(server.lobby.tables) == {"t1", "t2", "b1"}
+    finally:
+        await server.stop()
+
+
+async def test_guests_from_one_address_count_as_one_person(tmp_path, players):
+    server = await start(tmp_path, max_tables_per_person=1)
+    try:
+        first = players("gus")
+        await first.connect(server.port, command="play g1")
+        await first.wait_for("Waiting|waiting")
+        other = players("gil")  # another guest, same address
+        await other.connect(server.port, command="play g2")
+        await other.wait_for(shows("as many tables open as one person may (1)"))
+        assert "g2" not in server.lobby.tables
+    finally:
+        await server.stop()
+
+
+async def test_an_empty_table_is_closed_after_a_while(tmp_path, players, make_key, caplog):
+    server = await start(tmp_path, empty_table_timeout=0.4)
+    try:
+        server.lobby.create(TableSettings(name="ghost", seats=3), "x")
+        server.lobby.create(TableSettings(name="kept", seats=3), "x")
+        ann = players("ann")
+        await ann.connect(server.port, key=make_key(), command="play kept")
+        await ann.wait_for("Waiting|waiting")
+        with caplog.at_level(logging.INFO, logger="server"):
+            await until(lambda: "ghost" not in server.lobby.tables)
+        assert any("table 'ghost' closed: nobody at it" in m for m in messages(caplog))
+        assert "kept" in server.lobby.tables
+    finally:
+        await server.stop()
+
+
+async def test_a_session_waiting_at_a_table_too_long_is_closed(tmp_path, players, make_key,
+                                                               caplog):
+    server = await start(tmp_path, waiting_timeout=0.6)
+    try:
+        ann = players("ann")
+        with caplog.at_level(logging.INFO, logger="server"):
+            await ann.connect(server.port, key=make_key(), command="play den")
+            await ann.wait_for("Waiting|waiting")
+            await ann.wait_closed()
+        assert "at table den with no game going on" in " ".join(ann.raw.decode().split())
+        assert any("with no game going on; closed" in m for m in messages(caplog))
+        await until(lambda: "den" not in server.lobby.tables)
+    finally:
+        await server.stop()
+
+
+# --- stopping -------------------------------------------------------------------------------
+
+async def test_the_server_stops_within_seconds_under_a_key_flood(tmp_path, players, make_key):
+    server = await start(tmp_path, stop_grace=1.0)
+    server.lobby.create(TableSettings(name="cave", seats=3, bots=("carry:20",) * 2, seed=1,
+                                      pace=0.02), None)
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command="play cave")
+    await ann.wait_for("Your turn")
+    flooders = []
+    for i in range(3):
+        rude = players(f"rude{i}")
+        await rude.connect(server.port, key=make_key())
+        await rude.wait_for("lobby")
+        flooders.append(rude)
+    keys = (b"\x1b[A\x1b[Bjk" * 100 + b"\x1b[<35;10;10M" * 20)
+
+    async def flood(rude):
+        while not rude.closed.is_set():
+            rude.send(keys)
+            await asyncio.sleep(0.01)  # pacing the attack, not synchronisation
+
+    tasks = [asyncio.create_task(flood(r)) for r in flooders]
+    try:
+        await asyncio.sleep(3)  # let the flood pile up
+        began = time.monotonic()
+        saved = await server.stop()
+        took = time.monotonic() - began
+    finally:
+        for task in tasks:
+            task.cancel()
+    assert took < 6, f"stopping took {took:.1f} s"
+    assert len(saved) == 1 and saved[0].exists()
+    await ann.wait_closed(10)
+
+
+# --- the data folder ------------------------------------------------------------------------
+
+async def test_a_data_folder_under_a_file_stops_the_start(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    server = GameServer(replace(TEST_CONFIG, data_dir=blocked / "data"))
+    with pytest.raises(DataFolderError, match="cannot be written"):
+        await server.start()
+    bad = subprocess.run([*DIAMANT, "serve", "--data-dir", str(blocked / "data"), "--port",
+                          "0", "--host", "127.0.0.1"], capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 1
+    lines = bad.stderr.strip().splitlines()
+    assert len(lines) == 1, bad.stderr
+    assert str(blocked / "data") in lines[0] and "--data-dir" in lines[0]
+    assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in a read-only folder")
+def test_a_read_only_data_folder_stops_the_start(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    data.chmod(0o500)
+    try:
+        bad = subprocess.run([*DIAMANT, "serve", "--data-dir", str(data), "--port", "0",
+                              "--host", "127.0.0.1"], capture_output=True, text=True,
+                             timeout=60)
+    finally:
+        data.chmod(0o700)
+    assert bad.returncode == 1
+    assert f"the data folder {data} cannot be written" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+async def test_a_failed_save_is_shown_to_the_host(tmp_path, players, make_key, capfd):
+    server = await start(tmp_path)
+    server.lobby.create(TableSettings(name="cave", seats=3, bots=("carry:20",) * 2, seed=1,
+                                      pace=0.02), None)
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command="play cave")
+    await ann.wait_for("Your turn")
+    # The records folder goes away and a file takes its name: no save can succeed (as root too).
+    records = tmp_path / "records"
+    for leftover in records.iterdir():
+        leftover.unlink()
+    records.rmdir()
+    records.write_text("in the way")
+    assert await server.stop() == []
+    err = capfd.readouterr().err
+    assert f"Could not save the game record of table 'cave' in {records}" in err
+    assert "Make that folder writable" in err
