@@ -131,20 +131,75 @@ async def test_a_connection_without_a_session_is_closed_after_the_login_time(
         tmp_path, players, make_key, caplog):
     server = await start(tmp_path, login_timeout=0.5)
     try:
+        ann = players("ann")
+        await ann.connect(server.port, key=make_key())
+        await ann.wait_for("lobby")
         with caplog.at_level(logging.INFO, logger="server"):
             conn = await asyncssh.connect("127.0.0.1", server.port, username="lurker",
                                           client_keys=[make_key()], known_hosts=None,
                                           agent_path=None)
             await asyncio.wait_for(conn.wait_closed(), 10)
         assert any("no session open for 0.5 seconds" in m for m in messages(caplog))
-        # A person who opens a session in time keeps it.
-        ann = players("ann")
-        await ann.connect(server.port, key=make_key())
-        await ann.wait_for("lobby")
-        await asyncio.sleep(0)  # (no wait on a timer: the session is open, the timer gone)
+        # ann, whose session is open, keeps her connection (she connected earlier).
         assert not ann.closed.is_set()
-        assert not server.connections or all(not c.is_closed() for c in server.connections)
+        ann.press("n")
+        await ann.wait_for("Open a table")
+        # Once her session has ended, the connection (good for nothing more) is closed too.
+        ann.press("escape")
+        await ann.wait_for(lambda t: "Open a table" not in t)
+        ann.press("q")
+        await ann.wait_closed()
+        await asyncio.wait_for(ann.conn.wait_closed(), 10)
     finally:
+        await server.stop()
+
+
+def rss_mib() -> float:
+    """The resident memory of this process (the server runs in it), in MiB."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+async def test_many_channels_on_many_connections_make_one_app_each(tmp_path, make_key):
+    """15 connections asking for 3 session channels each: 15 apps, not 45."""
+    server = await start(tmp_path)
+    conns = []
+    try:
+        bystander = Player("by")
+        await bystander.connect(server.port, key=make_key())
+        await bystander.wait_for("lobby")
+        before = rss_mib()
+        refused = 0
+        for i in range(15):
+            conn = await asyncssh.connect("127.0.0.1", server.port, username=f"m{i}",
+                                          client_keys=[make_key()], known_hosts=None,
+                                          agent_path=None)
+            conns.append(conn)
+            for _ in range(3):
+                try:
+                    await conn.create_session(asyncssh.SSHClientSession, "", encoding=None,
+                                              term_type="xterm", term_size=(80, 24))
+                except asyncssh.ChannelOpenError:
+                    refused += 1
+        await until(lambda: all(s.app is not None and s.app.is_running
+                                for s in server.sessions))
+        grown = rss_mib() - before
+        assert refused == 30
+        assert len(server.sessions) == 16
+        # A fresh person still reaches the lobby.
+        fresh = Player("fresh")
+        await fresh.connect(server.port, key=make_key())
+        await fresh.wait_for("lobby", timeout=10)
+        await fresh.close()
+        # About 1.3 MiB an app: 15 apps stay well under 45 MiB, 45 apps would not.
+        assert grown < 45, f"the server grew by {grown:.0f} MiB"
+    finally:
+        for conn in conns:
+            conn.close()
+        await bystander.close()
         await server.stop()
 
 
@@ -190,6 +245,7 @@ async def test_guests_from_one_address_count_as_one_person(tmp_path, players):
 
 
 async def test_an_empty_table_is_closed_after_a_while(tmp_path, players, make_key, caplog):
+    caplog.set_level(logging.INFO, logger="server")
     server = await start(tmp_path, empty_table_timeout=0.4)
     try:
         server.lobby.create(TableSettings(name="ghost", seats=3), "x")
@@ -197,8 +253,7 @@ async def test_an_empty_table_is_closed_after_a_while(tmp_path, players, make_ke
         ann = players("ann")
         await ann.connect(server.port, key=make_key(), command="play kept")
         await ann.wait_for("Waiting|waiting")
-        with caplog.at_level(logging.INFO, logger="server"):
-            await until(lambda: "ghost" not in server.lobby.tables)
+        await until(lambda: "ghost" not in server.lobby.tables)
         assert any("table 'ghost' closed: nobody at it" in m for m in messages(caplog))
         assert "kept" in server.lobby.tables
     finally:
