@@ -56,6 +56,29 @@ def messages(caplog) -> list[str]:
     return [r.getMessage() for r in caplog.records]
 
 
+# --- settings -------------------------------------------------------------------------------
+
+def test_the_new_limits_are_settings_named_in_help_and_checked():
+    from server.config import ConfigError, ServerConfig, load
+    from test_ssh_server import parse
+
+    config = load(parse(["--max-tables", "50", "--max-tables-per-person", "2",
+                         "--max-sessions-per-person", "4", "--empty-table-timeout", "60",
+                         "--waiting-timeout", "600", "--stop-grace", "1"]), {})
+    assert (config.max_tables, config.max_tables_per_person, config.max_sessions_per_person,
+            config.empty_table_timeout, config.waiting_timeout, config.stop_grace) == (
+        50, 2, 4, 60.0, 600.0, 1.0)
+    assert ServerConfig().max_tables == 200
+    with pytest.raises(ConfigError, match="max_tables_per_person: must be more than 0"):
+        load(parse(["--max-tables-per-person", "0"]), {})
+    out = subprocess.run([*DIAMANT, "serve", "--help"], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    out = " ".join(out.split())
+    for flag in ("--max-sessions-per-person", "--max-tables ", "--max-tables-per-person",
+                 "--empty-table-timeout", "--waiting-timeout", "--stop-grace"):
+        assert flag in out
+
+
 # --- connections and sessions -------------------------------------------------------------
 
 async def test_an_address_that_keeps_connecting_is_dropped_without_an_error(tmp_path, caplog):
@@ -189,11 +212,14 @@ async def test_many_channels_on_many_connections_make_one_app_each(tmp_path, mak
         grown = rss_mib() - before
         assert refused == 30
         assert len(server.sessions) == 16
-        # A fresh person still reaches the lobby.
+        # A fresh person still reaches the lobby, promptly (about 0.3 s on an idle machine).
+        began = time.monotonic()
         fresh = Player("fresh")
         await fresh.connect(server.port, key=make_key())
         await fresh.wait_for("lobby", timeout=10)
+        joined = time.monotonic() - began
         await fresh.close()
+        assert joined < 3, f"a fresh join took {joined:.1f} s"
         # About 1.3 MiB an app: 15 apps stay well under 45 MiB, 45 apps would not.
         assert grown < 45, f"the server grew by {grown:.0f} MiB"
     finally:
