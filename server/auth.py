@@ -67,7 +67,7 @@ class ConnectionHandler(asyncssh.SSHServer):
         self._limits = limits
         self._session_timeout = session_timeout
         self._timer: asyncio.TimerHandle | None = None
-        self._session_open = False
+        self._session: "GameSession | None" = None
         self._open = open_connections if open_connections is not None else set()
         self._session_factory = session_factory
         self._conn: asyncssh.SSHServerConnection | None = None
@@ -159,21 +159,22 @@ class ConnectionHandler(asyncssh.SSHServer):
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             SECOND_SESSION)
         self._sessions += 1
-        self._stop_timer()
+        # The timer goes on: a channel whose session never starts (no shell or command
+        # asked for) holds the connection for nothing.
         identity = self.identity
         refusal = self._limits.open_session(self._address, identity.person)
         if refusal is not None:
             # Refused once the session has started, in the person's own language.
             log.warning("%s: refused a session: %s (limit %d)", identity, *refusal)
             return self._session_factory(identity, self._start_timer, refusal)
-        self._session_open = True
 
         def ended() -> None:
-            self._session_open = False
+            self._session = None
             self._limits.close_session(self._address, identity.person)
             self._start_timer()
 
-        return self._session_factory(identity, ended, None)
+        self._session = self._session_factory(identity, ended, None)
+        return self._session
 
     # --- a connection without a session is closed after the log-in time -----------------
 
@@ -190,8 +191,8 @@ class ConnectionHandler(asyncssh.SSHServer):
 
     def _no_session(self) -> None:
         self._timer = None
-        if self._conn is None or self._session_open:
-            return
+        if self._conn is None or (self._session is not None and self._session.app is not None):
+            return  # gone already, or its session runs: its app is up
         log.info("%s: no session open for %g seconds; connection closed", self.identity,
                  self._session_timeout)
         self._conn.disconnect(asyncssh.DISC_BY_APPLICATION,

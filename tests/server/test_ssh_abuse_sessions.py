@@ -163,6 +163,14 @@ async def test_a_connection_without_a_session_is_closed_after_the_login_time(
                                           agent_path=None)
             await asyncio.wait_for(conn.wait_closed(), 10)
         assert any("no session open for 0.5 seconds" in m for m in messages(caplog))
+        # A session channel opened, but no shell or command ever asked for: the same.
+        mute = await asyncssh.connect("127.0.0.1", server.port, username="mute",
+                                      client_keys=[make_key()], known_hosts=None,
+                                      agent_path=None)
+        channel = asyncssh.SSHClientChannel(mute, asyncio.get_running_loop(), "strict",
+                                            None, "strict", 2 ** 21, 32768)
+        await channel._open(b"session")  # what create_session does before its requests
+        await asyncio.wait_for(mute.wait_closed(), 10)
         # ann, whose session is open, keeps her connection (she connected earlier).
         assert not ann.closed.is_set()
         ann.press("n")
