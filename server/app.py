@@ -9,6 +9,7 @@ server's machine (screenshots to disk, opening URLs).
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -35,13 +36,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 IDLE_CHECK = 30.0
+WAITING_TIMEOUT = 1800.0
+"""Seconds a session may stay at a table with no game going on, by default."""
 
 
 class ServerApp(DiamantApp):
     """One person's app on the server (see module docstring)."""
 
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
-                 idle_timeout: float) -> None:
+                 idle_timeout: float, waiting_timeout: float = WAITING_TIMEOUT) -> None:
         # The language comes from the client's locale variables, never the server's.
         super().__init__(lang=detect_language(session.environment))
         self.session = session
@@ -50,6 +53,9 @@ class ServerApp(DiamantApp):
         self.member: Member | None = None
         self.command = command
         self.idle_timeout = idle_timeout
+        self.waiting_timeout = waiting_timeout
+        self._waiting_since: float | None = None
+        """Since when this session has been at a table with no game going on."""
         env = client_environment(session.term_type, session.environment)
         configure_app(self, env, log, session.id)
 
@@ -63,7 +69,8 @@ class ServerApp(DiamantApp):
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # not the interface's local setup screen: the lobby instead
         translate_bindings(self, self.t)
-        self.set_interval(min(IDLE_CHECK, self.idle_timeout / 2), self._check_idle)
+        self.set_interval(min(IDLE_CHECK, self.idle_timeout / 2, self.waiting_timeout / 2),
+                          self._check_idle)
         try:
             self._land()
         except LobbyError as exc:
@@ -96,7 +103,7 @@ class ServerApp(DiamantApp):
                 TableSettings(name=command.name, rules=command.rules, seats=command.seats,
                               bots=(default_bot(),) * command.bots, filler=default_bot(),
                               pace=self.lobby.pace),
-                creator=self.identity.key,
+                creator=self.identity.key, owner=self.identity.person,
             )
         self.join(table)
 
@@ -149,6 +156,8 @@ class ServerApp(DiamantApp):
 
     def _show_table(self) -> None:
         assert self.member is not None
+        self._waiting_since = None if self.member.table.status is TableStatus.PLAYING \
+            else time.monotonic()
         self._to_lobby_level()
         self.push_screen(TableScreen(self.member))
 
@@ -189,6 +198,25 @@ class ServerApp(DiamantApp):
             minutes = round(self.idle_timeout / 60)
             log.info("%s: idle in the lobby for %d minutes; closed", self.session.id, minutes)
             self.session.close(self.t("server.idle", minutes=minutes))
+            return
+        self._check_waiting()
+
+    def _check_waiting(self) -> None:
+        """Close a session that has stayed too long at a table where no game is going on
+        (before it starts, or after it ended): it holds a seat and a table for nothing."""
+        member = self.member
+        if member is None or not member.active or member.table.status is TableStatus.PLAYING:
+            self._waiting_since = None
+            return
+        now = time.monotonic()
+        if self._waiting_since is None:
+            self._waiting_since = now
+        if now - self._waiting_since < self.waiting_timeout:
+            return
+        minutes = max(1, round(self.waiting_timeout / 60))
+        log.info("%s: at table %r for %d minutes with no game going on; closed",
+                 self.session.id, member.table.name, minutes)
+        self.session.close(self.t("limit.b.waiting", minutes=minutes, name=member.table.name))
 
     def on_unmount(self) -> None:
         # The app ends when the person quits or the connection drops: either way a
@@ -215,7 +243,8 @@ class ServerApp(DiamantApp):
         return None
 
 
-def make_app_factory(lobby: Lobby, *, idle_timeout: float):
+def make_app_factory(lobby: Lobby, *, idle_timeout: float,
+                     waiting_timeout: float = WAITING_TIMEOUT):
     """The function a session calls to build its app (raises SessionRefused for bad commands)."""
 
     def factory(session: "GameSession") -> ServerApp:
@@ -225,6 +254,7 @@ def make_app_factory(lobby: Lobby, *, idle_timeout: float):
                 command = parse_command(session.command)
             except CommandError as exc:
                 raise SessionRefused(str(exc)) from None
-        return ServerApp(session, lobby, command=command, idle_timeout=idle_timeout)
+        return ServerApp(session, lobby, command=command, idle_timeout=idle_timeout,
+                         waiting_timeout=waiting_timeout)
 
     return factory

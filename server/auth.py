@@ -7,6 +7,7 @@ with no prompt; a guest gets a resume code instead of a key.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from dataclasses import dataclass
@@ -25,8 +26,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_SESSIONS = 3
-"""Sessions (each an app) one connection may open: enough for ssh connection sharing."""
+MAX_SESSIONS = 1
+"""Session channels (each an app) one connection may open: a second would be a second app
+for the price of one connection and one count against the connection limits."""
+SECOND_SESSION = "one session per connection: for another one, connect again (a new ssh)"
+"""Why a second session channel is refused (the client's SSH software shows it)."""
+
+SessionFactory = Callable[["Identity", "Callable[[], None]", "tuple[str, int] | None"],
+                          "GameSession"]
+"""Makes the session for a channel: the identity, what to call once the session has
+ended, and why it is refused (a text key and the limit it is over), if it is."""
 
 
 @dataclass(frozen=True)
@@ -42,14 +51,23 @@ class Identity:
         kind = "guest" if self.guest else self.key.removeprefix("key:")
         return f"{self.name!r} ({kind}) from {self.address}"
 
+    @property
+    def person(self) -> str:
+        """Whom the limits per person count: the key, or for a guest (a new identity at
+        every connection) their address."""
+        return "guest@" + self.address if self.guest else self.key
+
 
 class ConnectionHandler(asyncssh.SSHServer):
     """One SSH connection, from TCP accept to its sessions (asyncssh's server protocol)."""
 
-    def __init__(self, limits: "ConnectionLimits",
-                 session_factory: Callable[[Identity], "GameSession"],
-                 open_connections: "set[asyncssh.SSHServerConnection] | None" = None) -> None:
+    def __init__(self, limits: "ConnectionLimits", session_factory: SessionFactory,
+                 open_connections: "set[asyncssh.SSHServerConnection] | None" = None, *,
+                 session_timeout: float = 20.0) -> None:
         self._limits = limits
+        self._session_timeout = session_timeout
+        self._timer: asyncio.TimerHandle | None = None
+        self._session: "GameSession | None" = None
         self._open = open_connections if open_connections is not None else set()
         self._session_factory = session_factory
         self._conn: asyncssh.SSHServerConnection | None = None
@@ -73,15 +91,17 @@ class ConnectionHandler(asyncssh.SSHServer):
         if self._limits.hammering(self._address):
             # Still connecting after being told: close at once, before any key exchange.
             log.info("dropped a connection from %s: %s", self._address, refusal)
-            conn.get_loop().call_soon(conn.abort)
+            asyncio.get_running_loop().call_soon(conn.abort)
             return
         # A message can only be sent once the key exchange is done: at authentication.
         log.warning("refusing a connection from %s: %s", self._address, refusal)
         self._refusal = refusal
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_timer()
         if self._conn is not None:
             self._open.discard(self._conn)
+            self._conn = None  # a session ending later starts no timer for it
         if isinstance(exc, asyncssh.IllegalUserName):
             # asyncssh checks every user name against SASLprep (RFC 4013) before any
             # code here sees it, and refuses e.g. most emoji (unassigned in Unicode 3.2);
@@ -128,15 +148,52 @@ class ConnectionHandler(asyncssh.SSHServer):
         else:
             self.identity = Identity("guest:" + secrets.token_hex(8), name, True, self._address)
         log.info("logged in: %s", self.identity)
+        self._start_timer()
 
     def session_requested(self) -> "GameSession | bool":
         if self.identity is None:
             return False
         if self._sessions >= MAX_SESSIONS:
-            log.warning("%s: refused a session beyond %d on one connection",
+            log.warning("%s: refused a session channel beyond %d on one connection",
                         self.identity, MAX_SESSIONS)
-            raise asyncssh.ChannelOpenError(
-                asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                f"at most {MAX_SESSIONS} sessions on one connection")
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                            SECOND_SESSION)
         self._sessions += 1
-        return self._session_factory(self.identity)
+        # The timer goes on: a channel whose session never starts (no shell or command
+        # asked for) holds the connection for nothing.
+        identity = self.identity
+        refusal = self._limits.open_session(self._address, identity.person)
+        if refusal is not None:
+            # Refused once the session has started, in the person's own language.
+            log.warning("%s: refused a session: %s (limit %d)", identity, *refusal)
+            return self._session_factory(identity, self._start_timer, refusal)
+
+        def ended() -> None:
+            self._session = None
+            self._limits.close_session(self._address, identity.person)
+            self._start_timer()
+
+        self._session = self._session_factory(identity, ended, None)
+        return self._session
+
+    # --- a connection without a session is closed after the log-in time -----------------
+
+    def _start_timer(self) -> None:
+        self._stop_timer()
+        if self._conn is not None:
+            self._timer = asyncio.get_running_loop().call_later(
+                self._session_timeout, self._no_session)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _no_session(self) -> None:
+        self._timer = None
+        if self._conn is None or (self._session is not None and self._session.app is not None):
+            return  # gone already, or its session runs: its app is up
+        log.info("%s: no session open for %g seconds; connection closed", self.identity,
+                 self._session_timeout)
+        self._conn.disconnect(asyncssh.DISC_BY_APPLICATION,
+                              f"no session open for {self._session_timeout:g} seconds")

@@ -53,6 +53,13 @@ class ServerConfig:
     input_flood_seconds: float = 10.0
     output_buffer_max: int = 4 * 1024 * 1024
     output_stall_timeout: float = 60.0
+    # limits: part B
+    max_sessions_per_person: int = 3
+    max_tables: int = 200
+    max_tables_per_person: int = 3
+    empty_table_timeout: float = 120.0
+    waiting_timeout: float = 1800.0
+    stop_grace: float = 2.0
 
     @property
     def data_path(self) -> Path:
@@ -88,9 +95,21 @@ _HELP: dict[str, str] = {
                          "dropped",
     "output_stall_timeout": "seconds a client may read nothing of what is sent before its "
                             "session is closed",
+    # limits: part B
+    "max_sessions_per_person": "most sessions at once for one person (an SSH key, or a guest's "
+                               "address)",
+    "max_tables": "most tables open at once, in all",
+    "max_tables_per_person": "most open tables one person (an SSH key, or a guest's address) "
+                             "has opened",
+    "empty_table_timeout": "seconds a table with nobody at it stays open",
+    "waiting_timeout": "seconds a session may wait at a table for its game to start",
+    "stop_grace": "seconds sessions get to close when the server stops, before their "
+                  "connections are cut",
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
+_POSITIVE_B = ("max_sessions_per_person", "max_tables", "max_tables_per_person",
+               "empty_table_timeout", "waiting_timeout", "stop_grace")
 
 
 def _parser_for(name: str) -> Callable[[str], Any]:
@@ -130,6 +149,9 @@ def _check(config: ServerConfig) -> ServerConfig:
     positive = ("max_connections", "max_per_address", "connect_rate", "connect_burst",
                 "login_timeout", "lobby_idle_timeout")
     for name in positive:
+        if getattr(config, name) <= 0:
+            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
+    for name in _POSITIVE_B:
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
     for name in ("keepalive_interval", "pace"):

@@ -2,13 +2,15 @@
 
 Textual builds an app's console from the server's own environment; over SSH every session
 has its own terminal, so its colour depth comes from the client's ``TERM`` (and
-``COLORTERM`` / ``NO_COLOR`` when the client sends them).
+``COLORTERM`` / ``NO_COLOR`` when the client sends them). What the host must see goes to
+the server's own terminal (:func:`tell_host`).
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import sys
 from typing import Mapping
 
 from rich.color import ColorSystem
@@ -44,6 +46,19 @@ class _LogFile(io.TextIOBase):
             if line.strip():
                 self._logger.error("%s: %s", self._prefix, line)
         return len(text)
+
+
+def tell_host(text: str) -> None:
+    """Show ``text`` on the host's terminal (the server process's real stderr), whatever
+    the log's level and destination: a problem the host has to act on."""
+    stream = sys.__stderr__
+    if stream is None:
+        return
+    try:
+        stream.write(f"Diamant server: {text}\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass  # no terminal to tell (closed): the log has it
 
 
 def client_environment(term_type: str, environment: Mapping[str, str]) -> dict[str, str]:

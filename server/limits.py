@@ -1,7 +1,10 @@
 """Connection limits, checked as soon as a TCP connection arrives (before authentication).
 
 At most ``max_connections`` connections in all and ``max_per_address`` from one address,
-and new connections from one address are rate limited with a token bucket.
+and new connections from one address are rate limited with a token bucket. Sessions (each
+one app) are counted too, from the channel's opening until its app has ended, which can
+be later than its connection's end: the same bounds in all and per address, and at most
+``max_per_person`` for one person.
 """
 
 from __future__ import annotations
@@ -29,7 +32,11 @@ class ConnectionLimits:
     burst: int
     """Size of each bucket: how many connections may arrive at once."""
     clock: Callable[[], float] = time.monotonic
+    max_per_person: int = 3
+    """Sessions open at once for one person (see :attr:`server.auth.Identity.person`)."""
     _open: Counter[str] = field(default_factory=Counter)
+    _sessions: Counter[str] = field(default_factory=Counter)
+    _person_sessions: Counter[str] = field(default_factory=Counter)
     _buckets: dict[str, _Bucket] = field(default_factory=dict)
     _refused: Counter[str] = field(default_factory=Counter)
 
@@ -75,6 +82,32 @@ class ConnectionLimits:
             self._open[address] -= 1
         if not self._open[address]:
             del self._open[address]
+
+    @property
+    def sessions(self) -> int:
+        """Sessions open now."""
+        return sum(self._sessions.values())
+
+    def open_session(self, address: str, person: str) -> tuple[str, int] | None:
+        """Count a new session of ``person`` from ``address``; or return why it is refused,
+        as the key of its text and the limit it is over."""
+        if self.sessions >= self.max_connections:
+            return "limit.b.server_sessions", self.max_connections
+        if self._sessions[address] >= self.max_per_address:
+            return "limit.b.address_sessions", self.max_per_address
+        if self._person_sessions[person] >= self.max_per_person:
+            return "limit.b.person_sessions", self.max_per_person
+        self._sessions[address] += 1
+        self._person_sessions[person] += 1
+        return None
+
+    def close_session(self, address: str, person: str) -> None:
+        """A session counted by :meth:`open_session` has ended."""
+        for counter, key in ((self._sessions, address), (self._person_sessions, person)):
+            if counter[key] > 0:
+                counter[key] -= 1
+            if not counter[key]:
+                del counter[key]
 
     def _forget_full_buckets(self, now: float) -> None:
         # Keep the table small: a bucket that has refilled says nothing new.

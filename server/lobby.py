@@ -7,17 +7,21 @@ identity looked up by its resume code).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import secrets
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import Translator
 from diamant_tui.table import Member, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui.setup_choices import default_level, levels
 
+from .console import tell_host
 from .records import write_record
 
 log = logging.getLogger(__name__)
@@ -26,6 +30,9 @@ TABLE_NAME = re.compile(r"[\w.-]{1,20}")
 """Table names: letters, digits, ``_``, ``.`` and ``-``, at most 20 characters."""
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read and type
 MAX_TABLES = 200
+"""Tables open at once, by default (the ``max_tables`` setting)."""
+MAX_TABLES_PER_PERSON = 3
+EMPTY_TABLE_TIMEOUT = 120.0
 FREE_NAME = "cave-{n}"
 """The names offered for a new table when its creator types none."""
 
@@ -77,10 +84,20 @@ class TableSummary:
 class Lobby:
     """Every table on the server, and where each person sits."""
 
-    def __init__(self, data_dir: Path, *, pace: float = 0.7) -> None:
+    def __init__(self, data_dir: Path, *, pace: float = 0.7, max_tables: int = MAX_TABLES,
+                 max_tables_per_person: int = MAX_TABLES_PER_PERSON,
+                 empty_table_timeout: float = EMPTY_TABLE_TIMEOUT,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.records_dir = data_dir / "records"
         self.pace = pace
+        self.max_tables = max_tables
+        self.max_tables_per_person = max_tables_per_person
+        self.empty_table_timeout = empty_table_timeout
+        self._clock = clock
         self.tables: dict[str, Table] = {}
+        self._owners: dict[Table, str] = {}
+        """Whom each table counts against (the person who opened it, see ``create``)."""
+        self._empty_since: dict[Table, float] = {}
         self._codes: dict[str, str] = {}
         self._code_of: dict[str, str] = {}
         self._holders: dict[tuple[Table, int], object] = {}
@@ -91,21 +108,62 @@ class Lobby:
         """The table called ``name``, if there is one."""
         return self.tables.get(name)
 
-    def create(self, settings: TableSettings, creator: str | None) -> Table:
-        """Open a new table; the name must be free and valid."""
+    def create(self, settings: TableSettings, creator: str | None,
+               owner: str | None = None) -> Table:
+        """Open a new table; the name must be free and valid, and neither the server nor
+        ``owner`` (the person opening it, as the limits count people; none: the host's
+        own table, counted against nobody) may have too many tables open."""
         self.prune()
         check_table_name(settings.name)
         if settings.name in self.tables:
             raise LobbyError("lobby.error.taken", name=settings.name)
-        if len(self.tables) >= MAX_TABLES:
-            raise LobbyError("lobby.error.too_many")
+        self.check_room(owner)
         try:
             table = Table(settings, creator=creator, on_game_over=self.save_record)
         except (DiamantError, ValueError) as exc:
             raise LobbyError("lobby.error.settings", reason=str(exc)) from None
         self.tables[settings.name] = table
+        if owner is not None:
+            self._owners[table] = owner
         log.info("table %r created by %s: %s", settings.name, creator, settings)
         return table
+
+    def tables_of(self, owner: str) -> int:
+        """How many open tables ``owner`` has opened."""
+        return sum(1 for who in self._owners.values() if who == owner)
+
+    def check_room(self, owner: str | None) -> None:
+        """Raise a :class:`LobbyError` saying why ``owner`` cannot open a table now (the
+        server has too many, or they have opened as many as one person may), if so."""
+        self.prune()
+        if len(self.tables) >= self.max_tables:
+            log.warning("a table refused to %s: the server has %d tables open", owner,
+                        len(self.tables))
+            raise LobbyError("lobby.error.too_many")
+        if owner is not None and self.tables_of(owner) >= self.max_tables_per_person:
+            log.warning("a table refused to %s: %d tables open already", owner,
+                        self.tables_of(owner))
+            raise LobbyError("limit.b.tables_per_person", limit=self.max_tables_per_person)
+
+    async def close_empty(self) -> list[str]:
+        """Close the tables nobody has sat at or looked at for ``empty_table_timeout``
+        seconds (waiting or finished; a game going on plays to its end); returns their
+        names."""
+        now = self._clock()
+        closed = []
+        for name, table in list(self.tables.items()):
+            if (table.status is TableStatus.PLAYING or table.people_connected
+                    or table.watchers):
+                self._empty_since.pop(table, None)
+                continue
+            since = self._empty_since.setdefault(table, now)
+            if now - since < self.empty_table_timeout:
+                continue
+            self._remove(name, table)
+            log.info("table %r closed: nobody at it for %d seconds", name, round(now - since))
+            await table.close()
+            closed.append(name)
+        return closed
 
     def free_name(self) -> str:
         """A name no open table has (``cave-1``, ``cave-2``...), for a table left unnamed."""
@@ -152,9 +210,14 @@ class Lobby:
     def _forget(self, name: str, table: Table) -> None:
         if table.watchers or self.tables.get(name) is not table:
             return  # someone (a spectator) still looks at it, or it has gone already
-        del self.tables[name]
-        table.on_game_over = None
+        self._remove(name, table)
         log.info("table %r closed: nobody left at it", name)
+
+    def _remove(self, name: str, table: Table) -> None:
+        del self.tables[name]
+        self._owners.pop(table, None)
+        self._empty_since.pop(table, None)
+        table.on_game_over = None
 
     def take_seat(self, member: Member, holder: object) -> object | None:
         """Record that ``holder`` (a session's app) now shows ``member``'s seat; returns the
@@ -205,21 +268,39 @@ class Lobby:
         try:
             path = write_record(self.records_dir, table.record(), table=table.name,
                                 game=table.games_played + 1)
-        except Exception:
+        except Exception as exc:
             log.exception("table %r: could not write its game record", table.name)
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            # The host must see it, wherever the log goes: the games are being lost.
+            tell_host(f"Could not save the game record of table {table.name!r} in "
+                      f"{self.records_dir}: {reason}. Make that folder writable by the "
+                      f"server (or restart it with another --data-dir); until then game "
+                      f"records are lost.")
             return None
         log.info("table %r: game record written to %s", table.name, path)
         return path
 
-    async def close(self) -> list[Path]:
-        """Write out every game in progress and stop all tables."""
+    def save_games(self) -> list[Path]:
+        """Write out every game in progress (at once: no waiting); returns the files."""
         saved = []
         for table in list(self.tables.values()):
             if table.status is TableStatus.PLAYING:
                 path = self.save_record(table)
                 if path is not None:
                     saved.append(path)
-            table.on_game_over = None
-            await table.close()
-        self.tables.clear()
+            table.on_game_over = None  # saved: a game that ends now is not saved twice
         return saved
+
+    async def close(self) -> list[Path]:
+        """Write out every game in progress and stop all tables."""
+        saved = self.save_games()
+        await self.close_tables()
+        return saved
+
+    async def close_tables(self) -> None:
+        """Stop all tables (their games are not saved: :meth:`save_games` does that)."""
+        tables = list(self.tables.values())
+        self.tables.clear()
+        self._owners.clear()
+        self._empty_since.clear()
+        await asyncio.gather(*(table.close() for table in tables))

@@ -166,12 +166,18 @@ class LobbyScreen(DiamantScreen):
 
     def action_new(self) -> None:
         app = self.server_app
+        try:
+            app.lobby.check_room(app.identity.person)  # say so before the choices are made
+        except LobbyError as exc:
+            self.notify(exc.text(app.t), severity="warning", timeout=8)
+            return
 
         def created(settings: TableSettings | None) -> None:
             if settings is None:
                 return
             try:
-                table = app.lobby.create(settings, creator=app.identity.key)
+                table = app.lobby.create(settings, creator=app.identity.key,
+                                         owner=app.identity.person)
                 app.join(table)
             except LobbyError as exc:
                 self.notify(exc.text(app.t), severity="error")

@@ -13,6 +13,28 @@ from typing import Any
 from diamant_tui.record import parse_time, record_to_json
 
 
+class DataFolderError(Exception):
+    """The data folder cannot be written; the message names it and says what to do."""
+
+
+def check_data_folder(folder: Path) -> None:
+    """Make sure game records can be written in ``folder`` (its ``records`` folder is
+    created if needed), else raise a :class:`DataFolderError`: better a refusal to start
+    than games lost one by one."""
+    records = folder / "records"
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=records, prefix=".probe-", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        raise DataFolderError(
+            f"the data folder {folder} cannot be written ({exc.strerror or exc}{where}); "
+            f"make it writable by the user running the server, or choose another folder "
+            f"with --data-dir") from None
+
+
 def record_file_name(table: str, game: int, started: datetime, token: str) -> str:
     """``20250301T184502Z+cave-1+game2+5f3a9c.json``: when the game started, its table,
     the game's number at that table and a random token.

@@ -2,6 +2,8 @@
 
 Players join with ``ssh -p PORT HOST`` (the lobby) or ``ssh -t -p PORT HOST play NAME``.
 SIGTERM or Ctrl-C stops the server cleanly: everyone is told, games in progress are saved.
+Whatever the load, the process ends within a few seconds of the signal
+(:func:`stop_deadline`): a service manager never has to kill it.
 """
 
 from __future__ import annotations
@@ -9,11 +11,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
+import threading
 
 from .config import ConfigError, ServerConfig, add_arguments, load
 from .hostkey import HostKeyError
+from .records import DataFolderError
 
 log = logging.getLogger("server")
 
@@ -55,13 +60,56 @@ def _setup_logging(level: str) -> None:
     logging.getLogger("asyncssh").setLevel(max(logging.WARNING, root.level))
 
 
+def stop_deadline(config: ServerConfig) -> float:
+    """Seconds from SIGTERM to the end of the process, at most: the stop's own bounded
+    waits (two graces and a second), and a little more for the rest."""
+    return 2 * config.stop_grace + 5.0
+
+
+class _Watchdog:
+    """Ends the process if stopping overruns its deadline.
+
+    A signal reaches the event loop only between its callbacks, and one app working
+    through a long backlog can hold the loop for minutes: so the signal is taken by a
+    plain signal handler (run by the interpreter at once), and a thread ends the process
+    if the loop has not finished stopping in time.
+    """
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.saved = False
+        """Whether the games in progress were saved (the stop got that far)."""
+        self._timer: threading.Timer | None = None
+
+    def start(self) -> None:
+        if self._timer is None:
+            self._timer = threading.Timer(self.deadline, self._give_up)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def _give_up(self) -> None:
+        saved = ("games in progress were saved" if self.saved
+                 else "games in progress may not have been saved")
+        try:
+            sys.__stderr__.write(
+                f"Diamant server: not stopped {self.deadline:g} s after the signal (too busy); "
+                f"exiting now ({saved}).\n")
+            sys.__stderr__.flush()
+        finally:
+            os._exit(0 if self.saved else 1)
+
+
 async def _serve(config: ServerConfig) -> int:
     from .server import GameServer  # imports Textual: only once the flags are read
 
     server = GameServer(config)
     try:
         await server.start()
-    except (OSError, HostKeyError, ValueError) as exc:
+    except (OSError, HostKeyError, ValueError, DataFolderError) as exc:
         sys.stderr.write(f"Error starting server: {exc}\n")
         return 1
     host = "localhost" if config.host in ("0.0.0.0", "::", "") else config.host
@@ -75,11 +123,23 @@ async def _serve(config: ServerConfig) -> int:
     sys.stdout.flush()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    watchdog = _Watchdog(stop_deadline(config))
+
+    def stop_requested(signum: int, frame: object) -> None:
+        watchdog.start()
+        loop.call_soon_threadsafe(stop.set)
+
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
-    log.info("stop requested")
-    saved = await server.stop()
-    for path in saved:
-        log.info("saved %s", path)
+        signal.signal(signum, stop_requested)
+    try:
+        await stop.wait()
+        log.info("stop requested")
+        saved = await server.stop()
+        watchdog.saved = True
+        for path in saved:
+            log.info("saved %s", path)
+        # Sessions still ending are cut when asyncio.run cancels the tasks left.
+    except BaseException:
+        watchdog.cancel()
+        raise
     return 0

@@ -275,4 +275,10 @@ CATALOGUE: dict[str, str] = {
     # limits: part A
     "limit.a.flood": "Keys are arriving faster than anyone types: the extra ones are ignored. If this goes on, the session will be closed.",
     "limit.a.flood_closed": 'Session closed: too many keys or mouse reports for too long. Reconnect and type at a normal pace.',
+    # limits: part B
+    "limit.b.server_sessions": "The server has as many sessions open as it can take ({limit}); please try again in a few minutes.",
+    "limit.b.address_sessions": "At most {limit} sessions at once from one address: close one of them, then connect again.",
+    "limit.b.person_sessions": "You already have as many sessions open as one person may ({limit}): close one of them, then connect again.",
+    "limit.b.tables_per_person": "You already have as many tables open as one person may ({limit}): join one of them, or wait until one closes, before opening another.",
+    "limit.b.waiting": "Closed after {minutes} minutes at table {name} with no game going on. Come back when everyone is ready to play!",
 }

@@ -268,4 +268,10 @@ CATALOGUE: dict[str, str] = {
     # limits: part A
     "limit.a.flood": "Las teclas llegan más rápido de lo que nadie teclea: las que sobran se ignoran. Si esto sigue, se cerrará la sesión.",
     "limit.a.flood_closed": 'Sesión cerrada: demasiadas teclas o eventos del ratón durante demasiado tiempo. Vuelve a conectarte y escribe a un ritmo normal.',
+    # limits: part B
+    "limit.b.server_sessions": "El servidor tiene abiertas todas las sesiones que admite ({limit}); vuelve a intentarlo dentro de unos minutos.",
+    "limit.b.address_sessions": "Como mucho {limit} sesiones a la vez desde una misma dirección: cierra una de ellas y vuelve a conectarte.",
+    "limit.b.person_sessions": "Ya tienes tantas sesiones abiertas como se permite a una persona ({limit}): cierra una de ellas y vuelve a conectarte.",
+    "limit.b.tables_per_person": "Ya tienes tantas mesas abiertas como se permite a una persona ({limit}): únete a una de ellas, o espera a que se cierre alguna, antes de abrir otra.",
+    "limit.b.waiting": "Cerrado tras {minutes} minutos en la mesa {name} sin ninguna partida en curso. ¡Vuelve cuando todos estén listos para jugar!",
 }

@@ -271,4 +271,10 @@ CATALOGUE: dict[str, str] = {
     # limits: part A
     "limit.a.flood": "Les touches arrivent plus vite que personne ne tape : celles en trop sont ignorées. Si cela continue, la session sera fermée.",
     "limit.a.flood_closed": 'Session fermée : trop de touches ou de clics de souris pendant trop longtemps. Reconnectez-vous et tapez à un rythme normal.',
+    # limits: part B
+    "limit.b.server_sessions": "Le serveur a autant de sessions ouvertes qu'il peut en accueillir ({limit}) ; réessayez dans quelques minutes.",
+    "limit.b.address_sessions": "Au plus {limit} sessions à la fois depuis une même adresse : fermez-en une, puis reconnectez-vous.",
+    "limit.b.person_sessions": "Vous avez déjà autant de sessions ouvertes qu'une personne peut en avoir ({limit}) : fermez-en une, puis reconnectez-vous.",
+    "limit.b.tables_per_person": "Vous avez déjà autant de tables ouvertes qu'une personne peut en avoir ({limit}) : rejoignez l'une d'elles, ou attendez qu'une se ferme, avant d'en ouvrir une autre.",
+    "limit.b.waiting": "Fermé après {minutes} minutes à la table {name} sans partie en cours. Revenez quand tout le monde sera prêt à jouer !",
 }
