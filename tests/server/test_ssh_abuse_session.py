@@ -170,8 +170,9 @@ async def test_a_big_terminal_that_never_reads_costs_bounded_memory_and_is_close
     sam.conn._transport.pause_reading()  # stop reading the socket at all
     before = rss()
     with caplog.at_level(logging.INFO, logger="server"):
-        # Every window change makes the server draw the whole screen again.
-        for step in range(60):
+        # Every window change the server follows (a few a second at most, fewer for a big
+        # screen) makes it draw the whole screen again, until the socket's buffers fill.
+        for step in range(400):
             if session._closed:
                 break
             sam.chan.change_terminal_size(480 + 20 * (step % 2), 1000)
