@@ -45,6 +45,10 @@ class ServerConfig:
     pace: float = 0.7
     log_level: str = "info"
     public_host: str = ""
+    # limits: part C
+    chat_table_lines: int = 20
+    chat_watchers_lines: int = 10
+    resume_guesses: int = 5
 
     @property
     def data_path(self) -> Path:
@@ -68,6 +72,12 @@ _HELP: dict[str, str] = {
     "log_level": "debug, info, warning or error",
     "public_host": "the host (or host:port) players type, shown in commands such as a guest's "
                    "resume line (empty: the address each client connected to)",
+    # limits: part C
+    "chat_table_lines": "chat lines a table passes on in 10 seconds, from everyone at it together "
+                        "(each person may send 5)",
+    "chat_watchers_lines": "chat lines a table passes on in 10 seconds from all its spectators "
+                           "together",
+    "resume_guesses": "wrong resume codes one address may type in a minute before it must wait",
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -110,6 +120,10 @@ def _check(config: ServerConfig) -> ServerConfig:
     positive = ("max_connections", "max_per_address", "connect_rate", "connect_burst",
                 "login_timeout", "lobby_idle_timeout")
     for name in positive:
+        if getattr(config, name) <= 0:
+            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
+    # limits: part C
+    for name in ("chat_table_lines", "chat_watchers_lines", "resume_guesses"):
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
     for name in ("keepalive_interval", "pace"):

@@ -7,17 +7,21 @@ identity looked up by its resume code).
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import math
 import re
 import secrets
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import Translator
-from diamant_tui.table import Member, SeatKind, Table, TableSettings, TableStatus
+from diamant_tui.table import ChatLimits, Member, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui.setup_choices import default_level, levels
 
+from .logtext import loggable
 from .records import write_record
 
 log = logging.getLogger(__name__)
@@ -26,6 +30,10 @@ TABLE_NAME = re.compile(r"[\w.-]{1,20}")
 """Table names: letters, digits, ``_``, ``.`` and ``-``, at most 20 characters."""
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read and type
 MAX_TABLES = 200
+RESUME_WINDOW = 60.0
+"""Seconds over which wrong resume codes are counted, per address."""
+RESUME_ADDRESSES = 10_000
+"""Addresses whose wrong codes are remembered at most (the oldest are forgotten first)."""
 FREE_NAME = "cave-{n}"
 """The names offered for a new table when its creator types none."""
 
@@ -77,13 +85,17 @@ class TableSummary:
 class Lobby:
     """Every table on the server, and where each person sits."""
 
-    def __init__(self, data_dir: Path, *, pace: float = 0.7) -> None:
+    def __init__(self, data_dir: Path, *, pace: float = 0.7, chat: ChatLimits = ChatLimits(),
+                 resume_guesses: int = 5) -> None:
         self.records_dir = data_dir / "records"
         self.pace = pace
+        self.chat = chat
+        self.resume_guesses = resume_guesses
         self.tables: dict[str, Table] = {}
         self._codes: dict[str, str] = {}
         self._code_of: dict[str, str] = {}
         self._holders: dict[tuple[Table, int], object] = {}
+        self._wrong_codes: dict[str, deque[float]] = {}
 
     # --- tables -------------------------------------------------------------------------
 
@@ -100,7 +112,8 @@ class Lobby:
         if len(self.tables) >= MAX_TABLES:
             raise LobbyError("lobby.error.too_many")
         try:
-            table = Table(settings, creator=creator, on_game_over=self.save_record)
+            table = Table(settings, creator=creator, on_game_over=self._game_over,
+                          chat=self.chat)
         except (DiamantError, ValueError) as exc:
             raise LobbyError("lobby.error.settings", reason=str(exc)) from None
         self.tables[settings.name] = table
@@ -174,6 +187,13 @@ class Lobby:
         member.leave()
         if table.status is not TableStatus.PLAYING and not table.people_connected:
             self._forget(table.name, table)
+        if member.seat is not None:
+            self._expire_codes()  # a seat given up (a waiting table's) needs no code
+
+    def _game_over(self, table: Table) -> None:
+        """A game has ended: write its record; the codes of its seats are no use now."""
+        self.save_record(table)
+        self._expire_codes()
 
     # --- guests -------------------------------------------------------------------------
 
@@ -192,9 +212,43 @@ class Lobby:
         """The resume code already given to ``identity``, if any (none is made)."""
         return self._code_of.get(identity)
 
-    def identity_for_code(self, code: str) -> str | None:
-        """The guest identity a resume code stands for."""
-        return self._codes.get(code.strip().upper())
+    def identity_for_code(self, code: str, address: str = "?") -> str | None:
+        """The guest identity a resume code stands for, if it holds a seat still.
+
+        Wrong codes are counted per ``address`` and logged: past ``resume_guesses`` in a
+        minute the address must wait (a :class:`LobbyError` says how long), so that the
+        codes, about 30 bits, cannot be found by trying them one after another."""
+        loop_time = asyncio.get_running_loop().time()
+        wrong = self._wrong_codes.get(address)
+        if wrong is not None:
+            while wrong and loop_time - wrong[0] > RESUME_WINDOW:
+                wrong.popleft()
+            if len(wrong) >= self.resume_guesses:
+                wait = max(1, math.ceil(wrong[0] + RESUME_WINDOW - loop_time))
+                log.info("resume code from %s refused: %d wrong codes in %g s; %d s to wait",
+                         loggable(address, 60), len(wrong), RESUME_WINDOW, wait)
+                raise LobbyError("limit.c.resume_wait", seconds=wait)
+        identity = self._codes.get(code.strip().upper())
+        if identity is not None and self.seat_of(identity) is not None:
+            return identity
+        if wrong is None:
+            if len(self._wrong_codes) >= RESUME_ADDRESSES:
+                del self._wrong_codes[next(iter(self._wrong_codes))]
+            wrong = self._wrong_codes[address] = deque()
+        wrong.append(loop_time)
+        log.warning("wrong resume code %s from %s (%d of %d allowed in %g s)",
+                    loggable(code, 20), loggable(address, 60), len(wrong),
+                    self.resume_guesses, RESUME_WINDOW)
+        return None
+
+    def _expire_codes(self) -> None:
+        """Forget the codes of guests who hold no seat any more (their game has ended,
+        or they gave the seat up): an old code gives nothing to whoever finds it."""
+        for identity, code in list(self._code_of.items()):
+            if self.seat_of(identity) is None:
+                del self._code_of[identity]
+                self._codes.pop(code, None)
+                log.info("resume code of %s expired", identity)
 
     # --- records ------------------------------------------------------------------------
 

@@ -14,6 +14,8 @@ from typing import Callable
 
 import asyncssh
 
+from diamant_tui.table import ChatLimits
+
 from .app import make_app_factory
 from .auth import ConnectionHandler, Identity
 from .config import ServerConfig
@@ -34,7 +36,9 @@ class GameServer:
     def __init__(self, config: ServerConfig, *,
                  app_factory: Callable[[Lobby], AppFactory] | None = None) -> None:
         self.config = config
-        self.lobby = Lobby(config.data_path, pace=config.pace)
+        self.lobby = Lobby(config.data_path, pace=config.pace, resume_guesses=config.resume_guesses,
+                           chat=ChatLimits(table=config.chat_table_lines,
+                                           watchers=config.chat_watchers_lines))
         self.limits = ConnectionLimits(config.max_connections, config.max_per_address,
                                        config.connect_rate, config.connect_burst)
         build = app_factory or (lambda lobby: make_app_factory(

@@ -272,4 +272,10 @@ CATALOGUE: dict[str, str] = {
     "key.watch": "Watch",
     "key.lobby": "Lobby",
     "help.resume": "Your resume code is {code}. If your connection drops: {command}",
+    # limits: part C
+    "limit.c.chat_person": "Slow down: at most {lines} chat lines every {window} s. You may speak again in {seconds} s.",
+    "limit.c.chat_watchers": "The spectators have used up their share of this table's chat for now (at most {lines} lines every {window} s). You may speak again in {seconds} s.",
+    "limit.c.chat_table": "This table's chat is full for now (at most {lines} lines every {window} s for everyone). You may speak again in {seconds} s.",
+    "limit.c.resume_wait": "Too many wrong resume codes from your address: try again in {seconds} s.",
+    "limit.c.taken_over": "Your seat was taken back with your resume code from another connection; this connection is closed.",
 }

@@ -1,0 +1,58 @@
+"""Text from a client, made safe for the server's log.
+
+Anything a client chose (its terminal type, its command, a name) may hold newlines that
+would forge log lines, or escape codes that would act on an operator's terminal. It is
+logged escaped, as Python's ``repr`` escapes a string, and cut to a bounded length.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Callable
+
+ELLIPSIS = "…"
+
+
+def loggable(value: object, limit: int = 200) -> str:
+    """``value`` as a log-safe string: control characters (and every other character that
+    does not print) escaped, bytes decoded with replacement, at most ``limit`` characters
+    with an ellipsis at the end when cut."""
+    if isinstance(value, (bytes, bytearray)):
+        text = bytes(value[: limit * 4]).decode("utf-8", errors="replace")
+    else:
+        text = str(value)
+    # Cut before escaping too, so that a huge value costs no more than its first part.
+    text = text[: limit + 1]
+    escaped = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    if len(escaped) > limit:
+        return escaped[: max(limit - 1, 0)] + ELLIPSIS
+    return escaped
+
+
+class WarningLimiter:
+    """Logs a repeated warning at most once every ``interval`` seconds, with a count of the
+    ones left out since (a client can cause the same warning hundreds of times a second)."""
+
+    def __init__(self, logger: logging.Logger, interval: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._logger = logger
+        self.interval = interval
+        self._clock = clock
+        self._last: dict[str, float] = {}
+        self._suppressed: dict[str, int] = {}
+
+    def warning(self, key: str, message: str, *args: object) -> bool:
+        """Log ``message % args`` under ``key`` unless one was logged lately; True if logged."""
+        now = self._clock()
+        last = self._last.get(key)
+        if last is not None and now - last < self.interval:
+            self._suppressed[key] = self._suppressed.get(key, 0) + 1
+            return False
+        self._last[key] = now
+        left_out = self._suppressed.pop(key, 0)
+        if left_out:
+            message += " (%d more like it not logged)"
+            args = (*args, left_out)
+        self._logger.warning(message, *args)
+        return True
