@@ -118,6 +118,11 @@ class Member:
         """Add a line to the table's chat, under this member's name."""
         return self.table._say(self, text)
 
+    def may_chat(self) -> None:
+        """Raise :class:`ChatRejected` (saying when to try again) if a line from this
+        member would be refused now for its allowance: asked before the chat box opens."""
+        self.table._may_chat(self)
+
     def vote_rematch(self) -> None:
         """Ask for a rematch of the finished game; it starts once every person agrees."""
         self.table._vote_rematch(self)
@@ -374,9 +379,22 @@ class Table:
         line = clean_text(text, CHAT_MAX_CHARS)
         if not line:
             raise ChatRejected("an empty chat line was not sent.")
-        limits = self.chat_limits
         loop = asyncio.get_running_loop()
         now = loop.time()
+        allowances = self._chat_allowances(member, now)
+        for times, _, _ in allowances:
+            times.append(now)
+        self._chat_refused.discard(member.identity)
+        self._forget_quiet_chatters(now)
+        chat = ChatLine(member.name, line, watching=member.watching)
+        self._chat.append(chat)
+        self._publish_chat(loop)
+        return chat
+
+    def _chat_allowances(self, member: Member, now: float) -> list[tuple[deque[float], int, str]]:
+        """The allowances a line of ``member`` counts against, each with its lines in the
+        window; raises :class:`ChatRejected` when one of them is used up."""
+        limits = self.chat_limits
         # Counted per person, not per name: a name can look like another's, and two
         # connections of one person share one allowance.
         allowances = [(self._chat_times.setdefault(member.identity, deque()), limits.person,
@@ -389,14 +407,11 @@ class Table:
                 times.popleft()
             if len(times) >= most:
                 self._refuse_chat(member, key, most, times[0] + limits.window - now)
-        for times, _, _ in allowances:
-            times.append(now)
-        self._chat_refused.discard(member.identity)
-        self._forget_quiet_chatters(now)
-        chat = ChatLine(member.name, line, watching=member.watching)
-        self._chat.append(chat)
-        self._publish_chat(loop)
-        return chat
+        return allowances
+
+    def _may_chat(self, member: Member) -> None:
+        self._check(member, seated=False)
+        self._chat_allowances(member, asyncio.get_running_loop().time())
 
     def _refuse_chat(self, member: Member, key: str, most: int, wait: float) -> None:
         """Say why a line was not sent and when this person may speak again."""

@@ -273,9 +273,9 @@ CATALOGUE: dict[str, str] = {
     "key.lobby": "Lobby",
     "help.resume": "Your resume code is {code}. If your connection drops: {command}",
     # limits: part C
-    "limit.c.chat_person": "Slow down: at most {lines} chat lines every {window} s. You may speak again in {seconds} s.",
-    "limit.c.chat_watchers": "The spectators have used up their share of this table's chat for now (at most {lines} lines every {window} s). You may speak again in {seconds} s.",
-    "limit.c.chat_table": "This table's chat is full for now (at most {lines} lines every {window} s for everyone). You may speak again in {seconds} s.",
+    "limit.c.chat_person": "Wait {seconds} s before you chat again: at most {lines} lines every {window} s each.",
+    "limit.c.chat_watchers": "Wait {seconds} s before you chat again: the spectators have used up their share ({lines} lines every {window} s).",
+    "limit.c.chat_table": "Wait {seconds} s before you chat again: this table's chat is full ({lines} lines every {window} s in all).",
     "limit.c.resume_wait": "Too many wrong resume codes from your address: try again in {seconds} s.",
     "limit.c.taken_over": "Your seat was taken back with your resume code from another connection; this connection is closed.",
 }

@@ -266,9 +266,9 @@ CATALOGUE: dict[str, str] = {
     "key.lobby": "Sala",
     "help.resume": "Tu código para volver es {code}. Si se corta la conexión: {command}",
     # limits: part C
-    "limit.c.chat_person": "Más despacio: como mucho {lines} líneas de chat cada {window} s. Podrás volver a hablar dentro de {seconds} s.",
-    "limit.c.chat_watchers": "Los espectadores han agotado por ahora su parte del chat de esta mesa (como mucho {lines} líneas cada {window} s). Podrás volver a hablar dentro de {seconds} s.",
-    "limit.c.chat_table": "El chat de esta mesa está lleno por ahora (como mucho {lines} líneas cada {window} s para todos). Podrás volver a hablar dentro de {seconds} s.",
+    "limit.c.chat_person": "Espera {seconds} s antes de volver a hablar: como mucho {lines} líneas cada {window} s por persona.",
+    "limit.c.chat_watchers": "Espera {seconds} s antes de volver a hablar: los espectadores han agotado su parte ({lines} líneas cada {window} s).",
+    "limit.c.chat_table": "Espera {seconds} s antes de volver a hablar: el chat de esta mesa está lleno ({lines} líneas cada {window} s en total).",
     "limit.c.resume_wait": "Demasiados códigos para volver erróneos desde tu dirección: inténtalo de nuevo dentro de {seconds} s.",
     "limit.c.taken_over": "Alguien ha recuperado tu asiento con tu código para volver desde otra conexión; esta conexión se cierra.",
 }

@@ -269,9 +269,9 @@ CATALOGUE: dict[str, str] = {
     "key.lobby": "Salon",
     "help.resume": "Votre code de reprise est {code}. Si la connexion tombe : {command}",
     # limits: part C
-    "limit.c.chat_person": "Doucement : au plus {lines} lignes de discussion toutes les {window} s. Vous pourrez reparler dans {seconds} s.",
-    "limit.c.chat_watchers": "Les spectateurs ont épuisé pour l'instant leur part de la discussion de cette table (au plus {lines} lignes toutes les {window} s). Vous pourrez reparler dans {seconds} s.",
-    "limit.c.chat_table": "La discussion de cette table est pleine pour l'instant (au plus {lines} lignes toutes les {window} s pour tout le monde). Vous pourrez reparler dans {seconds} s.",
+    "limit.c.chat_person": "Attendez {seconds} s avant de reparler : au plus {lines} lignes toutes les {window} s chacun.",
+    "limit.c.chat_watchers": "Attendez {seconds} s avant de reparler : les spectateurs ont épuisé leur part ({lines} lignes toutes les {window} s).",
+    "limit.c.chat_table": "Attendez {seconds} s avant de reparler : la discussion de cette table est pleine ({lines} lignes toutes les {window} s en tout).",
     "limit.c.resume_wait": "Trop de codes de reprise erronés depuis votre adresse : réessayez dans {seconds} s.",
     "limit.c.taken_over": "Votre place a été reprise avec votre code de reprise depuis une autre connexion ; cette connexion est fermée.",
 }

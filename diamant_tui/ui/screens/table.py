@@ -335,6 +335,15 @@ class TableScreen(DiamantScreen):
         self.toggle_class("-log-open")
 
     def action_chat(self) -> None:
+        try:
+            self.member.may_chat()
+        except ChatRejected as error:
+            # Said at once, before the box opens: opening and closing it for a line that
+            # would be refused costs the screen two restylings and a new key bar.
+            self.notify(error.text(self.app.t), severity="warning", markup=False)
+            return
+        except DiamantError:
+            pass  # no longer at the table: sending the line will say so
         chat = self.query_one("#chat-input", Input)
         chat.add_class("-open")
         chat.focus()
