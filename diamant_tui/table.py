@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections import deque
 from dataclasses import dataclass
@@ -28,9 +29,11 @@ from .bots import Bot, make_bot
 from .engine import Game
 from .errors import IllegalAction
 from .events import DecisionMade, Event
+from .i18n import Translator
 from .names import NAME_MAX_CHARS, clean_name, clean_text, distinct_name
 from .table_info import (
     STAND_IN_BOT,
+    ChatLimits,
     ChatLine,
     ChatRejected,
     NotAllowed,
@@ -49,15 +52,19 @@ log = logging.getLogger(__name__)
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Dmytro", "Elena", "Farid", "Greta", "Hugo")
 """Names given to computer seats, in seat order of filling."""
 CHAT_MAX_CHARS = 200
-CHAT_BURST = 5
-CHAT_WINDOW = 10.0
+CHAT_BURST = ChatLimits.person
+CHAT_WINDOW = ChatLimits.window
 CHAT_KEPT = 50
+CHAT_GATHER_PEOPLE = 10
+"""Past this many people at a table, chat updates are gathered for proportionally longer."""
 ROUND_PAUSE = 6
 """The pause after a round ends, in multiples of the pace, so its summary can be read."""
 MARKS_DELAY = 0.5
 """Seconds the others may wait to see that a player has decided. Marks made meanwhile go
 out together: every update is a frame for every screen at the table, and one per
 decision was most of what a table cost a server. Whoever decides sees it at once."""
+_ENGLISH = Translator("en")
+"""The English text of a refusal, for ``str()`` and the log (each person reads their own)."""
 
 
 @dataclass
@@ -115,6 +122,11 @@ class Member:
         """Add a line to the table's chat, under this member's name."""
         return self.table._say(self, text)
 
+    def may_chat(self) -> None:
+        """Raise :class:`ChatRejected` (saying when to try again) if a line from this
+        member would be refused now for its allowance: asked before the chat box opens."""
+        self.table._may_chat(self)
+
     def vote_rematch(self) -> None:
         """Ask for a rematch of the finished game; it starts once every person agrees."""
         self.table._vote_rematch(self)
@@ -142,8 +154,10 @@ class Table:
         creator: str | None = None,
         on_game_over: Callable[["Table"], None] | None = None,
         marks_delay: float = MARKS_DELAY,
+        chat: ChatLimits = ChatLimits(),
     ) -> None:
         self.settings = settings.checked()
+        self.chat_limits = chat
         self.creator = creator
         """The identity of the person who opened the table (who may start it early)."""
         self.on_game_over = on_game_over
@@ -160,7 +174,13 @@ class Table:
         self._members: dict[Member, Callable[[TableUpdate], None] | None] = {}
         self._votes: set[int] = set()
         self._chat: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
+        # When lines were said, per identity, by all spectators, by everyone.
         self._chat_times: dict[str, deque[float]] = {}
+        self._watchers_chat: deque[float] = deque()
+        self._table_chat: deque[float] = deque()
+        self._chat_refused: set[str] = set()
+        self._chat_sent = -math.inf
+        self._chat_due: asyncio.TimerHandle | None = None
         self._wakeup = asyncio.Event()
         self._deadline: float | None = None
         self._task: asyncio.Task[None] | None = None
@@ -342,6 +362,10 @@ class Table:
         if self._release is not None:
             self._release.cancel()
             self._release = None
+        if self._chat_due is not None:  # this update carries the chat lines waiting
+            self._chat_due.cancel()
+            self._chat_due = None
+            self._chat_sent = asyncio.get_running_loop().time()
         shared = self._shared()
         for member, callback in list(self._members.items()):
             if callback is not None:
@@ -379,25 +403,81 @@ class Table:
         self._wakeup.set()
 
     def _say(self, member: Member, text: str) -> ChatLine:
-        """At most 200 characters, no control characters, 5 lines per 10 s per person."""
+        """At most 200 characters, no control characters, within the chat allowances
+        (:class:`ChatLimits`): each person's, the spectators' together, the table's."""
         self._check(member, seated=False)
         line = clean_text(text, CHAT_MAX_CHARS)
         if not line:
             raise ChatRejected("an empty chat line was not sent.")
-        now = asyncio.get_running_loop().time()
-        # Counted per person, not per name: a name can look like another's.
-        times = self._chat_times.setdefault(member.identity, deque())
-        while times and now - times[0] > CHAT_WINDOW:
-            times.popleft()
-        if len(times) >= CHAT_BURST:
-            raise ChatRejected(
-                f"slow down: at most {CHAT_BURST} lines every {CHAT_WINDOW:g} seconds."
-            )
-        times.append(now)
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        allowances = self._chat_allowances(member, now)
+        for times, _, _ in allowances:
+            times.append(now)
+        self._chat_refused.discard(member.identity)
+        self._forget_quiet_chatters(now)
         chat = ChatLine(member.name, line, watching=member.watching)
         self._chat.append(chat)
-        self._publish(())
+        self._publish_chat(loop)
         return chat
+
+    def _chat_allowances(self, member: Member, now: float) -> list[tuple[deque[float], int, str]]:
+        """The allowances a line of ``member`` counts against, each with its lines in the
+        window; raises :class:`ChatRejected` when one of them is used up."""
+        limits = self.chat_limits
+        # Counted per person, not per name: a name can look like another's, and two
+        # connections of one person share one allowance.
+        allowances = [(self._chat_times.setdefault(member.identity, deque()), limits.person,
+                       "limit.c.chat_person")]
+        if member.watching:
+            allowances.append((self._watchers_chat, limits.watchers, "limit.c.chat_watchers"))
+        allowances.append((self._table_chat, limits.table, "limit.c.chat_table"))
+        for times, most, key in allowances:
+            while times and now - times[0] > limits.window:
+                times.popleft()
+            if len(times) >= most:
+                self._refuse_chat(member, key, most, times[0] + limits.window - now)
+        return allowances
+
+    def _may_chat(self, member: Member) -> None:
+        self._check(member, seated=False)
+        self._chat_allowances(member, asyncio.get_running_loop().time())
+
+    def _refuse_chat(self, member: Member, key: str, most: int, wait: float) -> None:
+        """Say why a line was not sent and when this person may speak again."""
+        fmt = dict(lines=most, window=f"{self.chat_limits.window:g}",
+                   seconds=max(1, math.ceil(wait)))
+        if member.identity not in self._chat_refused:  # one log line per burst, not per key
+            self._chat_refused.add(member.identity)
+            log.info("table %s: chat of %s refused (%s, %d lines every %g s)", self.name,
+                     member.identity[:60], key.rsplit("_", 1)[-1], most, self.chat_limits.window)
+        raise ChatRejected(_ENGLISH(key, **fmt), key, **fmt)
+
+    def _forget_quiet_chatters(self, now: float) -> None:
+        """Drop the counts of people who have not chatted for a whole window."""
+        if len(self._chat_times) > 4 * len(self._members) + 16:
+            window = self.chat_limits.window
+            for identity, times in list(self._chat_times.items()):
+                if not times or now - times[-1] > window:
+                    del self._chat_times[identity]
+
+    def _publish_chat(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Send the chat to everyone, gathering lines said close together: each update
+        costs every app at the table a redraw, however short the line."""
+        if self._chat_due is not None:
+            return  # an update is on its way already; it carries this line too
+        # The more people at the table, the more an update costs: gather for longer.
+        gather = self.chat_limits.gather * max(1.0, len(self._members) / CHAT_GATHER_PEOPLE)
+        wait = self._chat_sent + gather - loop.time()
+        if wait <= 0:
+            self._send_chat()
+        else:
+            self._chat_due = loop.call_later(wait, self._send_chat)
+
+    def _send_chat(self) -> None:
+        self._chat_due = None
+        self._chat_sent = asyncio.get_running_loop().time()
+        self._publish(())
 
     def _start_now(self, member: Member) -> None:
         seat = self._check(member)
@@ -463,6 +543,9 @@ class Table:
         if self._release is not None:
             self._release.cancel()
             self._release = None
+        if self._chat_due is not None:
+            self._chat_due.cancel()
+            self._chat_due = None
         if self._task is not None:
             self._task.cancel()
             try:
@@ -591,6 +674,7 @@ def _only_a_mark(events: list[Event]) -> bool:
 
 
 __all__ = [
+    "ChatLimits",
     "ChatLine",
     "ChatRejected",
     "Member",

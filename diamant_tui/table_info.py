@@ -30,7 +30,19 @@ class TableFull(TableError):
 
 
 class ChatRejected(TableError):
-    """A chat line that is empty or sent too fast."""
+    """A chat line that is empty or sent too fast.
+
+    ``key`` and ``fmt`` name its text in the catalogues when there is one, so each
+    person reads it in their own language (:meth:`text`); ``str()`` is the English text.
+    """
+
+    def __init__(self, message: str, key: str | None = None, **fmt: object) -> None:
+        super().__init__(message)
+        self.key, self.fmt = key, fmt
+
+    def text(self, t) -> str:
+        """The message in the language of ``t`` (a translator)."""
+        return t(self.key, **self.fmt) if self.key else str(self)
 
 
 class NotAllowed(TableError):
@@ -75,6 +87,24 @@ class ChatLine:
     author: str
     text: str
     watching: bool = False
+
+
+@dataclass(frozen=True)
+class ChatLimits:
+    """How many chat lines a table takes in every ``window`` seconds.
+
+    Every line reaches every app at the table, so the whole table's chat is bounded
+    (``table``), not only each person's (``person``, counted per identity, never per
+    name); spectators together get a smaller share (``watchers``), so a crowd watching
+    cannot drown the players' chat. Lines arriving close together reach the table's
+    members together, at most once every ``gather`` seconds.
+    """
+
+    person: int = 5
+    watchers: int = 10
+    table: int = 20
+    window: float = 10.0
+    gather: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -153,6 +183,7 @@ class TableUpdate:
 
 __all__ = [
     "ChatLine",
+    "ChatLimits",
     "ChatRejected",
     "NotAllowed",
     "STAND_IN_BOT",

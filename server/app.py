@@ -27,6 +27,7 @@ from .commands import Command, CommandError, parse_command
 from .console import client_environment, configure_app
 from .lobby import Lobby, LobbyError, default_bot
 from .lobby_screen import LobbyScreen
+from .logtext import loggable
 from .session import SessionRefused
 from .unavailable_screen import TableUnavailableScreen
 
@@ -108,8 +109,13 @@ class ServerApp(DiamantApp):
         self.join(table)
 
     def resume(self, code: str) -> None:
-        """A guest gives their resume code: they become that guest and get the seat back."""
-        identity = self.lobby.identity_for_code(code)
+        """A guest gives their resume code: they become that guest and get the seat back
+        (wrong codes are counted per address: too many, and the address must wait)."""
+        try:
+            identity = self.lobby.identity_for_code(code, self.identity.address)
+        except LobbyError as exc:
+            self.notify(exc.text(self.t), severity="warning", markup=False)
+            return
         held = self.lobby.seat_of(identity) if identity else None
         if identity is None or held is None:
             self.notify(self.t("server.no_seat_for_code", code=code[:12]), severity="warning",
@@ -117,7 +123,7 @@ class ServerApp(DiamantApp):
             return
         self.identity = replace(self.identity, key=identity, guest=True)
         self.session.identity = self.identity
-        self._sit(held[0])
+        self._sit(held[0], by_code=True)
 
     # --- seats --------------------------------------------------------------------------
 
@@ -132,12 +138,18 @@ class ServerApp(DiamantApp):
             return
         self._sit(table)
 
-    def _sit(self, table: Table) -> None:
-        """Show ``table`` from this person's seat; any other session of theirs is closed."""
+    def _sit(self, table: Table, *, by_code: bool = False) -> None:
+        """Show ``table`` from this person's seat; any other session of theirs is closed,
+        told why (``by_code``: the seat was taken back with its resume code)."""
         member = table.sit(self.identity.name, self.identity.key)
         previous = self.lobby.take_seat(member, self)
         if previous is not None and previous is not self:
-            previous.session.close(previous.t("server.replaced"))
+            if by_code:
+                log.info("%s: seat %d at table %r taken back with its resume code from %s",
+                         self.session.id, member.seat, table.name,
+                         loggable(self.identity.address, 60))
+            previous.session.close(previous.t("limit.c.taken_over" if by_code
+                                              else "server.replaced"))
         self.member = member
         self._show_table()
         if self.identity.guest:

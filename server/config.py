@@ -60,6 +60,10 @@ class ServerConfig:
     empty_table_timeout: float = 120.0
     waiting_timeout: float = 1800.0
     stop_grace: float = 2.0
+    # limits: part C
+    chat_table_lines: int = 20
+    chat_watchers_lines: int = 10
+    resume_guesses: int = 5
 
     @property
     def data_path(self) -> Path:
@@ -105,6 +109,12 @@ _HELP: dict[str, str] = {
     "waiting_timeout": "seconds a session may wait at a table for its game to start",
     "stop_grace": "seconds sessions get to close when the server stops, before their "
                   "connections are cut",
+    # limits: part C
+    "chat_table_lines": "chat lines a table passes on in 10 seconds, from everyone at it together "
+                        "(each person may send 5)",
+    "chat_watchers_lines": "chat lines a table passes on in 10 seconds from all its spectators "
+                           "together",
+    "resume_guesses": "wrong resume codes one address may type in a minute before it must wait",
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -152,6 +162,10 @@ def _check(config: ServerConfig) -> ServerConfig:
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
     for name in _POSITIVE_B:
+        if getattr(config, name) <= 0:
+            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
+    # limits: part C
+    for name in ("chat_table_lines", "chat_watchers_lines", "resume_guesses"):
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
     for name in ("keepalive_interval", "pace"):

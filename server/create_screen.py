@@ -24,7 +24,22 @@ DEFAULT_SEATS = 4
 DEFAULT_BOTS = 0
 
 
-class CreateTableScreen(ModalScreen["TableSettings | None"]):
+class _AnswerOnce:
+    """A dialog that gives its answer once: keys typed fast (Enter twice, Enter then
+    Escape) can ask it to close again after it has gone, which Textual refuses with a
+    ScreenStackError that would end the person's session."""
+
+    _answered = False
+
+    def dismiss(self, result=None):  # type: ignore[no-untyped-def]
+        """Close the dialog with ``result``; asked again, nothing happens."""
+        if self._answered:
+            return None
+        self._answered = True
+        return super().dismiss(result)  # type: ignore[misc]
+
+
+class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
     """The choices of a new table. Enter in the name field (focused at first) opens it;
     with no name typed the table takes the free name shown, e.g. ``cave-1``."""
 
@@ -127,7 +142,7 @@ class CreateTableScreen(ModalScreen["TableSettings | None"]):
         self.dismiss(None)
 
 
-class ResumeScreen(ModalScreen["str | None"]):
+class ResumeScreen(_AnswerOnce, ModalScreen["str | None"]):
     """Asks a guest for the code shown when they first sat down."""
 
     DEFAULT_CSS = """

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from diamant_tui.errors import DiamantError
 from diamant_tui.i18n import Translator
-from diamant_tui.table import Member, SeatKind, Table, TableSettings, TableStatus
+from diamant_tui.table import ChatLimits, Member, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui.setup_choices import default_level, levels
 
 from .console import tell_host
+from .logtext import loggable
 from .records import write_record
 
 log = logging.getLogger(__name__)
@@ -33,6 +36,10 @@ MAX_TABLES = 200
 """Tables open at once, by default (the ``max_tables`` setting)."""
 MAX_TABLES_PER_PERSON = 3
 EMPTY_TABLE_TIMEOUT = 120.0
+RESUME_WINDOW = 60.0
+"""Seconds over which wrong resume codes are counted, per address."""
+RESUME_ADDRESSES = 10_000
+"""Addresses whose wrong codes are remembered at most (the oldest are forgotten first)."""
 FREE_NAME = "cave-{n}"
 """The names offered for a new table when its creator types none."""
 
@@ -87,12 +94,15 @@ class Lobby:
     def __init__(self, data_dir: Path, *, pace: float = 0.7, max_tables: int = MAX_TABLES,
                  max_tables_per_person: int = MAX_TABLES_PER_PERSON,
                  empty_table_timeout: float = EMPTY_TABLE_TIMEOUT,
+                 chat: ChatLimits = ChatLimits(), resume_guesses: int = 5,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.records_dir = data_dir / "records"
         self.pace = pace
         self.max_tables = max_tables
         self.max_tables_per_person = max_tables_per_person
         self.empty_table_timeout = empty_table_timeout
+        self.chat = chat
+        self.resume_guesses = resume_guesses
         self._clock = clock
         self.tables: dict[str, Table] = {}
         self._owners: dict[Table, str] = {}
@@ -101,6 +111,7 @@ class Lobby:
         self._codes: dict[str, str] = {}
         self._code_of: dict[str, str] = {}
         self._holders: dict[tuple[Table, int], object] = {}
+        self._wrong_codes: dict[str, deque[float]] = {}
 
     # --- tables -------------------------------------------------------------------------
 
@@ -119,7 +130,8 @@ class Lobby:
             raise LobbyError("lobby.error.taken", name=settings.name)
         self.check_room(owner)
         try:
-            table = Table(settings, creator=creator, on_game_over=self.save_record)
+            table = Table(settings, creator=creator, on_game_over=self._game_over,
+                          chat=self.chat)
         except (DiamantError, ValueError) as exc:
             raise LobbyError("lobby.error.settings", reason=str(exc)) from None
         self.tables[settings.name] = table
@@ -237,6 +249,13 @@ class Lobby:
         member.leave()
         if table.status is not TableStatus.PLAYING and not table.people_connected:
             self._forget(table.name, table)
+        if member.seat is not None:
+            self._expire_codes()  # a seat given up (a waiting table's) needs no code
+
+    def _game_over(self, table: Table) -> None:
+        """A game has ended: write its record; the codes of its seats are no use now."""
+        self.save_record(table)
+        self._expire_codes()
 
     # --- guests -------------------------------------------------------------------------
 
@@ -255,9 +274,43 @@ class Lobby:
         """The resume code already given to ``identity``, if any (none is made)."""
         return self._code_of.get(identity)
 
-    def identity_for_code(self, code: str) -> str | None:
-        """The guest identity a resume code stands for."""
-        return self._codes.get(code.strip().upper())
+    def identity_for_code(self, code: str, address: str = "?") -> str | None:
+        """The guest identity a resume code stands for, if it holds a seat still.
+
+        Wrong codes are counted per ``address`` and logged: past ``resume_guesses`` in a
+        minute the address must wait (a :class:`LobbyError` says how long), so that the
+        codes, about 30 bits, cannot be found by trying them one after another."""
+        loop_time = asyncio.get_running_loop().time()
+        wrong = self._wrong_codes.get(address)
+        if wrong is not None:
+            while wrong and loop_time - wrong[0] > RESUME_WINDOW:
+                wrong.popleft()
+            if len(wrong) >= self.resume_guesses:
+                wait = max(1, math.ceil(wrong[0] + RESUME_WINDOW - loop_time))
+                log.info("resume code from %s refused: %d wrong codes in %g s; %d s to wait",
+                         loggable(address, 60), len(wrong), RESUME_WINDOW, wait)
+                raise LobbyError("limit.c.resume_wait", seconds=wait)
+        identity = self._codes.get(code.strip().upper())
+        if identity is not None and self.seat_of(identity) is not None:
+            return identity
+        if wrong is None:
+            if len(self._wrong_codes) >= RESUME_ADDRESSES:
+                del self._wrong_codes[next(iter(self._wrong_codes))]
+            wrong = self._wrong_codes[address] = deque()
+        wrong.append(loop_time)
+        log.warning("wrong resume code %s from %s (%d of %d allowed in %g s)",
+                    loggable(code, 20), loggable(address, 60), len(wrong),
+                    self.resume_guesses, RESUME_WINDOW)
+        return None
+
+    def _expire_codes(self) -> None:
+        """Forget the codes of guests who hold no seat any more (their game has ended,
+        or they gave the seat up): an old code gives nothing to whoever finds it."""
+        for identity, code in list(self._code_of.items()):
+            if self.seat_of(identity) is None:
+                del self._code_of[identity]
+                self._codes.pop(code, None)
+                log.info("resume code of %s expired", identity)
 
     # --- records ------------------------------------------------------------------------
 

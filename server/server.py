@@ -17,6 +17,8 @@ from typing import Callable
 
 import asyncssh
 
+from diamant_tui.table import ChatLimits
+
 from .app import make_app_factory
 from .auth import ConnectionHandler, Identity
 from .config import ServerConfig
@@ -48,7 +50,10 @@ class GameServer:
         self.config = config
         self.lobby = Lobby(config.data_path, pace=config.pace, max_tables=config.max_tables,
                            max_tables_per_person=config.max_tables_per_person,
-                           empty_table_timeout=config.empty_table_timeout)
+                           empty_table_timeout=config.empty_table_timeout,
+                           resume_guesses=config.resume_guesses,
+                           chat=ChatLimits(table=config.chat_table_lines,
+                                           watchers=config.chat_watchers_lines))
         self.limits = ConnectionLimits(config.max_connections, config.max_per_address,
                                        config.connect_rate, config.connect_burst,
                                        max_per_person=config.max_sessions_per_person)

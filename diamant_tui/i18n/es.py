@@ -274,4 +274,10 @@ CATALOGUE: dict[str, str] = {
     "limit.b.person_sessions": "Ya tienes tantas sesiones abiertas como se permite a una persona ({limit}): cierra una de ellas y vuelve a conectarte.",
     "limit.b.tables_per_person": "Ya tienes tantas mesas abiertas como se permite a una persona ({limit}): únete a una de ellas, o espera a que se cierre alguna, antes de abrir otra.",
     "limit.b.waiting": "Cerrado tras {minutes} minutos en la mesa {name} sin ninguna partida en curso. ¡Vuelve cuando todos estén listos para jugar!",
+    # limits: part C
+    "limit.c.chat_person": "Espera {seconds} s antes de volver a hablar: como mucho {lines} líneas cada {window} s por persona.",
+    "limit.c.chat_watchers": "Espera {seconds} s antes de volver a hablar: los espectadores han agotado su parte ({lines} líneas cada {window} s).",
+    "limit.c.chat_table": "Espera {seconds} s antes de volver a hablar: el chat de esta mesa está lleno ({lines} líneas cada {window} s en total).",
+    "limit.c.resume_wait": "Demasiados códigos para volver erróneos desde tu dirección: inténtalo de nuevo dentro de {seconds} s.",
+    "limit.c.taken_over": "Alguien ha recuperado tu asiento con tu código para volver desde otra conexión; esta conexión se cierra.",
 }

@@ -277,4 +277,10 @@ CATALOGUE: dict[str, str] = {
     "limit.b.person_sessions": "Vous avez déjà autant de sessions ouvertes qu'une personne peut en avoir ({limit}) : fermez-en une, puis reconnectez-vous.",
     "limit.b.tables_per_person": "Vous avez déjà autant de tables ouvertes qu'une personne peut en avoir ({limit}) : rejoignez l'une d'elles, ou attendez qu'une se ferme, avant d'en ouvrir une autre.",
     "limit.b.waiting": "Fermé après {minutes} minutes à la table {name} sans partie en cours. Revenez quand tout le monde sera prêt à jouer !",
+    # limits: part C
+    "limit.c.chat_person": "Attendez {seconds} s avant de reparler : au plus {lines} lignes toutes les {window} s chacun.",
+    "limit.c.chat_watchers": "Attendez {seconds} s avant de reparler : les spectateurs ont épuisé leur part ({lines} lignes toutes les {window} s).",
+    "limit.c.chat_table": "Attendez {seconds} s avant de reparler : la discussion de cette table est pleine ({lines} lignes toutes les {window} s en tout).",
+    "limit.c.resume_wait": "Trop de codes de reprise erronés depuis votre adresse : réessayez dans {seconds} s.",
+    "limit.c.taken_over": "Votre place a été reprise avec votre code de reprise depuis une autre connexion ; cette connexion est fermée.",
 }

@@ -169,6 +169,9 @@ class FixedMember:
     def say(self, text: str) -> None:
         self.said.append(text)
 
+    def may_chat(self) -> None:
+        pass
+
     def vote_rematch(self) -> None:
         self.table.rematches += 1
 

@@ -17,7 +17,7 @@ from textual.widgets import Input, RichLog
 
 from ...errors import DiamantError
 from ...events import DecisionMade, Disaster, GameEnded, RoundEnded, RoundStarted
-from ...table import ChatLine, Member, SeatKind, TableStatus, TableUpdate
+from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, TableUpdate
 from ...view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, describe
 from ..messages import TableUpdated
@@ -38,6 +38,8 @@ from .final import FinalScreen
 
 KEPT_LINES = 40
 """Lines of the current round kept for the feed under the path."""
+CHAT_TOAST_LINES = 3
+"""Chat lines shown at most in one toast (the game log keeps them all)."""
 DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
 
@@ -256,10 +258,19 @@ class TableScreen(DiamantScreen):
         fresh = chat[overlap:]
         self._chat_seen = chat
         log = self.query_one(RichLog)
+        said = []
         for line in fresh:
             author = self.app.t("chat.watching", name=line.author) if line.watching else line.author
             log.write(f"» {author}: {line.text}")
-            self.notify(f"{author}: {line.text}", title=self.app.t("chat.title"),
+            # A spectator's screen pops up the players' lines and their own; the other
+            # spectators' lines only go to its log: a crowd watching a table must not cost
+            # each of its apps a toast for each of its lines.
+            if not (line.watching and self.seat is None and line.author != self.member.name):
+                said.append(f"{author}: {line.text}")
+        if said:
+            # One toast for the lines that came together: each toast shown or gone costs
+            # a layout of the whole screen, in every app at the table.
+            self.notify("\n".join(said[-CHAT_TOAST_LINES:]), title=self.app.t("chat.title"),
                         timeout=4, markup=False)
 
     def _to_top(self) -> None:
@@ -340,6 +351,8 @@ class TableScreen(DiamantScreen):
         """Pass an intent to the table; what it refuses is said in a short note."""
         try:
             intent(*args)
+        except ChatRejected as error:  # says why, and when the person may speak again
+            self.notify(error.text(self.app.t), severity="warning", markup=False)
         except DiamantError as error:
             self.notify(str(error), severity="warning", markup=False)
 
@@ -354,6 +367,15 @@ class TableScreen(DiamantScreen):
         self.toggle_class("-log-open")
 
     def action_chat(self) -> None:
+        try:
+            self.member.may_chat()
+        except ChatRejected as error:
+            # Said at once, before the box opens: opening and closing it for a line that
+            # would be refused costs the screen two restylings and a new key bar.
+            self.notify(error.text(self.app.t), severity="warning", markup=False)
+            return
+        except DiamantError:
+            pass  # no longer at the table: sending the line will say so
         chat = self.query_one("#chat-input", Input)
         chat.add_class("-open")
         chat.focus()

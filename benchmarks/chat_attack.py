@@ -1,0 +1,175 @@
+"""Chat flood at one table, measured from outside against a running ``diamant serve``.
+
+A bystander (its own key) plays ``play NAME --seats 3 --bots 2`` and presses ``c`` on
+each of its turns; meanwhile ``--spectators`` clients (a key each) watch that table and
+chat as fast as their own allowance lets them (``--lines`` lines, then a pause of the
+allowance's window). It prints the bystander's delays from pressing ``c`` to seeing the
+next card, with and without the flood, the time a fresh connection needs to reach the
+lobby during the flood, and the server's RSS when ``--pid`` names its process.
+
+Run: ``diamant serve --host 127.0.0.1 --port 2321 --data-dir DIR`` then
+``python benchmarks/chat_attack.py --port 2321 --pid PID``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import time
+from pathlib import Path
+
+import asyncssh
+import pyte
+
+TURN = re.compile(r"Round (\d+)/\d+ · card (\d+)")
+
+
+class Screen(asyncssh.SSHClientSession):
+    """A terminal that keeps what the server shows (pyte), or throws it away."""
+
+    def __init__(self, keep: bool) -> None:
+        self.screen = pyte.Screen(80, 24) if keep else None
+        self.stream = pyte.ByteStream(self.screen) if keep else None
+        self.changed = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype) -> None:
+        if self.stream is not None:
+            self.stream.feed(data)
+        self.changed.set()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display) if self.screen else ""
+
+    async def wait_for(self, test, timeout: float = 60.0) -> str:
+        end = time.monotonic() + timeout
+        while not test(self.text):
+            if time.monotonic() > end:
+                raise TimeoutError(self.text)
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), 0.2)
+            except TimeoutError:
+                pass
+        return self.text
+
+
+async def connect(port: int, name: str, command: str | None, keep: bool, source: int = 1):
+    # Each spectator from an address of its own (127.0.1.N): the per-address limits on
+    # connections are not what is measured here.
+    conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
+                                  local_addr=(f"127.0.1.{source}", 0),
+                                  client_keys=[asyncssh.generate_private_key("ssh-ed25519")],
+                                  agent_path=None)
+    chan, session = await conn.create_session(lambda: Screen(keep), command, encoding=None,
+                                              term_type="xterm-256color", term_size=(80, 24))
+    return conn, chan, session
+
+
+async def play(port: int, table: str, until: float, delays: list[tuple[float, float]]) -> None:
+    """The bystander: presses c at each turn and times the next card."""
+    conn, chan, me = await connect(port, "ann", f"play {table} --seats 3 --bots 2", True)
+    try:
+        while time.monotonic() < until:
+            text = await me.wait_for(lambda t: "Your turn" in t or "Final scores" in t)
+            if "Final scores" in text:
+                chan.write(b"r")
+                await me.wait_for(lambda t: "Final scores" not in t)
+                continue
+            before = TURN.search(text)
+            pressed = time.monotonic()
+            chan.write(b"c")
+            await me.wait_for(lambda t: TURN.search(t) is not None and TURN.search(t)[0] != before[0]
+                              or "Final scores" in t)
+            delays.append((pressed, time.monotonic() - pressed))
+    finally:
+        conn.close()
+
+
+async def chat(port: int, n: int, table: str, start: float, until: float, lines: int,
+               window: float, sent: list[int]) -> None:
+    conn, chan, me = await connect(port, f"spec{n}", f"watch {table}", False, source=n + 2)
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    try:
+        while time.monotonic() < until:
+            began = time.monotonic()
+            for i in range(lines):
+                chan.write(b"t")
+                await asyncio.sleep(0.2)
+                chan.write(f"spam {n} {i}\r".encode())
+                sent[0] += 1
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(max(0.0, window - (time.monotonic() - began)))
+    finally:
+        conn.close()
+
+
+async def fresh_join(port: int) -> float:
+    began = time.monotonic()
+    conn, chan, me = await connect(port, "fresh", None, True, source=254)
+    await me.wait_for(lambda t: "lobby" in t)
+    conn.close()
+    return time.monotonic() - began
+
+
+def rss(pid: int | None) -> int | None:
+    if pid is None:
+        return None
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) // 1024
+    return None
+
+
+def summary(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return (f"n={len(values)} median {statistics.median(values):.2f} s, "
+            f"worst {max(values):.2f} s")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pid", type=int, help="the server's process, for its RSS")
+    parser.add_argument("--spectators", type=int, default=60)
+    parser.add_argument("--lines", type=int, default=5, help="lines per window per spectator")
+    parser.add_argument("--window", type=float, default=10.0)
+    parser.add_argument("--quiet", type=float, default=10.0, help="seconds measured before")
+    parser.add_argument("--flood", type=float, default=25.0, help="seconds of flood")
+    parser.add_argument("--table", default="den")
+    args = parser.parse_args()
+
+    delays: list[tuple[float, float]] = []
+    now = time.monotonic()
+    connect_for = 5 + args.spectators * 0.15
+    flood_from = now + args.quiet + connect_for
+    until = flood_from + args.flood
+    rss_before = rss(args.pid)
+    bystander = asyncio.create_task(play(args.port, args.table, until, delays))
+    await asyncio.sleep(2)
+    sent = [0]
+    spectators = []
+    for n in range(args.spectators):
+        spectators.append(asyncio.create_task(
+            chat(args.port, n, args.table, flood_from, until, args.lines, args.window, sent)))
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(max(0.0, flood_from + args.flood / 2 - time.monotonic()))
+    join = await fresh_join(args.port)
+    rss_during = rss(args.pid)
+    await asyncio.gather(bystander, *spectators, return_exceptions=True)
+    quiet = [d for t, d in delays if t < flood_from]
+    flood = [d for t, d in delays if t >= flood_from]
+    print(f"{args.spectators} spectators, {args.lines} lines per {args.window:g} s each, "
+          f"{args.flood:g} s of flood, {sent[0]} lines sent")
+    print(f"bystander c -> next card, before the flood: {summary(quiet)}")
+    print(f"bystander c -> next card, during the flood: {summary(flood)}")
+    print(f"fresh connection to the lobby during the flood: {join:.2f} s")
+    if rss_before is not None:
+        print(f"server RSS: {rss_before} MiB before, {rss_during} MiB during the flood")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
