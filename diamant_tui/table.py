@@ -213,6 +213,11 @@ class Table:
         return tuple(m.name for m in self._members if m.watching)
 
     @property
+    def watcher_identities(self) -> tuple[str, ...]:
+        """Who the spectators are (their identities), in the order they came."""
+        return tuple(m.identity for m in self._members if m.watching)
+
+    @property
     def creator_seat(self) -> int | None:
         """The seat of the person who opened the table, if they sit at it."""
         return None if self.creator is None else self.seat_of(self.creator)

@@ -160,7 +160,13 @@ class ServerApp(DiamantApp):
             self.notify(self.help_note, timeout=10, markup=False)
 
     def watch(self, table: Table) -> None:
-        """Watch ``table`` as a spectator: chat marked as watching, nothing else."""
+        """Watch ``table`` as a spectator: chat marked as watching, nothing else (unless it
+        has as many spectators as a table may: then a note says so)."""
+        try:
+            self.lobby.check_watchers(table, self.identity.key)
+        except LobbyError as exc:
+            self.notify(exc.text(self.t), severity="warning", timeout=8, markup=False)
+            return
         if self.member is not None:
             self._leave_member()
         self.member = table.watch(self.identity.name, self.identity.key)

@@ -60,6 +60,7 @@ class ServerConfig:
     empty_table_timeout: float = 120.0
     waiting_timeout: float = 1800.0
     stop_grace: float = 2.0
+    max_watchers: int = 20
     # limits: part C
     chat_table_lines: int = 20
     chat_watchers_lines: int = 10
@@ -109,6 +110,8 @@ _HELP: dict[str, str] = {
     "waiting_timeout": "seconds a session may wait at a table for its game to start",
     "stop_grace": "seconds sessions get to close when the server stops, before their "
                   "connections are cut",
+    "max_watchers": "most spectators at one table (each costs the server a redraw of every "
+                    "update)",
     # limits: part C
     "chat_table_lines": "chat lines a table passes on in 10 seconds, from everyone at it together "
                         "(each person may send 5)",
@@ -118,7 +121,7 @@ _HELP: dict[str, str] = {
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
-_POSITIVE_B = ("max_sessions_per_person", "max_tables", "max_tables_per_person",
+_POSITIVE_B = ("max_sessions_per_person", "max_tables", "max_tables_per_person", "max_watchers",
                "empty_table_timeout", "waiting_timeout", "stop_grace")
 
 

@@ -40,6 +40,9 @@ RESUME_WINDOW = 60.0
 """Seconds over which wrong resume codes are counted, per address."""
 RESUME_ADDRESSES = 10_000
 """Addresses whose wrong codes are remembered at most (the oldest are forgotten first)."""
+MAX_WATCHERS = 20
+"""Spectators at one table, by default (the ``max_watchers`` setting): every update of a
+table is a redraw for each of them."""
 FREE_NAME = "cave-{n}"
 """The names offered for a new table when its creator types none."""
 
@@ -95,6 +98,7 @@ class Lobby:
                  max_tables_per_person: int = MAX_TABLES_PER_PERSON,
                  empty_table_timeout: float = EMPTY_TABLE_TIMEOUT,
                  chat: ChatLimits = ChatLimits(), resume_guesses: int = 5,
+                 max_watchers: int = MAX_WATCHERS,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.records_dir = data_dir / "records"
         self.pace = pace
@@ -103,6 +107,7 @@ class Lobby:
         self.empty_table_timeout = empty_table_timeout
         self.chat = chat
         self.resume_guesses = resume_guesses
+        self.max_watchers = max_watchers
         self._clock = clock
         self.tables: dict[str, Table] = {}
         self._owners: dict[Table, str] = {}
@@ -156,6 +161,17 @@ class Lobby:
             log.warning("a table refused to %s: %d tables open already", owner,
                         self.tables_of(owner))
             raise LobbyError("limit.b.tables_per_person", limit=self.max_tables_per_person)
+
+    def check_watchers(self, table: Table, identity: str) -> None:
+        """Raise a :class:`LobbyError` if ``table`` has as many spectators as one table
+        may have (someone already watching it may come back)."""
+        watching = table.watcher_identities
+        if identity in watching:
+            return
+        if len(watching) >= self.max_watchers:
+            log.warning("table %r: a spectator refused, %d watching already", table.name,
+                        len(watching))
+            raise LobbyError("limit.watchers", name=table.name, limit=self.max_watchers)
 
     async def close_empty(self) -> list[str]:
         """Close the tables nobody has sat at or looked at for ``empty_table_timeout``

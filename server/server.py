@@ -52,6 +52,7 @@ class GameServer:
                            max_tables_per_person=config.max_tables_per_person,
                            empty_table_timeout=config.empty_table_timeout,
                            resume_guesses=config.resume_guesses,
+                           max_watchers=config.max_watchers,
                            chat=ChatLimits(table=config.chat_table_lines,
                                            watchers=config.chat_watchers_lines))
         self.limits = ConnectionLimits(config.max_connections, config.max_per_address,

@@ -281,6 +281,7 @@ CATALOGUE: dict[str, str] = {
     "limit.b.person_sessions": "You already have as many sessions open as one person may ({limit}): close one of them, then connect again.",
     "limit.b.tables_per_person": "You already have as many tables open as one person may ({limit}): join one of them, or wait until one closes, before opening another.",
     "limit.b.waiting": "Closed after {minutes} minutes at table {name} with no game going on. Come back when everyone is ready to play!",
+    "limit.watchers": "Table {name} has as many spectators as a table may ({limit}): watch another table, or try again later.",
     # limits: part C
     "limit.c.chat_person": "Wait {seconds} s before you chat again: at most {lines} lines every {window} s each.",
     "limit.c.chat_watchers": "Wait {seconds} s before you chat again: the spectators have used up their share ({lines} lines every {window} s).",

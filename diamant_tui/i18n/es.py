@@ -274,6 +274,7 @@ CATALOGUE: dict[str, str] = {
     "limit.b.person_sessions": "Ya tienes tantas sesiones abiertas como se permite a una persona ({limit}): cierra una de ellas y vuelve a conectarte.",
     "limit.b.tables_per_person": "Ya tienes tantas mesas abiertas como se permite a una persona ({limit}): únete a una de ellas, o espera a que se cierre alguna, antes de abrir otra.",
     "limit.b.waiting": "Cerrado tras {minutes} minutos en la mesa {name} sin ninguna partida en curso. ¡Vuelve cuando todos estén listos para jugar!",
+    "limit.watchers": "La mesa {name} tiene todos los espectadores que admite una mesa ({limit}): mira otra mesa o vuelve a intentarlo más tarde.",
     # limits: part C
     "limit.c.chat_person": "Espera {seconds} s antes de volver a hablar: como mucho {lines} líneas cada {window} s por persona.",
     "limit.c.chat_watchers": "Espera {seconds} s antes de volver a hablar: los espectadores han agotado su parte ({lines} líneas cada {window} s).",

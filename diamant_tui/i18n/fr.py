@@ -277,6 +277,7 @@ CATALOGUE: dict[str, str] = {
     "limit.b.person_sessions": "Vous avez déjà autant de sessions ouvertes qu'une personne peut en avoir ({limit}) : fermez-en une, puis reconnectez-vous.",
     "limit.b.tables_per_person": "Vous avez déjà autant de tables ouvertes qu'une personne peut en avoir ({limit}) : rejoignez l'une d'elles, ou attendez qu'une se ferme, avant d'en ouvrir une autre.",
     "limit.b.waiting": "Fermé après {minutes} minutes à la table {name} sans partie en cours. Revenez quand tout le monde sera prêt à jouer !",
+    "limit.watchers": "La table {name} a autant de spectateurs qu'une table peut en avoir ({limit}) : regardez une autre table, ou réessayez plus tard.",
     # limits: part C
     "limit.c.chat_person": "Attendez {seconds} s avant de reparler : au plus {lines} lignes toutes les {window} s chacun.",
     "limit.c.chat_watchers": "Attendez {seconds} s avant de reparler : les spectateurs ont épuisé leur part ({lines} lignes toutes les {window} s).",

@@ -402,3 +402,43 @@ async def test_a_failed_save_is_shown_to_the_host(tmp_path, players, make_key, c
     err = capfd.readouterr().err
     assert f"Could not save the game record of table 'cave' in {records}" in err
     assert "Make that folder writable" in err
+
+
+# --- spectators ---------------------------------------------------------------------------------
+
+
+async def test_a_table_takes_a_bounded_number_of_spectators(tmp_path, players, make_key, caplog):
+    """Every update of a table is a redraw for each spectator: past ``max_watchers`` a new
+    one is told why (in their language) and stays in the lobby; someone already watching
+    may come back, and the game goes on for its player."""
+    server = await start(tmp_path, max_watchers=2)
+    try:
+        server.lobby.create(TableSettings(name="busy", seats=3, bots=("carry:20",) * 2,
+                                          seed=5, pace=0.02), "test")
+        bob = players("bob")
+        await bob.connect(server.port, key=make_key(), command="play busy")
+        await bob.wait_for("Your turn")
+        keys = [make_key() for _ in range(2)]
+        first = [players(f"w{i}") for i in range(2)]
+        for person, key in zip(first, keys):
+            await person.connect(server.port, key=key, command="watch busy")
+            await person.wait_for("You are watching")
+        with caplog.at_level(logging.WARNING, logger="server"):
+            late = players("late")
+            await late.connect(server.port, key=make_key(), command="watch busy",
+                               env={"LANG": "fr_FR.UTF-8"})
+            await late.wait_for(shows("autant de spectateurs qu'une table peut en avoir (2)"))
+            await late.wait_for("Salon|salon")  # in the lobby, not at the table
+        assert any("a spectator refused, 2 watching already" in m for m in messages(caplog))
+        assert server.lobby.get("busy").watchers == ("w0", "w1")
+        # One of the two comes back on a new connection: still welcome.
+        await first[0].close()
+        again = players("w0")
+        await again.connect(server.port, key=keys[0], command="watch busy")
+        await again.wait_for("You are watching")
+        bob.press("c")
+        await bob.wait_for(lambda text: "You chose" in text or "card 2" in text)
+        for person in (bob, first[1], late, again):
+            await person.close()
+    finally:
+        await server.stop()
