@@ -1,6 +1,6 @@
 """The server side of the load generator: a real game server in a process of its own.
 
-:func:`serve` is the process's entry point. It starts :class:`server.server.GameServer` on
+:func:`serve` is the process's entry point. It starts :class:`diamant_server.server.GameServer` on
 127.0.0.1 (port 0) in the data folder it is given, and adds measuring only, never a change
 of behaviour:
 
@@ -84,7 +84,7 @@ class _ErrorCounter(logging.Handler):
 def _instrument(probe: Probe) -> None:
     """Wrap the two places measured; each wrapper calls the original unchanged."""
     from diamant_tui.table import Table, TableStatus
-    from server.session import GameSession
+    from diamant_server.session import GameSession
 
     publish = Table._publish
     send = GameSession.send
@@ -139,8 +139,8 @@ def serve(conn: Connection, options: dict) -> None:
 
 
 async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
-    from server.config import ServerConfig
-    from server.server import GameServer
+    from diamant_server.config import ServerConfig
+    from diamant_server.server import GameServer
 
     # Room for the abusive clients and the fresh-join probes of ``--attack`` too.
     seats = int(options["seats"]) + int(options.get("extra", 0))

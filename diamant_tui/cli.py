@@ -17,7 +17,7 @@ SUBCOMMANDS = (
     "diamant_tui.playcli",
     "diamant_tui.simcli",
     "diamant_tui.replaycli",
-    "server.servecli",
+    "diamant_server.servecli",
 )
 
 

@@ -20,7 +20,7 @@ from .config import ConfigError, ServerConfig, add_arguments, load
 from .hostkey import HostKeyError
 from .records import DataFolderError
 
-log = logging.getLogger("server")
+log = logging.getLogger("diamant_server")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -77,7 +77,7 @@ class GameServer:
 
     async def start(self) -> None:
         """Check the data folder can be written, load (or make) the host key and start
-        listening (a :class:`~server.records.DataFolderError` says what is wrong)."""
+        listening (a :class:`~diamant_server.records.DataFolderError` says what is wrong)."""
         check_data_folder(self.config.data_path)
         key = load_or_create(self.config.data_path)
         self.fingerprint = fingerprint(key)

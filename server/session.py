@@ -1,8 +1,8 @@
 """One SSH session channel: its terminal, its input and the Textual app it runs.
 
-The session is the :class:`~server.driver.Terminal` its app's driver writes to. It keeps
+The session is the :class:`~diamant_server.driver.Terminal` its app's driver writes to. It keeps
 the pty's size and type within bounds, keeps only the environment variables the app uses,
-thins input floods (:mod:`server.input_limits`) and closes a session that keeps flooding,
+thins input floods (:mod:`diamant_server.input_limits`) and closes a session that keeps flooding,
 bounds what waits to be sent to a client that does not read (and closes one stuck for too
 long), and logs and closes itself (never the server) when its app fails.
 """
@@ -40,7 +40,7 @@ INPUT_RATE = 32_768
 """Bytes of input per second a session may send on average; more is thrown away."""
 INPUT_BURST = 65_536
 WRITE_HIGH_WATER = 256 * 1024
-"""Bytes queued for a client before its frames are dropped (see :mod:`server.driver`)."""
+"""Bytes queued for a client before its frames are dropped (see :mod:`diamant_server.driver`)."""
 RESIZE_INTERVAL = 0.2
 """Seconds between two window changes followed (the last one in between wins), for a
 screen of up to :data:`RESIZE_CELLS` cells; proportionally longer for a larger one."""

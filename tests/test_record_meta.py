@@ -13,8 +13,8 @@ from diamant_tui.errors import RecordError
 from diamant_tui.record import FORMAT, PERSON, read_record, record_meta, record_to_json
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.view import Decision
-from server.lobby import Lobby
-from server.records import record_file_name, write_record
+from diamant_server.lobby import Lobby
+from diamant_server.records import record_file_name, write_record
 
 from playing import play_out
 

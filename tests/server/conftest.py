@@ -7,8 +7,8 @@ from dataclasses import replace
 import asyncssh
 import pytest
 
-from server.config import ServerConfig
-from server.server import GameServer
+from diamant_server.config import ServerConfig
+from diamant_server.server import GameServer
 
 from harness import Player
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from conftest import TEST_CONFIG
 from diamant_tui.table import TableSettings
-from server.server import GameServer
+from diamant_server.server import GameServer
 from test_ssh_terminal import until
 
 FINALS = "ABCDEFHPQRSTZabcdhlmnqrstu~@`"
@@ -70,7 +70,7 @@ async def test_no_input_raises_out_of_a_session(open_server, players, make_key, 
                                                 lobby_input, table_input):
     server = open_server
     sessions = await _lobby_and_table_sessions(server, players, make_key)
-    with caplog.at_level(logging.ERROR, logger="server"):
+    with caplog.at_level(logging.ERROR, logger="diamant_server"):
         for session, feed in zip(sessions, (lobby_input, table_input)):
             for chunk in feed:
                 session.data_received(harmless(chunk), None)  # nothing raises here

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from server.input_limits import PASTE_END, PASTE_START, InputGate
-from server.logtext import WarningLimiter, loggable
+from diamant_server.input_limits import PASTE_END, PASTE_START, InputGate
+from diamant_server.logtext import WarningLimiter, loggable
 
 
 class Clock:
@@ -95,8 +95,8 @@ def test_log_text_is_escaped_and_cut():
 
 def test_repeated_warnings_are_logged_once_every_few_seconds_with_a_count(caplog):
     clock = Clock()
-    limiter = WarningLimiter(logging.getLogger("server.test"), interval=5.0, clock=clock)
-    with caplog.at_level(logging.WARNING, logger="server.test"):
+    limiter = WarningLimiter(logging.getLogger("diamant_server.test"), interval=5.0, clock=clock)
+    with caplog.at_level(logging.WARNING, logger="diamant_server.test"):
         for _ in range(300):
             limiter.warning("unreadable", "s1: unreadable input")
             clock.now += 0.01
@@ -114,8 +114,8 @@ def test_the_session_limits_are_settings_and_checked():
 
     import pytest
 
-    from server.config import ConfigError, add_arguments, load
-    from server.session import SessionLimits
+    from diamant_server.config import ConfigError, add_arguments, load
+    from diamant_server.session import SessionLimits
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)

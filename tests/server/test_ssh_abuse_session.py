@@ -14,8 +14,8 @@ import pytest
 
 from conftest import TEST_CONFIG
 from harness import Player
-from server.server import GameServer
-from server.session import ENV_MAX_COUNT
+from diamant_server.server import GameServer
+from diamant_server.session import ENV_MAX_COUNT
 from test_ssh_terminal import a_game_in_progress, still_playing, until
 
 MIB = 1024 * 1024
@@ -124,7 +124,7 @@ async def test_a_key_flood_is_thinned_before_parsing_told_then_closed(
     await eve.connect(server.port, key=make_key())
     await eve.wait_for("lobby")
     session = session_of(server, "eve")
-    with caplog.at_level(logging.INFO, logger="server"):
+    with caplog.at_level(logging.INFO, logger="diamant_server"):
         attack = asyncio.create_task(flood(eve, 10.0, KEYS_AND_MOUSE))
         await eve.wait_for("Keys are arriving faster")
         assert await fresh_join_seconds(server, players, make_key, "fay") < FRESH_JOIN
@@ -169,7 +169,7 @@ async def test_a_big_terminal_that_never_reads_costs_bounded_memory_and_is_close
     await until(lambda: len(sam.raw) > 100_000)
     sam.conn._transport.pause_reading()  # stop reading the socket at all
     before = rss()
-    with caplog.at_level(logging.INFO, logger="server"):
+    with caplog.at_level(logging.INFO, logger="diamant_server"):
         # Every window change the server follows (a few a second at most, fewer for a big
         # screen) makes it draw the whole screen again, until the socket's buffers fill.
         for step in range(400):
@@ -209,7 +209,7 @@ async def test_only_the_apps_variables_are_kept_each_short(server, players, make
 
 async def test_the_clients_terminal_type_and_command_reach_the_log_escaped_and_cut(
         server, players, make_key, caplog):
-    with caplog.at_level(logging.INFO, logger="server"):
+    with caplog.at_level(logging.INFO, logger="diamant_server"):
         forger = players("ann")
         await forger.connect(server.port, key=make_key(),
                              term_type="xterm\x1b[2J\nFORGED LINE")

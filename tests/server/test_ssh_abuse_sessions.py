@@ -21,9 +21,9 @@ import pytest
 from conftest import TEST_CONFIG
 from harness import Player
 from diamant_tui.table import TableSettings
-from server.limits import ConnectionLimits
-from server.records import DataFolderError
-from server.server import GameServer
+from diamant_server.limits import ConnectionLimits
+from diamant_server.records import DataFolderError
+from diamant_server.server import GameServer
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 
@@ -59,7 +59,7 @@ def messages(caplog) -> list[str]:
 # --- settings -------------------------------------------------------------------------------
 
 def test_the_new_limits_are_settings_named_in_help_and_checked():
-    from server.config import ConfigError, ServerConfig, load
+    from diamant_server.config import ConfigError, ServerConfig, load
     from test_ssh_server import parse
 
     config = load(parse(["--max-tables", "50", "--max-tables-per-person", "2",
@@ -85,7 +85,7 @@ async def test_an_address_that_keeps_connecting_is_dropped_without_an_error(tmp_
     """The limiter's "hammering" branch closes at once, and nothing fails in it."""
     server = await start(tmp_path, connect_rate=0.001, connect_burst=1)
     try:
-        with caplog.at_level(logging.INFO, logger="server"):
+        with caplog.at_level(logging.INFO, logger="diamant_server"):
             writers = []
             for attempt in range(4):
                 reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
@@ -109,7 +109,7 @@ async def test_one_session_per_connection_and_a_few_per_person(
         await first.connect(server.port, key=key)
         await first.wait_for("lobby")
         # A second channel on the same connection: refused, the reason reaches the client.
-        with caplog.at_level(logging.WARNING, logger="server"):
+        with caplog.at_level(logging.WARNING, logger="diamant_server"):
             with pytest.raises(asyncssh.ChannelOpenError, match="one session per connection"):
                 await first.conn.create_session(asyncssh.SSHClientSession, "", term_type="xterm",
                                                 encoding=None)
@@ -119,7 +119,7 @@ async def test_one_session_per_connection_and_a_few_per_person(
         await second.wait_for("lobby")
         # A third session of the same person (same key, another connection): told why.
         third = players("ann")
-        with caplog.at_level(logging.WARNING, logger="server"):
+        with caplog.at_level(logging.WARNING, logger="diamant_server"):
             await third.connect(server.port, key=key, env={"LANG": "fr_FR.UTF-8"})
             await third.wait_closed()
         assert "autant de sessions ouvertes qu'une personne peut en avoir (2)" in \
@@ -157,7 +157,7 @@ async def test_a_connection_without_a_session_is_closed_after_the_login_time(
         ann = players("ann")
         await ann.connect(server.port, key=make_key())
         await ann.wait_for("lobby")
-        with caplog.at_level(logging.INFO, logger="server"):
+        with caplog.at_level(logging.INFO, logger="diamant_server"):
             conn = await asyncssh.connect("127.0.0.1", server.port, username="lurker",
                                           client_keys=[make_key()], known_hosts=None,
                                           agent_path=None)
@@ -250,7 +250,7 @@ async def test_one_person_cannot_fill_the_servers_tables(tmp_path, players, make
         lobby = players("ann")
         await lobby.connect(server.port, key=key)
         await lobby.wait_for("lobby")
-        with caplog.at_level(logging.WARNING, logger="server"):
+        with caplog.at_level(logging.WARNING, logger="diamant_server"):
             lobby.press("n")
             await lobby.wait_for(shows("as many tables open as one person may (2)"))
         assert "Open a table" not in lobby.text
@@ -279,7 +279,7 @@ async def test_guests_from_one_address_count_as_one_person(tmp_path, players):
 
 
 async def test_an_empty_table_is_closed_after_a_while(tmp_path, players, make_key, caplog):
-    caplog.set_level(logging.INFO, logger="server")
+    caplog.set_level(logging.INFO, logger="diamant_server")
     server = await start(tmp_path, empty_table_timeout=0.4)
     try:
         server.lobby.create(TableSettings(name="ghost", seats=3), "x")
@@ -299,7 +299,7 @@ async def test_a_session_waiting_at_a_table_too_long_is_closed(tmp_path, players
     server = await start(tmp_path, waiting_timeout=0.6)
     try:
         ann = players("ann")
-        with caplog.at_level(logging.INFO, logger="server"):
+        with caplog.at_level(logging.INFO, logger="diamant_server"):
             await ann.connect(server.port, key=make_key(), command="play den")
             await ann.wait_closed()  # (she sat at den: the message names it)
         assert "at table den with no game going on" in " ".join(ann.raw.decode().split())
@@ -423,7 +423,7 @@ async def test_a_table_takes_a_bounded_number_of_spectators(tmp_path, players, m
         for person, key in zip(first, keys):
             await person.connect(server.port, key=key, command="watch busy")
             await person.wait_for("You are watching")
-        with caplog.at_level(logging.WARNING, logger="server"):
+        with caplog.at_level(logging.WARNING, logger="diamant_server"):
             late = players("late")
             await late.connect(server.port, key=make_key(), command="watch busy",
                                env={"LANG": "fr_FR.UTF-8"})

@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from diamant_tui.table import TableSettings
-from server.server import GameServer
+from diamant_server.server import GameServer
 
 TURN = re.compile(r"Round (\d+)/\d+ · card (\d+)")
 

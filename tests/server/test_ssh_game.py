@@ -13,8 +13,8 @@ from diamant_tui.table import TableSettings, TableStatus
 from diamant_tui.view import Decision
 from conftest import TEST_CONFIG
 from harness import Player
-from server.server import GameServer
-from server.session import GameSession
+from diamant_server.server import GameServer
+from diamant_server.session import GameSession
 
 TURN = re.compile(r"Round (\d)/5 · card (\d+)")
 

@@ -83,7 +83,7 @@ async def test_a_session_that_goes_straight_to_a_table_builds_the_lobby_only_on_
         server, players, make_key):
     """`play NAME` shows the table at once; the lobby (its list, its keys) is built
     only when the person goes back to it, which they still can at any time."""
-    from server.lobby_screen import LobbyScreen
+    from diamant_server.lobby_screen import LobbyScreen
 
     ann = players("ann")
     await ann.connect(server.port, key=make_key(), command="play den --seats 3")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from diamant_tui.table import TableSettings
-from server.lobby import Lobby
+from diamant_server.lobby import Lobby
 
 FIELDS = ("Name", "Rule set", "Seats", "Computer players", "Their strength", "Decision timer",
           "Hidden chests", "Open the table", "Cancel (Esc)")

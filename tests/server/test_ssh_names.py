@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from diamant_tui.table import TableSettings
 from harness import TerminalScreen
-from server.lobby import TABLE_NAME
+from diamant_server.lobby import TABLE_NAME
 
 
 PRINTABLE = st.characters(categories=("L", "M", "N", "P", "S"))
@@ -114,7 +114,7 @@ async def test_control_characters_in_a_command_never_reach_the_terminal(server, 
 async def test_a_user_name_ssh_refuses_is_explained(server, caplog):
     """asyncssh refuses user names that SASLprep forbids (most emoji) before the server
     sees them: the client reads asyncssh's reason, the server's log says what happened."""
-    caplog.set_level(logging.INFO, logger="server.auth")
+    caplog.set_level(logging.INFO, logger="diamant_server.auth")
     proc = await asyncio.create_subprocess_exec(
         "ssh", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
         "-o", "UserKnownHostsFile=/dev/null", "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR",
@@ -124,7 +124,7 @@ async def test_a_user_name_ssh_refuses_is_explained(server, caplog):
     _, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 255
     assert b"Unassigned character" in err
-    messages = [r.getMessage() for r in caplog.records if r.name == "server.auth"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "diamant_server.auth"]
     assert any("SSH user name is not allowed by SASLprep" in m and "Unassigned" in m
                for m in messages), messages
     assert not server.sessions

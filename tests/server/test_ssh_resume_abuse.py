@@ -7,7 +7,7 @@ import logging
 import re
 
 from diamant_tui.table import TableSettings, TableStatus
-from server.server import GameServer
+from diamant_server.server import GameServer
 
 CODE = re.compile(r"resume code is ([A-Z0-9]{6})")
 
@@ -100,7 +100,7 @@ async def test_wrong_resume_codes_are_counted_per_address_and_logged(
         guesser = players("eve")
         await guesser.connect(server.port)
         await guesser.wait_for("lobby")
-        with caplog.at_level(logging.INFO, logger="server.lobby"):
+        with caplog.at_level(logging.INFO, logger="diamant_server.lobby"):
             for guess in ("AAAAAA", "BBBBBB", "[b]CCC"):
                 guesser.press("r")
                 await guesser.wait_for("Your resume code")

@@ -9,9 +9,9 @@ import asyncssh
 import pytest
 from textual.app import App
 
-from server.app import make_app_factory
-from server.auth import MAX_SESSIONS, clean_name
-from server.server import GameServer
+from diamant_server.app import make_app_factory
+from diamant_server.auth import MAX_SESSIONS, clean_name
+from diamant_server.server import GameServer
 
 
 def test_display_names_lose_control_characters_and_are_cut_to_16():
@@ -103,7 +103,7 @@ async def test_a_crashing_session_is_logged_and_closed_and_the_others_go_on(
         broken = players("crash")
         await broken.connect(server.port, key=make_key())
         broken.press("x")
-        with caplog.at_level(logging.ERROR, logger="server"):
+        with caplog.at_level(logging.ERROR, logger="diamant_server"):
             await broken.wait_closed()
         assert re.search(rb"something went wrong \(session s\d+\)", broken.raw)
         assert b"Traceback" not in broken.raw and b"RuntimeError" not in broken.raw

@@ -15,11 +15,11 @@ import pytest
 
 from conftest import TEST_CONFIG
 from diamant_tui.table import TableSettings
-from server.config import ConfigError, ServerConfig, load
-from server.hostkey import HOST_KEY_NAME, load_or_create
-from server.limits import ConnectionLimits
-from server.server import GameServer
-from server.servecli import register
+from diamant_server.config import ConfigError, ServerConfig, load
+from diamant_server.hostkey import HOST_KEY_NAME, load_or_create
+from diamant_server.limits import ConnectionLimits
+from diamant_server.server import GameServer
+from diamant_server.servecli import register
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 
@@ -212,7 +212,7 @@ async def test_the_server_runs_as_a_command_and_stops_on_sigterm(tmp_path, make_
 def test_commands_shown_to_players_name_the_host_they_use(public_host, port, expected):
     """The ``public_host`` setting (host or host:port) names the server in the commands
     players are shown; without it, the address the client connected to."""
-    from server.session import GameSession
+    from diamant_server.session import GameSession
 
     session = GameSession(None, lambda s: None, port=port, public_host=public_host or None)
     session._local_address = "203.0.113.7"  # what the client's connection reached

@@ -10,7 +10,7 @@ import re
 
 from diamant_tui.table import TableSettings
 from harness import Player
-from server.session import WRITE_HIGH_WATER
+from diamant_server.session import WRITE_HIGH_WATER
 
 TURN = re.compile(r"Round (\d)/5 · card (\d+)")
 
