@@ -18,7 +18,7 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 from diamant_tui.errors import DiamantError
-from diamant_tui.i18n import detect_language
+from diamant_tui.i18n import LANGUAGES, detect_language
 from diamant_tui.table import Member, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
@@ -187,13 +187,47 @@ class ServerApp(DiamantApp):
     def _show_lobby(self) -> None:
         """Show the lobby, unless a screen (a table) is shown already: leaving it will."""
         if len(self.screen_stack) <= 1:
-            self.push_screen(LobbyScreen())
+            self.push_screen(self._lobby_screen())
+
+    def _lobby_screen(self) -> LobbyScreen:
+        return LobbyScreen(self.lobby, self.identity, self.session.ssh_command)
+
+    # --- what the person chose in the lobby -------------------------------------------
+
+    def _try(self, action, *args) -> None:
+        """Do what the person chose; what cannot be done is said in a short note."""
+        try:
+            action(*args)
+        except LobbyError as exc:
+            self.notify(exc.text(self.t), severity="warning", timeout=8, markup=False)
+        except DiamantError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+
+    def on_lobby_screen_join_table(self, message: LobbyScreen.JoinTable) -> None:
+        self._try(self.join, message.table)
+
+    def on_lobby_screen_watch_table(self, message: LobbyScreen.WatchTable) -> None:
+        self._try(self.watch, message.table)
+
+    def on_lobby_screen_open_table(self, message: LobbyScreen.OpenTable) -> None:
+        def open_and_sit() -> None:
+            table = self.lobby.create(message.settings, creator=self.identity.key,
+                                      owner=self.identity.person)
+            self.join(table)
+
+        self._try(open_and_sit)
+
+    def on_lobby_screen_resume(self, message: LobbyScreen.Resume) -> None:
+        self.resume(message.code)
+
+    async def on_lobby_screen_next_language(self, message: LobbyScreen.NextLanguage) -> None:
+        await self.set_language(LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)])
 
     def leave_table(self) -> None:
         """Back to the lobby: a waiting seat is freed, a seat in a game is played for you."""
         self._to_lobby_level()
         if not isinstance(self.screen, LobbyScreen):
-            self.push_screen(LobbyScreen())
+            self.push_screen(self._lobby_screen())
         self.call_after_refresh(self._left_table, self.member)
         self.member = None
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 import asyncssh
@@ -19,6 +18,8 @@ import asyncssh
 # has already applied SASLprep (RFC 4013) to it: names it forbids (most emoji, for
 # instance) are refused before the connection gets here; the README says which work.
 from diamant_tui.names import clean_name
+
+from .identity import Identity
 
 if TYPE_CHECKING:
     from .limits import ConnectionLimits
@@ -36,26 +37,6 @@ SessionFactory = Callable[["Identity", "Callable[[], None]", "tuple[str, int] | 
                           "GameSession"]
 """Makes the session for a channel: the identity, what to call once the session has
 ended, and why it is refused (a text key and the limit it is over), if it is."""
-
-
-@dataclass(frozen=True)
-class Identity:
-    """A player: ``key`` is stable across connections for a public key, new for a guest."""
-
-    key: str
-    name: str
-    guest: bool
-    address: str
-
-    def __str__(self) -> str:
-        kind = "guest" if self.guest else self.key.removeprefix("key:")
-        return f"{self.name!r} ({kind}) from {self.address}"
-
-    @property
-    def person(self) -> str:
-        """Whom the limits per person count: the key, or for a guest (a new identity at
-        every connection) their address."""
-        return "guest@" + self.address if self.guest else self.key
 
 
 class ConnectionHandler(asyncssh.SSHServer):

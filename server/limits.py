@@ -33,7 +33,7 @@ class ConnectionLimits:
     """Size of each bucket: how many connections may arrive at once."""
     clock: Callable[[], float] = time.monotonic
     max_per_person: int = 3
-    """Sessions open at once for one person (see :attr:`diamant_server.auth.Identity.person`)."""
+    """Sessions open at once for one person (see :attr:`diamant_server.identity.Identity.person`)."""
     _open: Counter[str] = field(default_factory=Counter)
     _sessions: Counter[str] = field(default_factory=Counter)
     _person_sessions: Counter[str] = field(default_factory=Counter)

@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
-from diamant_tui.errors import DiamantError
-from diamant_tui.i18n import LANGUAGE_NAMES, LANGUAGES
-from diamant_tui.table import TableSettings
+from diamant_tui.i18n import LANGUAGE_NAMES
+from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
 
 from .create_screen import CreateTableScreen, ResumeScreen
-from .lobby import LobbyError, TableSummary
-
-if TYPE_CHECKING:
-    from .app import ServerApp
+from .identity import Identity
+from .lobby import Lobby, LobbyError, TableSummary
 
 REFRESH = 2.0
 """Seconds between looks at the list of tables (redrawn only when it changed)."""
@@ -38,9 +36,42 @@ def _row(summary: TableSummary, t: Callable[..., str]) -> tuple[str, ...]:
 class LobbyScreen(DiamantScreen):
     """Lists the tables; Enter joins the one under the cursor.
 
-    A :class:`DiamantScreen`, so it has the interface's "enlarge your terminal" overlay
-    and is redrawn in the new language when the person switches (``g``).
+    It is given what it shows (the lobby, who is looking, how to reach the server) and
+    asks for what the person chose by posting a message (:class:`JoinTable`, ...) that the
+    app acts on. A :class:`DiamantScreen`, so it has the interface's "enlarge your
+    terminal" overlay and is redrawn in the new language when the person switches (``g``).
     """
+
+    class JoinTable(Message):
+        """The person asks for a seat at ``table``."""
+
+        def __init__(self, table: Table) -> None:
+            super().__init__()
+            self.table = table
+
+    class WatchTable(Message):
+        """The person asks to watch ``table``."""
+
+        def __init__(self, table: Table) -> None:
+            super().__init__()
+            self.table = table
+
+    class OpenTable(Message):
+        """The person chose the settings of a new table, to open and sit at."""
+
+        def __init__(self, settings: TableSettings) -> None:
+            super().__init__()
+            self.settings = settings
+
+    class Resume(Message):
+        """A guest typed a resume code."""
+
+        def __init__(self, code: str) -> None:
+            super().__init__()
+            self.code = code
+
+    class NextLanguage(Message):
+        """The person asks for the next language."""
 
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
@@ -62,16 +93,17 @@ class LobbyScreen(DiamantScreen):
         Binding("q", "quit_lobby", "key.quit"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, lobby: Lobby, identity: Identity,
+                 ssh_command: Callable[[str], str]) -> None:
+        """``ssh_command(words)`` is the line that runs ``words`` on this server."""
         super().__init__()
+        self.lobby = lobby
+        self.identity = identity
+        self._ssh_command = ssh_command
         self._rows: list[tuple[str, ...]] = []
 
-    @property
-    def server_app(self) -> "ServerApp":
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
-        t = self.server_app.t
+        t = self.app.t
         yield Static(t("lobby.title"), id="title")
         yield Static(id="who")
         yield Static(id="resume")
@@ -101,24 +133,24 @@ class LobbyScreen(DiamantScreen):
         self.refresh_tables()
 
     def _show_header(self) -> None:
-        app = self.server_app
-        t = app.t
-        who = t("lobby.who_guest" if app.identity.guest else "lobby.who_key", name=app.identity.name)
+        t, me = self.app.t, self.identity
+        who = t("lobby.who_guest" if me.guest else "lobby.who_key", name=me.name)
+        language = LANGUAGE_NAMES[self.app.translator.lang]
         # The name is the person's SSH user name: shown as typed, never as markup.
         self.query_one("#who", Static).update(
-            literal(f"{who} {t('lobby.language', language=LANGUAGE_NAMES[app.lang])}"))
+            literal(f"{who} {t('lobby.language', language=language)}"))
         # A guest's code gives back a seat they hold (a game going on without them).
-        holds = app.identity.guest and app.lobby.seat_of(app.identity.key) is not None
-        code = app.lobby.code_of(app.identity.key) if holds else None
+        holds = me.guest and self.lobby.seat_of(me.key) is not None
+        code = self.lobby.code_of(me.key) if holds else None
         resume = self.query_one("#resume", Static)
         resume.display = code is not None
         if code is not None:
             resume.update(literal(t("lobby.resume", code=code,
-                                    command=app.session.ssh_command(f"resume {code}"))))
+                                    command=self._ssh_command(f"resume {code}"))))
 
     def refresh_tables(self) -> None:
         """Show the current tables; redraw only when something changed."""
-        rows = [_row(s, self.server_app.t) for s in self.server_app.lobby.summaries()]
+        rows = [_row(s, self.app.t) for s in self.lobby.summaries()]
         if rows == self._rows:
             return
         self._rows = rows
@@ -138,65 +170,47 @@ class LobbyScreen(DiamantScreen):
             return None
         return self._rows[min(table.cursor_row, len(self._rows) - 1)][0]
 
-    def _with_table(self, action: str) -> None:
+    def _with_table(self, message: type[JoinTable] | type[WatchTable]) -> None:
         name = self._selected()
-        table = self.server_app.lobby.get(name) if name else None
+        table = self.lobby.get(name) if name else None
         if table is None:
-            self.notify(self.server_app.t("lobby.choose_first"), severity="warning")
+            self.notify(self.app.t("lobby.choose_first"), severity="warning")
             return
-        try:
-            if action == "join":
-                self.server_app.join(table)
-            else:
-                self.server_app.watch(table)
-        except LobbyError as exc:
-            self.notify(exc.text(self.server_app.t), severity="warning")
-        except DiamantError as exc:
-            self.notify(str(exc), severity="warning")
+        self.post_message(message(table))
 
     def action_join(self) -> None:
-        self._with_table("join")
+        self._with_table(self.JoinTable)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self._with_table("join")
+        self._with_table(self.JoinTable)
 
     def action_watch(self) -> None:
-        self._with_table("watch")
+        self._with_table(self.WatchTable)
 
     def action_new(self) -> None:
-        app = self.server_app
         try:
-            app.lobby.check_room(app.identity.person)  # say so before the choices are made
+            self.lobby.check_room(self.identity.person)  # say so before the choices are made
         except LobbyError as exc:
-            self.notify(exc.text(app.t), severity="warning", timeout=8)
+            self.notify(exc.text(self.app.t), severity="warning", timeout=8)
             return
 
-        def created(settings: TableSettings | None) -> None:
-            if settings is None:
-                return
-            try:
-                table = app.lobby.create(settings, creator=app.identity.key,
-                                         owner=app.identity.person)
-                app.join(table)
-            except LobbyError as exc:
-                self.notify(exc.text(app.t), severity="error")
-            except DiamantError as exc:
-                self.notify(str(exc), severity="error")
+        def chosen(settings: TableSettings | None) -> None:
+            if settings is not None:
+                self.post_message(self.OpenTable(settings))
 
-        app.push_screen(CreateTableScreen(pace=app.lobby.pace, free_name=app.lobby.free_name()),
-                        created)
+        self.app.push_screen(CreateTableScreen(pace=self.lobby.pace,
+                                               free_name=self.lobby.free_name()), chosen)
 
     def action_resume(self) -> None:
         def entered(code: str | None) -> None:
             if code:
-                self.server_app.resume(code)
+                self.post_message(self.Resume(code))
 
         self.app.push_screen(ResumeScreen(), entered)
 
-    async def action_language(self) -> None:
-        app = self.server_app
-        await app.set_language(LANGUAGES[(LANGUAGES.index(app.lang) + 1) % len(LANGUAGES)])
+    def action_language(self) -> None:
+        self.post_message(self.NextLanguage())
 
     def action_quit_lobby(self) -> None:
         self.app.exit()

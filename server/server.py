@@ -20,7 +20,8 @@ import asyncssh
 from diamant_tui.table import ChatLimits
 
 from .app import make_app_factory
-from .auth import ConnectionHandler, Identity
+from .auth import ConnectionHandler
+from .identity import Identity
 from .config import ServerConfig
 from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits

@@ -30,7 +30,7 @@ from .logtext import WarningLimiter, loggable
 if TYPE_CHECKING:
     from textual.app import App
 
-    from .auth import Identity
+    from .identity import Identity
     from .config import ServerConfig
 
 log = logging.getLogger(__name__)

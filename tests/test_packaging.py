@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -37,8 +38,16 @@ def test_every_package_folder_is_installed():
 
 
 def test_the_wheel_has_only_names_of_our_own(tmp_path):
+    # Built from a copy: setuptools leaves a build/ folder beside the sources it builds.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for folder in ("diamant_tui", "server"):
+        shutil.copytree(ROOT / folder, source / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(tmp_path), str(ROOT)], check=True, timeout=300,
+                    "-q", "-w", str(tmp_path), str(source)], check=True, timeout=300,
                    capture_output=True)
     wheel = next(tmp_path.glob("*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
