@@ -13,14 +13,13 @@ from typing import Callable
 from textual import events
 from textual.app import App
 from textual.binding import Binding
-from textual.screen import Screen
 
 from ..i18n import Translator, detect_language
 from ..table import Member, Table, TableStatus
 from .bindings import translate_bindings
 from .colours import apply_colours
 from .literal import printable
-from .messages import TableUpdated
+from .messages import LeaveTable, TableUpdated
 from .screens.base import _Guarded
 from .shared_css import share_parsed_css
 from .screens.rules import RulesScreen
@@ -114,18 +113,6 @@ class DiamantApp(App):
         screen = self.screen
         return isinstance(screen, _Guarded) and screen.too_small
 
-    def game_goes_on_under(self, screen: Screen) -> bool:
-        """Whether ``screen`` is a table's screen, or shown over one, where a game goes on."""
-        stack = self.screen_stack
-        below = stack[: stack.index(screen) + 1] if screen in stack else [screen]
-        for shown in reversed(below):
-            if isinstance(shown, TableScreen):
-                update = shown.update_
-                return update is not None and update.status is TableStatus.PLAYING
-            if not shown.is_modal:
-                return False  # a full screen of its own (the lobby, the setup)
-        return False
-
     def on_table_updated(self, message: TableUpdated) -> None:
         # Each table update bubbles up from its screen: when a game begins or ends the
         # size overlays say so (or stop saying so).
@@ -164,6 +151,9 @@ class DiamantApp(App):
         self.choices = choices
         self._own_table = table
         self.push_screen(TableScreen(self.member))
+
+    def on_leave_table(self, message: LeaveTable) -> None:
+        self.leave_table()
 
     def leave_table(self) -> None:
         """The person leaves the table: the host decides what that means (local: quit)."""

@@ -13,3 +13,8 @@ class TableUpdated(Message):
     def __init__(self, update: TableUpdate) -> None:
         super().__init__()
         self.update = update
+
+
+class LeaveTable(Message):
+    """The person leaves the table they are looking at; the app decides what that means
+    (locally: quit; on a server: back to the lobby)."""

@@ -46,6 +46,16 @@ class _Guarded:
             event.refresh_styles = False
 
     @property
+    def game_goes_on(self) -> bool:
+        """Whether a game goes on under this screen: a dialog shown over a table's screen
+        asks the screen below (the table's screen answers for itself)."""
+        stack = self.app.screen_stack
+        if not self.is_modal or self not in stack or stack.index(self) == 0:
+            return False
+        below = stack[stack.index(self) - 1]
+        return isinstance(below, _Guarded) and below.game_goes_on
+
+    @property
     def too_small(self) -> bool:
         """Whether the terminal is below 80x24, so that the overlay covers this screen."""
         return self.has_class("-too-narrow") or self.has_class("-too-short")
@@ -55,13 +65,13 @@ class _Guarded:
         # Not when the screen was closed at once (rapid keys), nor when the app is
         # shutting down and has already detached it (a session ending as a round ends).
         if self.is_attached and self in self.app.screen_stack:
-            self.mount(TooSmall(id="too-small"))
+            self.mount(TooSmall(lambda: self.game_goes_on, id="too-small"))
 
     async def retranslate(self) -> None:
         """Redraw in the app's (new) language, keeping the screen's state."""
         translate_bindings(self, self.app.t)
         await self.recompose()
-        await self.mount(TooSmall(id="too-small"))
+        await self.mount(TooSmall(lambda: self.game_goes_on, id="too-small"))
 
 
 class DiamantScreen(_Guarded, Screen):

@@ -13,6 +13,7 @@ from textual.widgets import Button, Label
 from ...errors import DiamantError
 from ...table import Member, TableUpdate
 from ...view import PlayerView
+from ..messages import LeaveTable
 from ..widgets.quiet_footer import QuietFooter
 from ..widgets.score_table import ScoreTable
 from .base import DiamantScreen
@@ -112,4 +113,4 @@ class FinalScreen(DiamantScreen):
             self.notify(str(error), severity="warning", markup=False)
 
     def action_leave(self) -> None:
-        self.app.leave_table()
+        self.post_message(LeaveTable())

@@ -20,7 +20,7 @@ from ...events import DecisionMade, Disaster, GameEnded, RoundEnded, RoundStarte
 from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, TableUpdate
 from ...view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, describe
-from ..messages import TableUpdated
+from ..messages import LeaveTable, TableUpdated
 from ..widgets.cave_path import CavePath
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import DecisionPanel, DecisionState
@@ -75,6 +75,12 @@ class TableScreen(DiamantScreen):
         """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
         self._focus_before_summary: Widget | None = None
+
+    @property
+    def game_goes_on(self) -> bool:
+        """Whether the game at this table is being played (not waiting, not over)."""
+        update = self.update_
+        return update is not None and update.status is TableStatus.PLAYING
 
     # -- layout ------------------------------------------------------------------
 
@@ -396,7 +402,7 @@ class TableScreen(DiamantScreen):
         if playing and self.seat is not None:  # a spectator just goes
             self.app.push_screen(
                 ConfirmScreen(self.app.t("confirm.leave")),
-                lambda yes: self.app.leave_table() if yes else None,
+                lambda yes: self.post_message(LeaveTable()) if yes else None,
             )
         else:
-            self.app.leave_table()
+            self.post_message(LeaveTable())

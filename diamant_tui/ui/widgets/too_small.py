@@ -6,6 +6,8 @@ would act on. It says that the game goes on meanwhile only where a game is going
 
 from __future__ import annotations
 
+from typing import Callable
+
 from textual.content import Content
 from textual.widget import Widget
 
@@ -16,14 +18,16 @@ MIN_HEIGHT = 24
 class TooSmall(Widget):
     """Shown (by the screen's CSS breakpoint classes) when the terminal is below 80x24.
 
-    The app says whether a game goes on under the screen it covers
-    (``app.game_goes_on_under(screen)``); the app refreshes it when that changes.
+    ``game_goes_on`` tells whether a game goes on under the screen it covers; the app
+    refreshes the overlay when that changes.
     """
 
+    def __init__(self, game_goes_on: Callable[[], bool] = lambda: False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._game_goes_on = game_goes_on
+
     def render(self) -> Content:
-        app = self.app
-        text = app.t("too_small.enlarge", width=MIN_WIDTH, height=MIN_HEIGHT)
-        game_goes_on = getattr(app, "game_goes_on_under", None)
-        if game_goes_on is not None and game_goes_on(self.screen):
-            text += "\n" + app.t("too_small.game_goes_on")
+        text = self.app.t("too_small.enlarge", width=MIN_WIDTH, height=MIN_HEIGHT)
+        if self._game_goes_on():
+            text += "\n" + self.app.t("too_small.game_goes_on")
         return Content(text)
