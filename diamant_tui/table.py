@@ -433,10 +433,10 @@ class Table:
         # Counted per person, not per name: a name can look like another's, and two
         # connections of one person share one allowance.
         allowances = [(self._chat_times.setdefault(member.identity, deque()), limits.person,
-                       "limit.c.chat_person")]
+                       "limit.chat_person")]
         if member.watching:
-            allowances.append((self._watchers_chat, limits.watchers, "limit.c.chat_watchers"))
-        allowances.append((self._table_chat, limits.table, "limit.c.chat_table"))
+            allowances.append((self._watchers_chat, limits.watchers, "limit.chat_watchers"))
+        allowances.append((self._table_chat, limits.table, "limit.chat_table"))
         for times, most, key in allowances:
             while times and now - times[0] > limits.window:
                 times.popleft()

@@ -24,6 +24,7 @@ from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
 
 from .commands import Command, CommandError, parse_command
+from .config import ServerConfig
 from .console import client_environment, configure_app
 from .lobby import Lobby, LobbyError, default_bot
 from .lobby_screen import LobbyScreen
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 IDLE_CHECK = 30.0
-WAITING_TIMEOUT = 1800.0
 """Seconds a session may stay at a table with no game going on, by default."""
 
 
@@ -45,7 +45,7 @@ class ServerApp(DiamantApp):
     """One person's app on the server (see module docstring)."""
 
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
-                 idle_timeout: float, waiting_timeout: float = WAITING_TIMEOUT) -> None:
+                 idle_timeout: float, waiting_timeout: float = ServerConfig.waiting_timeout) -> None:
         # The language comes from the client's locale variables, never the server's.
         super().__init__(lang=detect_language(session.environment))
         self.session = session
@@ -148,7 +148,7 @@ class ServerApp(DiamantApp):
                 log.info("%s: seat %d at table %r taken back with its resume code from %s",
                          self.session.id, member.seat, table.name,
                          loggable(self.identity.address, 60))
-            previous.session.close(previous.t("limit.c.taken_over" if by_code
+            previous.session.close(previous.t("limit.taken_over" if by_code
                                               else "server.replaced"))
         self.member = member
         self._show_table()
@@ -268,7 +268,7 @@ class ServerApp(DiamantApp):
         minutes = max(1, round(self.waiting_timeout / 60))
         log.info("%s: at table %r for %d minutes with no game going on; closed",
                  self.session.id, member.table.name, minutes)
-        self.session.close(self.t("limit.b.waiting", minutes=minutes, name=member.table.name))
+        self.session.close(self.t("limit.waiting", minutes=minutes, name=member.table.name))
 
     def on_unmount(self) -> None:
         # The app ends when the person quits or the connection drops: either way a
@@ -296,7 +296,7 @@ class ServerApp(DiamantApp):
 
 
 def make_app_factory(lobby: Lobby, *, idle_timeout: float,
-                     waiting_timeout: float = WAITING_TIMEOUT):
+                     waiting_timeout: float = ServerConfig.waiting_timeout):
     """The function a session calls to build its app (raises SessionRefused for bad commands)."""
 
     def factory(session: "GameSession") -> ServerApp:

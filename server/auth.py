@@ -27,10 +27,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_SESSIONS = 1
-"""Session channels (each an app) one connection may open: a second would be a second app
-for the price of one connection and one count against the connection limits."""
-SECOND_SESSION = "one session per connection: for another one, connect again (a new ssh)"
+SECOND_SESSION = ("at most {limit} session{s} per connection: for another one, connect again "
+                  "(a new ssh)")
 """Why a second session channel is refused (the client's SSH software shows it)."""
 
 SessionFactory = Callable[["Identity", "Callable[[], None]", "tuple[str, int] | None"],
@@ -44,8 +42,9 @@ class ConnectionHandler(asyncssh.SSHServer):
 
     def __init__(self, limits: "ConnectionLimits", session_factory: SessionFactory,
                  open_connections: "set[asyncssh.SSHServerConnection] | None" = None, *,
-                 session_timeout: float = 20.0) -> None:
+                 session_timeout: float = 20.0, max_sessions: int = 1) -> None:
         self._limits = limits
+        self._max_sessions = max_sessions
         self._session_timeout = session_timeout
         self._timer: asyncio.TimerHandle | None = None
         self._session: "GameSession | None" = None
@@ -134,11 +133,13 @@ class ConnectionHandler(asyncssh.SSHServer):
     def session_requested(self) -> "GameSession | bool":
         if self.identity is None:
             return False
-        if self._sessions >= MAX_SESSIONS:
+        if self._sessions >= self._max_sessions:
             log.warning("%s: refused a session channel beyond %d on one connection",
-                        self.identity, MAX_SESSIONS)
+                        self.identity, self._max_sessions)
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                                            SECOND_SESSION)
+                                            SECOND_SESSION.format(
+                                                limit=self._max_sessions,
+                                                s="" if self._max_sessions == 1 else "s"))
         self._sessions += 1
         # The timer goes on: a channel whose session never starts (no shell or command
         # asked for) holds the connection for nothing.

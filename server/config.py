@@ -30,41 +30,53 @@ def default_data_dir() -> Path:
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """Everything ``diamant serve`` can be told."""
+    """Everything ``diamant serve`` can be told, limits included: this is the one place
+    where every limit has its name and its default (and, in ``_HELP``, what it bounds and
+    why); the parts that enforce a limit are given its value from here."""
 
+    # Where and how the server listens.
     host: str = "0.0.0.0"
     port: int = 2222
     data_dir: Path | None = None
+    public_host: str = ""
+    log_level: str = "info"
+    pace: float = 0.7
+    keepalive_interval: float = 30.0
+    stop_grace: float = 2.0
+    # Connections and sessions.
     max_connections: int = 500
     max_per_address: int = 20
+    max_sessions_per_person: int = 3
+    max_sessions_per_connection: int = 1
     connect_rate: float = 1.0
     connect_burst: int = 10
     login_timeout: float = 20.0
-    keepalive_interval: float = 30.0
     lobby_idle_timeout: float = 1800.0
-    pace: float = 0.7
-    log_level: str = "info"
-    public_host: str = ""
-    # limits: part A
+    waiting_timeout: float = 1800.0
+    # One session's terminal, input and output.
     max_columns: int = 500
     max_rows: int = 200
     input_events_per_second: float = 40.0
     input_event_burst: int = 100
     input_flood_seconds: float = 10.0
+    input_bytes_per_second: int = 32_768
+    input_byte_burst: int = 65_536
+    output_high_water: int = 256 * 1024
     output_buffer_max: int = 4 * 1024 * 1024
     output_stall_timeout: float = 60.0
-    # limits: part B
-    max_sessions_per_person: int = 3
+    env_max_count: int = 16
+    env_max_length: int = 64
+    # Tables, spectators, chat and resume codes.
     max_tables: int = 200
     max_tables_per_person: int = 3
     empty_table_timeout: float = 120.0
-    waiting_timeout: float = 1800.0
-    stop_grace: float = 2.0
     max_watchers: int = 20
-    # limits: part C
-    chat_table_lines: int = 20
+    chat_person_lines: int = 5
     chat_watchers_lines: int = 10
+    chat_table_lines: int = 20
+    chat_window: float = 10.0
     resume_guesses: int = 5
+    resume_window: float = 60.0
 
     @property
     def data_path(self) -> Path:
@@ -72,57 +84,70 @@ class ServerConfig:
         return self.data_dir if self.data_dir is not None else default_data_dir()
 
 
-# name -> (parser from text, help text). The order is the order of ``--help``.
+# name -> help text: what the setting is and, for a limit, what it bounds and why.
+# The order is the order of ``--help``.
 _HELP: dict[str, str] = {
     "host": "address to listen on",
     "port": "TCP port to listen on (0 picks a free one)",
     "data_dir": "folder for the host key and the game records",
-    "max_connections": "most connections at once, in all",
-    "max_per_address": "most connections at once from one address",
-    "connect_rate": "new connections per second allowed from one address, on average",
-    "connect_burst": "new connections allowed from one address in a burst",
-    "login_timeout": "seconds a client has to log in",
-    "keepalive_interval": "seconds between keepalive messages (0: none)",
-    "lobby_idle_timeout": "seconds a session may stay idle in the lobby",
-    "pace": "seconds between the steps of a reveal at tables created on this server",
-    "log_level": "debug, info, warning or error",
     "public_host": "the host (or host:port) players type, shown in commands such as a guest's "
                    "resume line (empty: the address each client connected to)",
-    # limits: part A
-    "max_columns": "widest terminal drawn, in columns (a wider one is drawn at this width)",
-    "max_rows": "tallest terminal drawn, in rows (a taller one is drawn at this height)",
+    "log_level": "debug, info, warning or error",
+    "pace": "seconds between the steps of a reveal at tables created on this server",
+    "keepalive_interval": "seconds between keepalive messages (0: none)",
+    "stop_grace": "seconds sessions get to close when the server stops, before their "
+                  "connections are cut (a stop must end within seconds whatever the load)",
+    "max_connections": "most connections at once, in all: each costs memory and CPU",
+    "max_per_address": "most connections at once from one address, so that one machine "
+                       "cannot take them all",
+    "max_sessions_per_person": "most sessions at once for one person (an SSH key, or a guest's "
+                               "address): each is an app",
+    "max_sessions_per_connection": "session channels one connection may open: each is an app "
+                                   "for the price of one connection",
+    "connect_rate": "new connections per second allowed from one address, on average",
+    "connect_burst": "new connections allowed from one address in a burst",
+    "login_timeout": "seconds a client has to log in, and a connection to open its session",
+    "lobby_idle_timeout": "seconds a session may stay idle in the lobby, holding a slot",
+    "waiting_timeout": "seconds a session may wait at a table for its game to start",
+    "max_columns": "widest terminal drawn, in columns: a frame's cost grows with its size",
+    "max_rows": "tallest terminal drawn, in rows: a frame's cost grows with its size",
     "input_events_per_second": "keys and mouse reports a session may send per second, on "
-                               "average; more are ignored",
+                               "average (each may redraw its screen); more are ignored",
     "input_event_burst": "keys and mouse reports a session may send in a burst",
     "input_flood_seconds": "seconds a session may keep sending too many keys before it is "
                            "closed",
-    "output_buffer_max": "bytes that may wait to be sent to one client; frames beyond are "
-                         "dropped",
+    "input_bytes_per_second": "bytes of input a session may send per second, on average; "
+                              "more are thrown away before they are read",
+    "input_byte_burst": "bytes of input a session may send in a burst (a paste)",
+    "output_high_water": "bytes queued for a client before its frames are dropped until it "
+                         "reads again",
+    "output_buffer_max": "bytes that may wait to be sent to one client: a client that does "
+                         "not read costs bounded memory",
     "output_stall_timeout": "seconds a client may read nothing of what is sent before its "
                             "session is closed",
-    # limits: part B
-    "max_sessions_per_person": "most sessions at once for one person (an SSH key, or a guest's "
-                               "address)",
+    "env_max_count": "environment variables kept for a session (only those the game reads)",
+    "env_max_length": "longest environment variable kept, name or value (a locale or a "
+                      "terminal name)",
     "max_tables": "most tables open at once, in all",
     "max_tables_per_person": "most open tables one person (an SSH key, or a guest's address) "
-                             "has opened",
+                             "has opened, so that one person cannot fill the server",
     "empty_table_timeout": "seconds a table with nobody at it stays open",
-    "waiting_timeout": "seconds a session may wait at a table for its game to start",
-    "stop_grace": "seconds sessions get to close when the server stops, before their "
-                  "connections are cut",
-    "max_watchers": "most spectators at one table (each costs the server a redraw of every "
-                    "update)",
-    # limits: part C
-    "chat_table_lines": "chat lines a table passes on in 10 seconds, from everyone at it together "
-                        "(each person may send 5)",
-    "chat_watchers_lines": "chat lines a table passes on in 10 seconds from all its spectators "
-                           "together",
-    "resume_guesses": "wrong resume codes one address may type in a minute before it must wait",
+    "max_watchers": "most spectators at one table: every update of a table is a redraw for "
+                    "each of them",
+    "chat_person_lines": "chat lines one person may send in a chat window",
+    "chat_watchers_lines": "chat lines a table passes on in a chat window from all its "
+                           "spectators together, so a crowd cannot drown the players",
+    "chat_table_lines": "chat lines a table passes on in a chat window from everyone at it: "
+                        "every line is a redraw for everyone",
+    "chat_window": "seconds over which chat lines are counted",
+    "resume_guesses": "wrong resume codes one address may type in a resume window before it "
+                      "must wait (a code gives a seat)",
+    "resume_window": "seconds over which wrong resume codes are counted",
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
-_POSITIVE_B = ("max_sessions_per_person", "max_tables", "max_tables_per_person", "max_watchers",
-               "empty_table_timeout", "waiting_timeout", "stop_grace")
+_MAY_BE_ZERO = ("keepalive_interval", "pace")
+"""Numbers that may be 0; every other number must be more than 0."""
 
 
 def _parser_for(name: str) -> Callable[[str], Any]:
@@ -159,26 +184,15 @@ def _check(config: ServerConfig) -> ServerConfig:
     """Reject values that cannot work, naming the setting."""
     if not 0 <= config.port <= 65535:
         raise ConfigError(f"port: {config.port} is not between 0 and 65535")
-    positive = ("max_connections", "max_per_address", "connect_rate", "connect_burst",
-                "login_timeout", "lobby_idle_timeout")
-    for name in positive:
-        if getattr(config, name) <= 0:
-            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
-    for name in _POSITIVE_B:
-        if getattr(config, name) <= 0:
-            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
-    # limits: part C
-    for name in ("chat_table_lines", "chat_watchers_lines", "resume_guesses"):
-        if getattr(config, name) <= 0:
-            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
-    for name in ("keepalive_interval", "pace"):
-        if getattr(config, name) < 0:
-            raise ConfigError(f"{name}: must not be negative, not {getattr(config, name)}")
-    # limits: part A
-    for name in ("max_columns", "max_rows", "input_events_per_second", "input_event_burst",
-                 "input_flood_seconds", "output_buffer_max", "output_stall_timeout"):
-        if getattr(config, name) <= 0:
-            raise ConfigError(f"{name}: must be more than 0, not {getattr(config, name)}")
+    for field in fields(ServerConfig):
+        value = getattr(config, field.name)
+        if field.name == "port" or not isinstance(value, (int, float)):
+            continue
+        if field.name in _MAY_BE_ZERO:
+            if value < 0:
+                raise ConfigError(f"{field.name}: must not be negative, not {value}")
+        elif value <= 0:
+            raise ConfigError(f"{field.name}: must be more than 0, not {value}")
     if config.max_columns < 80 or config.max_rows < 24:
         raise ConfigError(f"max_columns, max_rows: the game needs 80x24 at least, not "
                           f"{config.max_columns}x{config.max_rows}")

@@ -92,11 +92,11 @@ class ConnectionLimits:
         """Count a new session of ``person`` from ``address``; or return why it is refused,
         as the key of its text and the limit it is over."""
         if self.sessions >= self.max_connections:
-            return "limit.b.server_sessions", self.max_connections
+            return "limit.server_sessions", self.max_connections
         if self._sessions[address] >= self.max_per_address:
-            return "limit.b.address_sessions", self.max_per_address
+            return "limit.address_sessions", self.max_per_address
         if self._person_sessions[person] >= self.max_per_person:
-            return "limit.b.person_sessions", self.max_per_person
+            return "limit.person_sessions", self.max_per_person
         self._sessions[address] += 1
         self._person_sessions[person] += 1
         return None

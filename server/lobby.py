@@ -23,6 +23,7 @@ from diamant_tui.i18n import Translator
 from diamant_tui.table import ChatLimits, Member, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui.setup_choices import default_level, levels
 
+from .config import ServerConfig
 from .console import tell_host
 from .logtext import loggable
 from .records import write_record
@@ -32,17 +33,9 @@ log = logging.getLogger(__name__)
 TABLE_NAME = re.compile(r"[\w.-]{1,20}")
 """Table names: letters, digits, ``_``, ``.`` and ``-``, at most 20 characters."""
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read and type
-MAX_TABLES = 200
-"""Tables open at once, by default (the ``max_tables`` setting)."""
-MAX_TABLES_PER_PERSON = 3
-EMPTY_TABLE_TIMEOUT = 120.0
-RESUME_WINDOW = 60.0
-"""Seconds over which wrong resume codes are counted, per address."""
 RESUME_ADDRESSES = 10_000
 """Addresses whose wrong codes are remembered at most (the oldest are forgotten first)."""
-MAX_WATCHERS = 20
-"""Spectators at one table, by default (the ``max_watchers`` setting): every update of a
-table is a redraw for each of them."""
+_DEFAULTS = ServerConfig()
 FREE_NAME = "cave-{n}"
 """The names offered for a new table when its creator types none."""
 
@@ -94,12 +87,16 @@ class TableSummary:
 class Lobby:
     """Every table on the server, and where each person sits."""
 
-    def __init__(self, data_dir: Path, *, pace: float = 0.7, max_tables: int = MAX_TABLES,
-                 max_tables_per_person: int = MAX_TABLES_PER_PERSON,
-                 empty_table_timeout: float = EMPTY_TABLE_TIMEOUT,
-                 chat: ChatLimits = ChatLimits(), resume_guesses: int = 5,
-                 max_watchers: int = MAX_WATCHERS,
+    def __init__(self, data_dir: Path, *, pace: float = _DEFAULTS.pace,
+                 max_tables: int = _DEFAULTS.max_tables,
+                 max_tables_per_person: int = _DEFAULTS.max_tables_per_person,
+                 empty_table_timeout: float = _DEFAULTS.empty_table_timeout,
+                 chat: ChatLimits = ChatLimits(),
+                 resume_guesses: int = _DEFAULTS.resume_guesses,
+                 resume_window: float = _DEFAULTS.resume_window,
+                 max_watchers: int = _DEFAULTS.max_watchers,
                  clock: Callable[[], float] = time.monotonic) -> None:
+        """The limits' defaults are the server's (:class:`~diamant_server.config.ServerConfig`)."""
         self.records_dir = data_dir / "records"
         self.pace = pace
         self.max_tables = max_tables
@@ -107,6 +104,7 @@ class Lobby:
         self.empty_table_timeout = empty_table_timeout
         self.chat = chat
         self.resume_guesses = resume_guesses
+        self.resume_window = resume_window
         self.max_watchers = max_watchers
         self._clock = clock
         self.tables: dict[str, Table] = {}
@@ -160,7 +158,7 @@ class Lobby:
         if owner is not None and self.tables_of(owner) >= self.max_tables_per_person:
             log.warning("a table refused to %s: %d tables open already", owner,
                         self.tables_of(owner))
-            raise LobbyError("limit.b.tables_per_person", limit=self.max_tables_per_person)
+            raise LobbyError("limit.tables_per_person", limit=self.max_tables_per_person)
 
     def check_watchers(self, table: Table, identity: str) -> None:
         """Raise a :class:`LobbyError` if ``table`` has as many spectators as one table
@@ -299,13 +297,13 @@ class Lobby:
         loop_time = asyncio.get_running_loop().time()
         wrong = self._wrong_codes.get(address)
         if wrong is not None:
-            while wrong and loop_time - wrong[0] > RESUME_WINDOW:
+            while wrong and loop_time - wrong[0] > self.resume_window:
                 wrong.popleft()
             if len(wrong) >= self.resume_guesses:
-                wait = max(1, math.ceil(wrong[0] + RESUME_WINDOW - loop_time))
+                wait = max(1, math.ceil(wrong[0] + self.resume_window - loop_time))
                 log.info("resume code from %s refused: %d wrong codes in %g s; %d s to wait",
-                         loggable(address, 60), len(wrong), RESUME_WINDOW, wait)
-                raise LobbyError("limit.c.resume_wait", seconds=wait)
+                         loggable(address, 60), len(wrong), self.resume_window, wait)
+                raise LobbyError("limit.resume_wait", seconds=wait)
         identity = self._codes.get(code.strip().upper())
         if identity is not None and self.seat_of(identity) is not None:
             return identity
@@ -316,7 +314,7 @@ class Lobby:
         wrong.append(loop_time)
         log.warning("wrong resume code %s from %s (%d of %d allowed in %g s)",
                     loggable(code, 20), loggable(address, 60), len(wrong),
-                    self.resume_guesses, RESUME_WINDOW)
+                    self.resume_guesses, self.resume_window)
         return None
 
     def _expire_codes(self) -> None:

@@ -53,9 +53,12 @@ class GameServer:
                            max_tables_per_person=config.max_tables_per_person,
                            empty_table_timeout=config.empty_table_timeout,
                            resume_guesses=config.resume_guesses,
+                           resume_window=config.resume_window,
                            max_watchers=config.max_watchers,
-                           chat=ChatLimits(table=config.chat_table_lines,
-                                           watchers=config.chat_watchers_lines))
+                           chat=ChatLimits(person=config.chat_person_lines,
+                                           watchers=config.chat_watchers_lines,
+                                           table=config.chat_table_lines,
+                                           window=config.chat_window))
         self.limits = ConnectionLimits(config.max_connections, config.max_per_address,
                                        config.connect_rate, config.connect_burst,
                                        max_per_person=config.max_sessions_per_person)
@@ -84,7 +87,8 @@ class GameServer:
         self.fingerprint = fingerprint(key)
         self._acceptor = await asyncssh.create_server(
             lambda: ConnectionHandler(self.limits, self._new_session, self.connections,
-                                      session_timeout=self.config.login_timeout),
+                                      session_timeout=self.config.login_timeout,
+                                      max_sessions=self.config.max_sessions_per_connection),
             self.config.host,
             self.config.port,
             server_host_keys=[key],

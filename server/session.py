@@ -23,6 +23,7 @@ import asyncssh
 from diamant_tui.i18n import Translator, detect_language
 from diamant_tui.table import CHAT_MAX_CHARS
 
+from .config import ServerConfig
 from .driver import SSHDriver
 from .input_limits import InputGate
 from .logtext import WarningLimiter, loggable
@@ -31,16 +32,10 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from .identity import Identity
-    from .config import ServerConfig
 
 log = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (80, 24)
-INPUT_RATE = 32_768
-"""Bytes of input per second a session may send on average; more is thrown away."""
-INPUT_BURST = 65_536
-WRITE_HIGH_WATER = 256 * 1024
-"""Bytes queued for a client before its frames are dropped (see :mod:`diamant_server.driver`)."""
 RESIZE_INTERVAL = 0.2
 """Seconds between two window changes followed (the last one in between wins), for a
 screen of up to :data:`RESIZE_CELLS` cells; proportionally longer for a larger one."""
@@ -49,25 +44,29 @@ WATCH_INTERVAL = 1.0
 """Seconds between checks of a session's output (stuck, or caught up again)."""
 ENV_NAMES = ("LANG", "TERM", "COLORTERM", "NO_COLOR")
 """Environment variables the app reads (and every ``LC_*``); others are not kept."""
-ENV_MAX_COUNT = 16
-"""Most environment variables kept for one session."""
-ENV_MAX_LENGTH = 64
-"""Longest name or value of an environment variable kept (a locale or terminal name)."""
 TERM_MAX_LENGTH = 64
 """Longest terminal type kept from a pty request."""
+_DEFAULTS = ServerConfig()
 
 
 @dataclass(frozen=True)
 class SessionLimits:
-    """What one session may cost: its size, its input, its pending output."""
+    """What one session may cost: its size, its input, its pending output, its
+    environment. The defaults (and what each bounds) are the server's settings
+    (:class:`~diamant_server.config.ServerConfig`)."""
 
-    max_columns: int = 500
-    max_rows: int = 200
-    input_events_per_second: float = 40.0
-    input_event_burst: int = 100
-    input_flood_seconds: float = 10.0
-    output_buffer_max: int = 4 * 1024 * 1024
-    output_stall_timeout: float = 60.0
+    max_columns: int = _DEFAULTS.max_columns
+    max_rows: int = _DEFAULTS.max_rows
+    input_events_per_second: float = _DEFAULTS.input_events_per_second
+    input_event_burst: int = _DEFAULTS.input_event_burst
+    input_flood_seconds: float = _DEFAULTS.input_flood_seconds
+    input_bytes_per_second: int = _DEFAULTS.input_bytes_per_second
+    input_byte_burst: int = _DEFAULTS.input_byte_burst
+    output_high_water: int = _DEFAULTS.output_high_water
+    output_buffer_max: int = _DEFAULTS.output_buffer_max
+    output_stall_timeout: float = _DEFAULTS.output_stall_timeout
+    env_max_count: int = _DEFAULTS.env_max_count
+    env_max_length: int = _DEFAULTS.env_max_length
 
     @classmethod
     def from_config(cls, config: "ServerConfig") -> "SessionLimits":
@@ -90,11 +89,15 @@ class _BoundedEnvironment(dict):  # type: ignore[type-arg]
     refused = 0
     """Requests not kept."""
 
+    def __init__(self, limits: "SessionLimits") -> None:
+        super().__init__()
+        self._count, self._length = limits.env_max_count, limits.env_max_length
+
     def __setitem__(self, key: bytes, value: bytes) -> None:
         name = key.decode("ascii", errors="replace") if isinstance(key, bytes) else str(key)
-        if (allowed_variable(name) and len(key) <= ENV_MAX_LENGTH
-                and len(value) <= ENV_MAX_LENGTH
-                and (key in self or len(self) < ENV_MAX_COUNT)):
+        if (allowed_variable(name) and len(key) <= self._length
+                and len(value) <= self._length
+                and (key in self or len(self) < self._count)):
             super().__setitem__(key, value)
         else:
             self.refused += 1
@@ -146,7 +149,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._has_pty = False
         self._driver: SSHDriver | None = None
         self._task: asyncio.Task[None] | None = None
-        self._tokens = float(INPUT_BURST)
+        self._tokens = float(self.limits.input_byte_burst)
         self._tokens_at = time.monotonic()
         self._flooding = False
         self._flood_told_at: float | None = None
@@ -167,11 +170,11 @@ class GameSession(asyncssh.SSHServerSession):
         self._conn = chan.get_extra_info("connection")
         sockname = self._conn.get_extra_info("sockname")
         self._local_address = str(sockname[0]) if sockname else None
-        chan.set_write_buffer_limits(high=WRITE_HIGH_WATER)
+        chan.set_write_buffer_limits(high=self.limits.output_high_water)
         # asyncssh stores each environment request on the channel as it comes (asyncssh
         # 2.24, pinned): replace its store before any request arrives with one that keeps
         # only the few variables the app reads, each short.
-        chan._env = _BoundedEnvironment()  # type: ignore[attr-defined]
+        chan._env = _BoundedEnvironment(self.limits)  # type: ignore[attr-defined]
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: object) -> bool:
@@ -250,12 +253,12 @@ class GameSession(asyncssh.SSHServerSession):
             self._warnings.warning("flood", "%s: more than %g keys or mouse reports a second; "
                                    "the excess is ignored", self.id,
                                    self.limits.input_events_per_second)
-            self._tell(self.t("limit.a.flood"))
+            self._tell(self.t("limit.flood"))
         if seconds > self.limits.input_flood_seconds:
             log.warning("%s: %s kept flooding input for %.0f s (%d events ignored); closed",
                         self.id, self.identity, seconds, gate.dropped_total)
             self.stop_input()
-            self.close(self.t("limit.a.flood_closed"))
+            self.close(self.t("limit.flood_closed"))
 
     def stop_input(self) -> None:
         """Ignore everything the client sends from now on (the session is ending)."""
@@ -320,7 +323,7 @@ class GameSession(asyncssh.SSHServerSession):
         and stopped reading fills the connection's socket buffer instead, which asyncssh
         does not report, so that is checked here too.
         """
-        return self._chan_paused or self._transport_backlog() > WRITE_HIGH_WATER
+        return self._chan_paused or self._transport_backlog() > self.limits.output_high_water
 
     def _transport_backlog(self) -> int:
         transport = getattr(self._conn, "_transport", None)  # asyncssh 2.24, pinned
@@ -503,7 +506,9 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _take_tokens(self, count: int) -> bool:
         now = time.monotonic()
-        self._tokens = min(float(INPUT_BURST), self._tokens + (now - self._tokens_at) * INPUT_RATE)
+        limits = self.limits
+        self._tokens = min(float(limits.input_byte_burst),
+                           self._tokens + (now - self._tokens_at) * limits.input_bytes_per_second)
         self._tokens_at = now
         if self._tokens < count:
             self._tokens = 0.0

@@ -15,7 +15,7 @@ import pytest
 from conftest import TEST_CONFIG
 from harness import Player
 from diamant_server.server import GameServer
-from diamant_server.session import ENV_MAX_COUNT
+from diamant_server.session import SessionLimits
 from test_ssh_terminal import a_game_in_progress, still_playing, until
 
 MIB = 1024 * 1024
@@ -200,10 +200,10 @@ async def test_only_the_apps_variables_are_kept_each_short(server, players, make
     kept = session.environment
     assert kept["LANG"] == "fr_FR.UTF-8" and kept["COLORTERM"] == "truecolor"
     assert "LC_ALL" not in kept and not any(k.startswith("JUNK") for k in kept)
-    assert len(kept) <= ENV_MAX_COUNT
+    assert len(kept) <= SessionLimits().env_max_count
     # What asyncssh holds for the channel (before: all 30 MB, for as long as it was open).
     held = session._chan._env
-    assert len(held) <= ENV_MAX_COUNT
+    assert len(held) <= SessionLimits().env_max_count
     assert sum(len(k) + len(v) for k, v in held.items()) < 4096
 
 

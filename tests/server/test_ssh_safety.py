@@ -10,7 +10,7 @@ import pytest
 from textual.app import App
 
 from diamant_server.app import make_app_factory
-from diamant_server.auth import MAX_SESSIONS, clean_name
+from diamant_server.auth import clean_name
 from diamant_server.server import GameServer
 
 
@@ -32,8 +32,8 @@ async def test_no_forwarding_no_sftp_and_a_bounded_number_of_sessions(server, pl
         await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
     with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError, OSError)):
         await conn.start_sftp_client()
-    assert MAX_SESSIONS == 1
-    with pytest.raises(asyncssh.ChannelOpenError, match="one session per connection"):
+    assert server.config.max_sessions_per_connection == 1
+    with pytest.raises(asyncssh.ChannelOpenError, match="at most 1 session per connection"):
         await conn.create_session(asyncssh.SSHClientSession, "watch x", term_type="xterm",
                                   encoding=None)
 

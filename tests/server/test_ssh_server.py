@@ -8,7 +8,7 @@ import os
 import stat
 import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import asyncssh
 import pytest
@@ -62,13 +62,20 @@ def test_bad_settings_are_named(argv, env, message):
 
 
 def test_help_lists_every_setting_with_its_default():
+    """Every setting, the limits among them, is a flag of its own with its default and its
+    environment variable; the setting's help says what it is for."""
     out = subprocess.run([*DIAMANT, "serve", "--help"], capture_output=True, text=True,
                          check=True).stdout
     out = " ".join(out.split())
-    for flag in ("--host", "--port", "--data-dir", "--config", "--max-connections",
-                 "--max-per-address", "--login-timeout", "--keepalive-interval",
-                 "--lobby-idle-timeout", "DIAMANT_PORT", "default: 2222", "default: 500"):
+    for flag in ("--config", "DIAMANT_PORT", "default: 2222", "default: 500"):
         assert flag in out
+    defaults = ServerConfig()
+    for field in fields(ServerConfig):
+        flag = "--" + field.name.replace("_", "-") + " "
+        assert flag in out, flag
+        if field.name != "data_dir":
+            assert f"(default: {getattr(defaults, field.name)};" in out.split(flag, 1)[1], flag
+        assert f"env DIAMANT_{field.name.upper()})" in out, field.name
 
 
 def test_a_failed_start_is_one_line(tmp_path):

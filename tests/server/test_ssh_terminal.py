@@ -10,7 +10,7 @@ import re
 
 from diamant_tui.table import TableSettings
 from harness import Player
-from diamant_server.session import WRITE_HIGH_WATER
+from diamant_server.session import SessionLimits
 
 TURN = re.compile(r"Round (\d)/5 · card (\d+)")
 
@@ -145,7 +145,7 @@ async def test_a_client_that_stops_reading_is_not_buffered_without_bound(
         stalled.chan.change_terminal_size(width, 40)
         await asyncio.sleep(0.01)
     await still_playing(bob)  # the others play on meanwhile
-    assert session._chan.get_write_buffer_size() <= WRITE_HIGH_WATER + 64 * 1024
+    assert session._chan.get_write_buffer_size() <= SessionLimits().output_high_water + 64 * 1024
     assert session._driver._dropped, "frames were dropped while the client was not reading"
     stalled.screen.reset()
     stalled.screen.resize(40, 159)
