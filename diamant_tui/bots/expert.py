@@ -20,6 +20,7 @@ from ..view import Decision, PlayerView
 from ._features import Features, features_from_view
 from ._model import CARRY, EV, RISK, Beliefs
 from ._rollout import Plan, play_out, win_chance
+from ._solo import solo_decision
 
 SPREAD = 9.0
 """Typical spread (standard deviation) of one player's takings in one round."""
@@ -67,6 +68,9 @@ class ExpertBot:
     """
 
     samples: int = 250
+    spread: float = SPREAD
+    solo: bool = True
+    """Alone in the cave, play the exact choice (:mod:`._solo`)."""
     rng: random.Random = field(default_factory=random.Random, repr=False)
     _beliefs: Beliefs | None = field(default=None, init=False, repr=False)
     _seen: _Seen | None = field(default=None, init=False, repr=False)
@@ -88,12 +92,16 @@ class ExpertBot:
 
         def value(banked: np.ndarray) -> np.ndarray:
             # Ties in the chance of winning go to the choice that banks more.
-            chance = win_chance(scores + banked, mine, rounds_left, SPREAD)
+            chance = win_chance(scores + banked, mine, rounds_left, self.spread)
             return chance + 1e-6 * banked[mine]
 
-        ways = plans(view, scores[:, 0])
-        outcome = play_out(view, self._beliefs, ways, value, gen, self.samples)
-        leave = outcome.leave >= outcome.best_plan
+        exact = solo_decision(view, [int(x) for x in scores[:, 0]]) if self.solo else None
+        if exact is not None:
+            leave = exact is Decision.LEAVE
+        else:
+            ways = plans(view, scores[:, 0])
+            outcome = play_out(view, self._beliefs, ways, value, gen, self.samples)
+            leave = outcome.leave >= outcome.best_plan
         self._seen = _Seen(
             _names(view), view.round, view.step, features,
             tuple(p.seat for p in view.in_cave), not leave,
