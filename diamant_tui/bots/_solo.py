@@ -14,7 +14,9 @@ lowers the relic gain). In such a problem the one-card look-ahead is the optimal
 the programme's answer is that rule's: for rubies alone, "carried x 2h >= treasure left".
 
 In the last round what counts is winning: the others' scores are final, and the
-programme, memoised over the cards left, maximises the share of the win itself.
+programme maximises the share of the win itself. Leaving now either wins (leave), loses
+(go on: a disaster cannot cost more) or ties; only a tie needs a search, memoised over
+the cards left, and it is short, since any treasure or relic then wins outright.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from ..cards import Rules
 from ..view import Decision, PlayerView
 from ._encoding import RELICS_VALUE
 
-NODE_BUDGET = 40_000
-"""States the last-round search may visit before giving up (its answer is then unknown)."""
+NODE_BUDGET = 4_000
+"""States the last-round search may visit before giving up (a safeguard: from a tie it
+needs a few dozen)."""
 
 
 def alone(view: PlayerView) -> bool:
@@ -135,8 +138,14 @@ def last_round_decision(view: PlayerView, scores: list[int]) -> Decision | None:
         return worth / total
 
     printed = sum(getattr(card, "value", 0) or 0 for card in relics_path)
+    stay = share(rubies + _relic_points(rules, taken, len(relics_path), printed))
+    # Leaving now wins outright: nothing can do better. Leaving now loses: going on can
+    # only do better (a disaster costs nothing more). Only a tie needs the search.
+    if stay >= 1.0:
+        return Decision.LEAVE
+    if stay <= 0.0:
+        return Decision.CONTINUE
     try:
-        stay = share(rubies + _relic_points(rules, taken, len(relics_path), printed))
         more = go_on(counts, rubies, len(relics_path), printed, showing)
     except _TooBig:
         return None
