@@ -68,8 +68,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="every player plays its named rule exactly, with no parameter of "
                         "its own")
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
-                        help=f"most time a player may think over one decision (default "
-                        f"{TIME_LIMIT:g}; 0 for no limit)")
+                        help=f"most processor time a player may think over one decision "
+                        f"(default {TIME_LIMIT:g}; one that waits is stopped after ten times "
+                        "that; 0 for no limit)")
     parser.add_argument("--tournament", action="store_true",
                         help="round-robin: play line-ups drawn from --bots and rank the players")
     parser.add_argument("--size", type=int, default=5, metavar="K",

@@ -56,9 +56,17 @@ class Slow:
             time.sleep(0.01)
 
 
+class Busy:
+    def decide(self, view):
+        while True:
+            pass
+
+
 class Late:
     def decide(self, view):
-        time.sleep(0.3)
+        end = time.thread_time() + 0.3
+        while time.thread_time() < end:
+            pass
         return "leave"
 """
 
@@ -124,7 +132,8 @@ def test_a_bot_that_cannot_be_loaded_is_named_with_the_reason(bot_dir, spec, wor
 @pytest.mark.parametrize("cls, words", [
     ("Raises", "raised ZeroDivisionError: no rubies to divide (round 1, card 1)"),
     ("Invalid", "answered 42 (round 1, card 1): decide() must return Decision.CONTINUE"),
-    ("Slow", "took more than 0.2 s to decide (round 1, card 1)"),
+    ("Busy", "thought for more than 0.2 s to decide (round 1, card 1)"),
+    ("Slow", "gave no answer within 2 s (round 1, card 1)"),
 ])
 def test_a_failing_bot_stops_diamant_sim_with_a_clear_error(bot_dir, cls, words):
     done = diamant("sim", "--bots", f"ev,risk,badbots.py:{cls}", "--games", "2",
@@ -145,7 +154,7 @@ def test_a_slow_bot_is_caught_after_the_fact_outside_the_main_thread(bot_dir):
     def play():
         play_game(game, [bot, *others], limit=0.1)
 
-    with pytest.raises(BotFailure, match=r"'a' took 0\.\d+ s to decide, more than 0.1 s"):
+    with pytest.raises(BotFailure, match=r"'a' thought for 0\.\d+ s to decide, more than 0.1 s"):
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(1) as pool:

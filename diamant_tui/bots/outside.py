@@ -35,7 +35,8 @@ from ..view import Decision, PlayerView
 
 ENTRY_POINT_GROUP = "diamant.bots"
 TIME_LIMIT = 1.0
-"""Seconds a computer player may think over one decision in the simulator by default."""
+"""Seconds of processor time a computer player may think over one decision in the
+simulator by default."""
 
 
 class BotLoadError(ValueError):
@@ -189,7 +190,12 @@ class _TooSlow(BaseException):
 
 
 def _on_alarm(signum, frame):
-    raise _TooSlow()
+    raise _TooSlow(signum)
+
+
+WALL_FACTOR = 10
+"""A decision that uses little processor time (it waits) is stopped after this many
+times the limit in real time."""
 
 
 def as_decision(answer) -> Decision | None:
@@ -208,29 +214,39 @@ def checked_decision(bot, view: PlayerView, name: str, limit: float | None = TIM
     """``bot``'s decision for ``view``; a :class:`BotFailure` naming ``name`` if it raises,
     answers something else than continue or leave, or thinks longer than ``limit`` seconds.
 
-    In the main thread a decision that runs over its time is interrupted (so one that
-    never ends cannot hang the simulator); elsewhere it is measured once it returns.
+    Thinking is counted in processor time, so a busy machine slows no player into a
+    failure; a decision that waits instead is stopped after ``WALL_FACTOR`` times the
+    limit. In the main thread a decision that runs over is interrupted (one that never
+    ends cannot hang the simulator); elsewhere it is measured once it returns.
     """
     where = f"(round {view.round}, card {view.step})"
     alarm = (limit is not None and hasattr(signal, "setitimer")
              and threading.current_thread() is threading.main_thread())
     if alarm:
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, limit)
-    start = time.perf_counter()
+        previous = (signal.signal(signal.SIGPROF, _on_alarm),
+                    signal.signal(signal.SIGALRM, _on_alarm))
+        signal.setitimer(signal.ITIMER_PROF, limit)
+        signal.setitimer(signal.ITIMER_REAL, limit * WALL_FACTOR)
+    start = time.thread_time()
     try:
         answer = bot.decide(view)
-    except _TooSlow:
-        raise BotFailure(name, f"took more than {limit:g} s to decide {where}.") from None
+    except _TooSlow as slow:
+        if slow.args and slow.args[0] == signal.SIGALRM:
+            problem = f"gave no answer within {limit * WALL_FACTOR:g} s {where}."
+        else:
+            problem = f"thought for more than {limit:g} s to decide {where}."
+        raise BotFailure(name, problem) from None
     except Exception as exc:
         raise BotFailure(name, f"raised {type(exc).__name__}: {exc} {where}.") from None
     finally:
         if alarm:
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-    took = time.perf_counter() - start
+            signal.signal(signal.SIGPROF, previous[0])
+            signal.signal(signal.SIGALRM, previous[1])
+    took = time.thread_time() - start
     if limit is not None and took > limit:
-        raise BotFailure(name, f"took {took:.2f} s to decide, more than {limit:g} s {where}.")
+        raise BotFailure(name, f"thought for {took:.2f} s to decide, more than {limit:g} s {where}.")
     decision = as_decision(answer)
     if decision is None:
         shown = repr(answer)
