@@ -6,7 +6,8 @@ Two measures, per rule set:
   rotated, ties shared), its win rate and 95 % interval, with personalities and exactly
   as named (``--exact``);
 - ``levels``: each strength of the setup screen against the one below it, two of each at
-  a table of four, the share of the wins the stronger pair takes.
+  a table of four, the share of the wins the stronger pair takes (and, for the expert,
+  one expert against three of the strength below).
 
 Run: ``python benchmarks/bench_strength.py --games 2000 --jobs 2`` (the README's figures;
 several minutes a rule set on two cores) or fewer games for a quick look.
@@ -68,6 +69,11 @@ def main() -> None:
                           for exact in (False, True)]
                 print(f"{rules:13} {high} {strong} vs {low} {weak} ({games} games): "
                       f"{shares[0]:.1%} / {shares[1]:.1%} exact", flush=True)
+                if strong == "expert":
+                    alone = simulate(rules, [strong, weak, weak, weak], games, seed=args.seed,
+                                     jobs=args.jobs)
+                    print(f"{rules:13} one {strong} vs three {weak} ({games} games): "
+                          f"{alone.wins[:, 0].mean():.1%} (even share 25%)", flush=True)
         print(f"{rules:13} ({time.time() - start:.0f} s)", flush=True)
 
 
