@@ -17,7 +17,8 @@ computer players for --bots (NAME or NAME:PARAM):
 
 Each computer player draws a parameter of its own around the named one
 ({personality}),
-so two of a kind do not play as one.
+so two of a kind do not play as one. Your own computer player plays too:
+path/to/file.py:Class or module:Class (see diamant sim --help).
 """
 
 

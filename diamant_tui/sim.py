@@ -19,7 +19,8 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from . import fastsim
-from .bots import Bot, make_bot, parse_spec
+from .bots import Bot, checked_decision, make_bot, parse_spec
+from .bots.outside import TIME_LIMIT
 from .bots._encoding import encoding
 from .cards import Rules
 from .engine import MAX_PLAYERS, MIN_PLAYERS, Game
@@ -49,18 +50,23 @@ def seating(game: int, seats: int) -> list[int]:
     return [(s + game) % seats for s in range(seats)]
 
 
-def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None) -> Game:
+def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None,
+              limit: float | None = None) -> Game:
     """Play ``game`` to the end, seat ``s`` deciding with ``bots[s]`` from its view alone.
 
     Cards come from the game's own RNG, or from ``decks`` (rounds, ids): each round's card
-    ids in the order they are turned (see :func:`diamant_tui.fastsim.play`).
+    ids in the order they are turned (see :func:`diamant_tui.fastsim.play`). Every
+    decision is checked (:func:`~diamant_tui.bots.checked_decision`): a player that
+    raises, answers something else or thinks longer than ``limit`` seconds stops the game
+    with a :class:`~diamant_tui.bots.BotFailure` naming it.
     """
     enc = encoding(game.rules)
     while not game.over:
         if game.phase is Phase.DECISION:
-            game.apply_decisions(
-                {s: bots[s].decide(game.view_for(s)) for s in game.players_in_cave}
-            )
+            game.apply_decisions({
+                s: checked_decision(bots[s], game.view_for(s), game.names[s], limit)
+                for s in game.players_in_cave
+            })
         elif decks is None:
             game.reveal()
         else:
@@ -165,6 +171,7 @@ class _Chunk:
     count: int
     fast: bool
     exact: bool = False
+    limit: float | None = TIME_LIMIT
 
 
 def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -191,7 +198,8 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         # Each bot's randomness follows its name, not its place in the line-up.
         bots = [make_bot(chunk.specs[b], seed=_seed(chunk.seed, g, names[b]), exact=chunk.exact)
                 for b in order]
-        game = play_game(Game([names[b] for b in order], chunk.rules, seed=game_seed), bots)
+        game = play_game(Game([names[b] for b in order], chunk.rules, seed=game_seed), bots,
+                         limit=chunk.limit)
         final = game.scores()
         for s, b in enumerate(order):
             scores[i, b] = final[s]
@@ -205,11 +213,12 @@ def _seed(seed: int, game: int, name: str) -> int:
 
 
 def _chunks(
-    rules: Rules, specs: tuple[str, ...], games: int, seed: int, fast: bool, exact: bool
+    rules: Rules, specs: tuple[str, ...], games: int, seed: int, fast: bool, exact: bool,
+    limit: float | None = TIME_LIMIT,
 ) -> list[_Chunk]:
     size = FAST_CHUNK if fast else ENGINE_CHUNK
     return [
-        _Chunk(rules, specs, seed, first, min(size, games - first), fast, exact)
+        _Chunk(rules, specs, seed, first, min(size, games - first), fast, exact, limit)
         for first in range(0, games, size)
     ]
 
@@ -223,18 +232,20 @@ def simulate(
     jobs: int = 1,
     engine: bool = False,
     exact: bool = False,
+    limit: float | None = TIME_LIMIT,
     progress: Callable[[int, int], None] | None = None,
 ) -> SimResult:
     """Play ``games`` games between the players ``specs`` and gather the figures.
 
     The fast path is used when every player allows it, unless ``engine`` is set.
     Each player draws its own parameter in each game, unless ``exact``.
+    ``limit`` is the most seconds a player may take over one decision (None: no limit).
     ``progress(done, total)`` is called as games finish.
     """
     specs = tuple(specs)
     rules = check_lineup(rules, specs, games)
     fast = not engine and uses_fast_path(specs)
-    chunks = _chunks(rules, specs, games, seed, fast, exact)
+    chunks = _chunks(rules, specs, games, seed, fast, exact, limit)
     parts = []
     done = 0
     for chunk, part in zip(chunks, _run(chunks, jobs)):

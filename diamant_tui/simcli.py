@@ -7,10 +7,12 @@ import json
 import sys
 from typing import NoReturn
 
-from .bots import BotSpecError, describe_kinds, parse_lineup, personality_example
+from .bots import BotFailure, BotSpecError, describe_kinds, parse_lineup, personality_example
+from .bots.outside import TIME_LIMIT
 from .cards import Rules
 from .errors import DiamantError
 from .sim import SimResult, simulate
+from .tournament import format_ranking, tournament
 
 DEFAULT_BOTS = "expert,ev,risk,cards:6,carry:20"
 
@@ -24,6 +26,17 @@ game ({personality});
 player keeps a seat. When every player is a rule numpy can apply to many games at once
 (all but expert), a fast path plays the games; --engine plays them on the rules engine
 instead. A seed gives the same figures whatever --jobs is. Wins are shared on a tie (each of k tied winners gets 1/k).
+
+Your own computer player: a class with a method decide(view) returning
+Decision.CONTINUE or Decision.LEAVE, named path/to/file.py:Class or module:Class (or
+offered by an installed package in the entry point group diamant.bots), e.g.
+  diamant sim --bots expert,mybots.py:Cautious,ev,risk,carry:20
+A player that raises, answers anything else or thinks longer than --time-limit stops the
+simulation with an error naming it.
+
+--tournament plays every line-up of --size players from the list (or --lineups N
+line-ups drawn at random), --games games each, and ranks the players by their share of
+the wins over all the games they played.
 """
 
 
@@ -54,6 +67,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--exact", action="store_true",
                         help="every player plays its named rule exactly, with no parameter of "
                         "its own")
+    parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
+                        help=f"most processor time a player may think over one decision "
+                        f"(default {TIME_LIMIT:g}; one that waits is stopped after ten times "
+                        "that; 0 for no limit)")
+    parser.add_argument("--tournament", action="store_true",
+                        help="round-robin: play line-ups drawn from --bots and rank the players")
+    parser.add_argument("--size", type=int, default=5, metavar="K",
+                        help="players per line-up in a tournament (default 5)")
+    parser.add_argument("--lineups", type=int, default=None, metavar="N",
+                        help="in a tournament, N random line-ups instead of every one")
     parser.error = _one_line_error(parser)  # type: ignore[method-assign]
     parser.set_defaults(run=run)
 
@@ -67,19 +90,34 @@ def _one_line_error(parser: argparse.ArgumentParser):
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print the figures."""
+    progress = None
     try:
         specs = parse_lineup(args.bots)
         if args.jobs < 1:
             raise ValueError(f"--jobs {args.jobs}: use at least one process.")
+        if args.time_limit < 0:
+            raise ValueError(f"--time-limit {args.time_limit:g}: give 0 (no limit) or more.")
+        limit = args.time_limit or None
         Rules.parse(args.rules)
         progress = _ProgressBar() if sys.stderr.isatty() else None
-        result = simulate(args.rules, specs, args.games, seed=args.seed, jobs=args.jobs,
-                          engine=args.engine, exact=args.exact, progress=progress)
-    except (DiamantError, BotSpecError, ValueError) as exc:
+        if args.tournament:
+            result = tournament(args.rules, specs, args.games, size=args.size,
+                                count=args.lineups, seed=args.seed, jobs=args.jobs,
+                                engine=args.engine, exact=args.exact, limit=limit,
+                                progress=progress)
+        else:
+            result = simulate(args.rules, specs, args.games, seed=args.seed, jobs=args.jobs,
+                              engine=args.engine, exact=args.exact, limit=limit,
+                              progress=progress)
+    except (DiamantError, BotSpecError, BotFailure, ValueError) as exc:
+        if progress is not None:
+            print(file=sys.stderr)
         print(f"diamant sim: error: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(result.summary(), indent=2))
+    elif args.tournament:
+        print(format_ranking(result))
     else:
         print(format_table(result))
     return 0
@@ -90,17 +128,18 @@ def format_table(result: SimResult) -> str:
     s = result.summary()
     path = "fast path" if result.fast else "engine"
     how = "exact rules" if result.exact else "each player with a parameter of its own"
+    width = max([14] + [len(bot["bot"]) + 2 for bot in s["bots"]])
     lines = [
         f"{s['games']} games, rules {s['rules']}, {s['players']} players, "
         f"seed {s['seed']} ({path}, {how})",
         "",
-        f"{'player':<14}{'wins':>8}   {'95% interval':<16}{'mean score':>11}   95% interval",
+        f"{'player':<{width}}{'wins':>8}   {'95% interval':<16}{'mean score':>11}   95% interval",
     ]
     for bot in s["bots"]:
         low, high = bot["wins_interval"]
         slow, shigh = bot["score_interval"]
         lines.append(
-            f"{bot['bot']:<14}{bot['wins']:>8.1%}   {f'{low:.1%} - {high:.1%}':<16}"
+            f"{bot['bot']:<{width}}{bot['wins']:>8.1%}   {f'{low:.1%} - {high:.1%}':<16}"
             f"{bot['score']:>11.1f}   {slow:.1f} - {shigh:.1f}"
         )
     lines += [

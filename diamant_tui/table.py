@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from .bots import Bot, make_bot
+from .bots.outside import as_decision
 from .engine import Game
 from .errors import IllegalAction
 from .events import DecisionMade, Event
@@ -48,6 +49,8 @@ from .table_info import (
 from .view import Decision, Phase
 
 log = logging.getLogger(__name__)
+BOT_TIME_LIMIT = 5.0
+"""Seconds a computer player may think at a table before a stand-in decides for it."""
 
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Dmytro", "Elena", "Farid", "Greta", "Hugo")
 """Names given to computer seats, in seat order of filling."""
@@ -660,12 +663,25 @@ class Table:
             if seat in game.pending or not s.played_by_computer or s.bot is None:
                 continue
             view = game.view_for(seat)
-            try:
-                # A strong computer player may think for a while: keep the loop free.
-                decision = await loop.run_in_executor(None, s.bot.decide, view)
-            except Exception:
-                log.exception("table %s: computer player %s failed; it leaves", self.name, s.spec)
-                decision = Decision.LEAVE
+            # A strong computer player may think for a while: keep the loop free. (Not
+            # wait_for: on this Python it can swallow the table's own cancellation.)
+            thinking = loop.run_in_executor(None, s.bot.decide, view)
+            done, _ = await asyncio.wait({thinking}, timeout=BOT_TIME_LIMIT)
+            decision, problem = None, f"took more than {BOT_TIME_LIMIT:g} s"
+            if done:
+                try:
+                    answer = thinking.result()
+                    decision = as_decision(answer)
+                    problem = None if decision is not None else f"answered {answer!r}"
+                except Exception as exc:
+                    problem = f"raised {type(exc).__name__}: {exc}"
+            if problem is not None:
+                # A stand-in plays this one decision; the player keeps its seat.
+                stand_in = make_bot(STAND_IN_BOT, rng=random.Random(self._rng.random()))
+                decision = stand_in.decide(view)
+                log.warning("table %s: computer player %s %s (round %d, card %d); %s "
+                            "decided for it", self.name, s.spec, problem, view.round,
+                            view.step, STAND_IN_BOT)
             if (game.round, game.step) != turn or game.phase is not Phase.DECISION:
                 return
             if seat in game.players_in_cave and seat not in game.pending:

@@ -37,9 +37,9 @@ def played(monkeypatch) -> list[tuple]:
     games: list[tuple] = []
     play_game = sim.play_game
 
-    def play_and_keep(game, bots, decks=None):
+    def play_and_keep(game, bots, decks=None, **options):
         games.append((game, list(bots)))
-        return play_game(game, bots, decks)
+        return play_game(game, bots, decks, **options)
 
     monkeypatch.setattr(sim, "play_game", play_and_keep)
     return games

@@ -13,12 +13,22 @@ for. ``exact=True`` builds the named rule itself, for the reference figures of
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 from dataclasses import dataclass
 from typing import Callable
 
 from .base import Bot
+from .outside import (
+    BotFailure,
+    BotLoadError,
+    build,
+    checked_decision,
+    entry_point_names,
+    load_class,
+    looks_outside,
+)
 from .simple import CardsBot, CarryBot, HazardsBot, RandomBot
 
 
@@ -86,13 +96,24 @@ register(BotKind("random", "leaves with probability P after each card", "P", 0.2
 
 
 def parse_spec(spec: str) -> tuple[BotKind, float | None]:
-    """Split ``NAME[:PARAM]`` into its kind and checked parameter."""
-    name, _, raw = str(spec).strip().partition(":")
+    """Split ``NAME[:PARAM]`` into its kind and checked parameter.
+
+    A player from outside (``file.py:Class``, ``module:Class`` or an installed package's
+    ``NAME``, see :mod:`.outside`) is loaded here, so a name that cannot be used is
+    refused as early as a misspelt built-in one.
+    """
+    spec = str(spec).strip()
+    name, _, raw = spec.partition(":")
     kind = BOTS.get(name)
+    if kind is None and (looks_outside(name, raw) or (not raw and name in entry_point_names())):
+        return _outside_kind(spec), None
     if kind is None:
+        offered = entry_point_names()
+        extra = f"; installed: {', '.join(offered)}" if offered else ""
         raise BotSpecError(
-            f"unknown computer player {name!r}; known: {', '.join(BOTS)} "
-            "(NAME, or NAME:PARAM where it takes one, e.g. carry:20)."
+            f"unknown computer player {name!r}; known: {', '.join(BOTS)}{extra} "
+            "(NAME, or NAME:PARAM where it takes one, e.g. carry:20; or your own class, "
+            "as path/to/file.py:Class or module:Class)."
         )
     if kind.param is None:
         if raw:
@@ -110,6 +131,15 @@ def parse_spec(spec: str) -> tuple[BotKind, float | None]:
             f"{spec!r}: {kind.param} must be between {kind.low:g} and {kind.high:g}."
         )
     return kind, value
+
+
+def _outside_kind(spec: str) -> BotKind:
+    try:
+        cls = load_class(spec)
+    except BotLoadError as exc:
+        raise BotSpecError(str(exc)) from None
+    summary = (inspect.getdoc(cls) or cls.__name__).splitlines()[0]
+    return BotKind(spec, summary, None, None, lambda p, rng: build(spec, rng))
 
 
 def parse_lineup(text: str) -> tuple[str, ...]:
@@ -159,7 +189,10 @@ def make_bot(spec: str, seed: int | None = None, rng: random.Random | None = Non
     rng = rng if rng is not None else random.Random(seed)
     if param is not None and not exact:
         param = kind.personal(param, rng)
-    return kind.build(param, rng)
+    try:
+        return kind.build(param, rng)
+    except BotLoadError as exc:
+        raise BotSpecError(str(exc)) from None
 
 
 from .ev import EvBot  # noqa: E402  (kept here, with their registrations, after the simple ones)
@@ -176,5 +209,5 @@ register(BotKind("expert", "plays the round out many times against what it learn
                  None, None, lambda p, rng: ExpertBot(rng=rng)))
 
 
-__all__ = ["BOTS", "Bot", "BotKind", "BotSpecError", "describe_kinds", "make_bot",
+__all__ = ["BOTS", "Bot", "BotFailure", "BotKind", "BotSpecError", "checked_decision", "describe_kinds", "make_bot",
            "parse_lineup", "parse_spec", "personality_example", "register"]

@@ -92,7 +92,15 @@ def play_out(
     cave = cave_from_view(view, games)
     enc = cave.enc
     deck = np.array(enc.deck_ids(view.deck), dtype=np.int64)
-    order = deck[np.argsort(rng.random((samples, deck.size)), axis=1)]
+    perm = np.argsort(rng.random((samples, deck.size)), axis=1)
+    if deck.size:
+        # The next card matters most: every card of the deck comes next in an equal share
+        # of the samples (the rest of each order stays a uniform random shuffle).
+        first = (np.arange(samples) + rng.integers(deck.size)) % deck.size
+        where = np.argmax(perm == first[:, None], axis=1)
+        perm[np.arange(samples), where] = perm[:, 0]
+        perm[:, 0] = first
+    order = deck[perm]
     order = np.tile(order, (blocks, 1))
     family = np.zeros((seats, samples), dtype=np.int64)
     param = np.zeros((seats, samples))
@@ -111,15 +119,27 @@ def play_out(
     leaving[me] = False
     leaving[me, :samples] = True
     cave.leave(leaving)
+    banked = np.zeros((seats, games), dtype=np.int64)
+    rows = np.arange(games)  # the games still in the cave arrays
     for t in range(deck.size):
         active = cave.active
-        if not active.any():
-            break
+        if not active.all():
+            if not active.any():
+                break
+            # Set finished games aside once half are done: long rounds run far past
+            # the average one, and the arrays shrink with them.
+            if active.sum() * 2 <= active.size:
+                banked[:, rows[~active]] = cave.banked[:, ~active]
+                cave.keep(active)
+                rows, order = rows[active], order[active]
+                family, param = family[:, active], param[:, active]
+                active = cave.active
         cave.reveal(np.where(active, order[:, t], enc.null))
         if cave.active.any():
-            uniform = np.tile(rng.random((seats, samples)), (1, blocks))
+            uniform = rng.random(family.shape)
             cave.leave(_decide(cave.features(), family, param, uniform))
-    worth = value(cave.banked).reshape(blocks, samples).mean(axis=1)
+    banked[:, rows] = cave.banked
+    worth = value(banked).reshape(blocks, samples).mean(axis=1)
     return Outcome(float(worth[0]), tuple(float(w) for w in worth[1:]))
 
 

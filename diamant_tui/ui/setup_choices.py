@@ -13,7 +13,7 @@ TIMERS: tuple[float | None, ...] = (None, 15.0, 30.0, 60.0)
 # For each strength, the computer players to use, best first: the first one that
 # exists is chosen (stronger players are added to the registry over time).
 LEVEL_CANDIDATES: dict[str, tuple[str, ...]] = {
-    "beginner": ("cards:4", "random:0.3"),
+    "beginner": ("cards:3", "random:0.3"),
     "easy": ("carry:20", "cards:6"),
     "medium": ("risk", "hazards:2", "carry:25"),
     "hard": ("ev", "carry:30"),

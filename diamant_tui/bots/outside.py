@@ -1,0 +1,259 @@
+"""Computer players from outside this package, and the checks every decision goes through.
+
+A player from outside is named like a built-in one, wherever names are read:
+
+- ``path/to/file.py:Class``: the class ``Class`` defined in that Python file;
+- ``package.module:Class``: the class ``Class`` of an importable module;
+- ``NAME``: a class that an installed package offers in the entry point group
+  ``diamant.bots`` under that name.
+
+The class is built with no argument (or with ``rng=``, a :class:`random.Random`, when its
+constructor takes one) and needs a single method, ``decide(view) -> Decision`` (see
+:class:`~diamant_tui.bots.base.Bot`). :func:`checked_decision` runs one decision and turns
+whatever goes wrong (an exception, an answer that is not a decision, too long a think)
+into a :class:`BotFailure` that names the player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import keyword
+import os
+import random
+import signal
+import sys
+import threading
+import time
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from ..view import Decision, PlayerView
+
+ENTRY_POINT_GROUP = "diamant.bots"
+TIME_LIMIT = 1.0
+"""Seconds of processor time a computer player may think over one decision in the
+simulator by default."""
+
+
+class BotLoadError(ValueError):
+    """A player from outside that cannot be loaded; the message says why and what to do."""
+
+
+class BotFailure(RuntimeError):
+    """A computer player raised, answered something that is not a decision, or was too slow."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        super().__init__(f"computer player {name!r} {problem}")
+        self.name = name
+        self.problem = problem
+
+    def __reduce__(self):  # keeps the two arguments across process boundaries
+        return (BotFailure, (self.name, self.problem))
+
+
+def looks_outside(name: str, param: str) -> bool:
+    """Whether ``NAME:PARAM`` names a class (a file or a module) rather than a parameter."""
+    if name.endswith(".py") or "/" in name or "\\" in name:
+        return True
+    return bool(param) and param.isidentifier() and not keyword.iskeyword(param) and all(
+        part.isidentifier() for part in name.split(".")
+    )
+
+
+def entry_point_names() -> tuple[str, ...]:
+    """Names offered by installed packages in the ``diamant.bots`` group."""
+    return tuple(sorted({ep.name for ep in _entry_points()}))
+
+
+def _entry_points():
+    try:
+        return metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # a broken installed distribution must not stop the game
+        return ()
+
+
+@lru_cache(maxsize=None)
+def load_class(spec: str) -> type:
+    """The class named by ``spec`` (a file, a module or an entry point), checked."""
+    name, sep, attr = spec.partition(":")
+    if not sep:
+        found = [ep for ep in _entry_points() if ep.name == name]
+        if not found:
+            raise BotLoadError(f"no installed package offers a computer player {name!r}.")
+        try:
+            cls = found[0].load()
+        except Exception as exc:
+            raise BotLoadError(
+                f"computer player {name!r} (from an installed package) could not be loaded: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+        return _checked_class(cls, spec)
+    if name.endswith(".py") or "/" in name or "\\" in name:
+        module = _load_file(Path(name))
+    else:
+        try:
+            module = _import(name)
+        except ImportError as exc:
+            raise BotLoadError(
+                f"{spec!r}: no module {name!r} can be imported ({exc}); name a module on the "
+                "Python path, or a file ending in .py."
+            ) from None
+        except Exception as exc:
+            raise BotLoadError(
+                f"{spec!r}: importing module {name!r} failed: {type(exc).__name__}: {exc}"
+            ) from None
+    cls = getattr(module, attr, None)
+    if cls is None:
+        raise BotLoadError(f"{spec!r}: {name} defines no {attr!r}.")
+    return _checked_class(cls, spec)
+
+
+def _import(name: str):
+    """Import module ``name``, also from the current directory (as ``python -m`` would)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name != name.split(".")[0] or here in sys.path:
+            raise
+        sys.path.append(here)
+        try:
+            return importlib.import_module(name)
+        finally:
+            sys.path.remove(here)
+
+
+def _load_file(path: Path):
+    if not path.is_file():
+        raise BotLoadError(f"{str(path)!r}: no such file; give the path to a Python file.")
+    path = path.resolve()
+    # One module per file, named after its full path, so two files may share a name.
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    module_name = f"diamant_outside_{path.stem}_{digest}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    loader_spec = importlib.util.spec_from_file_location(module_name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise BotLoadError(f"{str(path)!r} cannot be loaded as Python code.")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module
+    try:
+        loader_spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        where = ""
+        if isinstance(exc, SyntaxError) and exc.lineno:
+            where = f" (line {exc.lineno})"
+        raise BotLoadError(
+            f"{str(path)!r} could not be loaded{where}: {type(exc).__name__}: {exc}"
+        ) from None
+    return module
+
+
+def _checked_class(cls, spec: str) -> type:
+    if not inspect.isclass(cls):
+        raise BotLoadError(f"{spec!r} is not a class.")
+    if not callable(getattr(cls, "decide", None)):
+        raise BotLoadError(f"{spec!r}: class {cls.__name__} has no decide(view) method.")
+    return cls
+
+
+def build(spec: str, rng: random.Random):
+    """A new player of the class ``spec`` names, its spec set to ``spec``."""
+    cls = load_class(spec)
+    try:
+        takes_rng = "rng" in inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        takes_rng = False
+    try:
+        bot = cls(rng=rng) if takes_rng else cls()
+    except Exception as exc:
+        raise BotLoadError(
+            f"computer player {spec!r} could not be built: {type(exc).__name__}: {exc}"
+        ) from None
+    try:
+        bot.spec = spec
+    except AttributeError:
+        pass  # a read-only spec of its own is kept
+    return bot
+
+
+# -- every decision, checked ----------------------------------------------------------
+
+
+class _TooSlow(BaseException):
+    """Raised inside a decision that runs past its time (never caught by ``except Exception``)."""
+
+
+def _on_alarm(signum, frame):
+    raise _TooSlow(signum)
+
+
+WALL_FACTOR = 10
+"""A decision that uses little processor time (it waits) is stopped after this many
+times the limit in real time."""
+
+
+def as_decision(answer) -> Decision | None:
+    """``answer`` as a decision: a :class:`Decision` or the text "continue" / "leave"."""
+    if isinstance(answer, Decision):
+        return answer
+    if isinstance(answer, str):
+        try:
+            return Decision(answer.strip().lower())
+        except ValueError:
+            return None
+    return None
+
+
+def checked_decision(bot, view: PlayerView, name: str, limit: float | None = TIME_LIMIT) -> Decision:
+    """``bot``'s decision for ``view``; a :class:`BotFailure` naming ``name`` if it raises,
+    answers something else than continue or leave, or thinks longer than ``limit`` seconds.
+
+    Thinking is counted in processor time, so a busy machine slows no player into a
+    failure; a decision that waits instead is stopped after ``WALL_FACTOR`` times the
+    limit. In the main thread a decision that runs over is interrupted (one that never
+    ends cannot hang the simulator); elsewhere it is measured once it returns.
+    """
+    where = f"(round {view.round}, card {view.step})"
+    alarm = (limit is not None and hasattr(signal, "setitimer")
+             and threading.current_thread() is threading.main_thread())
+    if alarm:
+        previous = (signal.signal(signal.SIGPROF, _on_alarm),
+                    signal.signal(signal.SIGALRM, _on_alarm))
+        signal.setitimer(signal.ITIMER_PROF, limit)
+        signal.setitimer(signal.ITIMER_REAL, limit * WALL_FACTOR)
+    start = time.thread_time()
+    try:
+        answer = bot.decide(view)
+    except _TooSlow as slow:
+        if slow.args and slow.args[0] == signal.SIGALRM:
+            problem = f"gave no answer within {limit * WALL_FACTOR:g} s {where}."
+        else:
+            problem = f"thought for more than {limit:g} s to decide {where}."
+        raise BotFailure(name, problem) from None
+    except Exception as exc:
+        raise BotFailure(name, f"raised {type(exc).__name__}: {exc} {where}.") from None
+    finally:
+        if alarm:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGPROF, previous[0])
+            signal.signal(signal.SIGALRM, previous[1])
+    took = time.thread_time() - start
+    if limit is not None and took > limit:
+        raise BotFailure(name, f"thought for {took:.2f} s to decide, more than {limit:g} s {where}.")
+    decision = as_decision(answer)
+    if decision is None:
+        shown = repr(answer)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        raise BotFailure(
+            name, f"answered {shown} {where}: decide() must return Decision.CONTINUE or "
+            "Decision.LEAVE (or the text 'continue' or 'leave')."
+        )
+    return decision
