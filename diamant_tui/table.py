@@ -30,8 +30,8 @@ from .bots.outside import as_decision
 from .engine import Game
 from .errors import IllegalAction
 from .events import DecisionMade, Event
-from .i18n import Translator
 from .names import NAME_MAX_CHARS, clean_name, clean_text, distinct_name
+from .table_chat import ChatAllowances
 from .table_info import (
     STAND_IN_BOT,
     ChatLimits,
@@ -66,8 +66,6 @@ MARKS_DELAY = 0.5
 """Seconds the others may wait to see that a player has decided. Marks made meanwhile go
 out together: every update is a frame for every screen at the table, and one per
 decision was most of what a table cost a server. Whoever decides sees it at once."""
-_ENGLISH = Translator("en")
-"""The English text of a refusal, for ``str()`` and the log (each person reads their own)."""
 
 
 @dataclass
@@ -177,11 +175,7 @@ class Table:
         self._members: dict[Member, Callable[[TableUpdate], None] | None] = {}
         self._votes: set[int] = set()
         self._chat: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
-        # When lines were said, per identity, by all spectators, by everyone.
-        self._chat_times: dict[str, deque[float]] = {}
-        self._watchers_chat: deque[float] = deque()
-        self._table_chat: deque[float] = deque()
-        self._chat_refused: set[str] = set()
+        self._allowances = ChatAllowances(chat, self.settings.name)
         self._chat_sent = -math.inf
         self._chat_due: asyncio.TimerHandle | None = None
         self._wakeup = asyncio.Event()
@@ -418,56 +412,15 @@ class Table:
         if not line:
             raise ChatRejected("an empty chat line was not sent.")
         loop = asyncio.get_running_loop()
-        now = loop.time()
-        allowances = self._chat_allowances(member, now)
-        for times, _, _ in allowances:
-            times.append(now)
-        self._chat_refused.discard(member.identity)
-        self._forget_quiet_chatters(now)
+        self._allowances.count(member.identity, member.watching, loop.time(), len(self._members))
         chat = ChatLine(member.name, line, watching=member.watching)
         self._chat.append(chat)
         self._publish_chat(loop)
         return chat
 
-    def _chat_allowances(self, member: Member, now: float) -> list[tuple[deque[float], int, str]]:
-        """The allowances a line of ``member`` counts against, each with its lines in the
-        window; raises :class:`ChatRejected` when one of them is used up."""
-        limits = self.chat_limits
-        # Counted per person, not per name: a name can look like another's, and two
-        # connections of one person share one allowance.
-        allowances = [(self._chat_times.setdefault(member.identity, deque()), limits.person,
-                       "limit.chat_person")]
-        if member.watching:
-            allowances.append((self._watchers_chat, limits.watchers, "limit.chat_watchers"))
-        allowances.append((self._table_chat, limits.table, "limit.chat_table"))
-        for times, most, key in allowances:
-            while times and now - times[0] > limits.window:
-                times.popleft()
-            if len(times) >= most:
-                self._refuse_chat(member, key, most, times[0] + limits.window - now)
-        return allowances
-
     def _may_chat(self, member: Member) -> None:
         self._check(member, seated=False)
-        self._chat_allowances(member, asyncio.get_running_loop().time())
-
-    def _refuse_chat(self, member: Member, key: str, most: int, wait: float) -> None:
-        """Say why a line was not sent and when this person may speak again."""
-        fmt = dict(lines=most, window=f"{self.chat_limits.window:g}",
-                   seconds=max(1, math.ceil(wait)))
-        if member.identity not in self._chat_refused:  # one log line per burst, not per key
-            self._chat_refused.add(member.identity)
-            log.info("table %s: chat of %s refused (%s, %d lines every %g s)", self.name,
-                     member.identity[:60], key.rsplit("_", 1)[-1], most, self.chat_limits.window)
-        raise ChatRejected(_ENGLISH(key, **fmt), key, **fmt)
-
-    def _forget_quiet_chatters(self, now: float) -> None:
-        """Drop the counts of people who have not chatted for a whole window."""
-        if len(self._chat_times) > 4 * len(self._members) + 16:
-            window = self.chat_limits.window
-            for identity, times in list(self._chat_times.items()):
-                if not times or now - times[-1] > window:
-                    del self._chat_times[identity]
+        self._allowances.check(member.identity, member.watching, asyncio.get_running_loop().time())
 
     def _publish_chat(self, loop: asyncio.AbstractEventLoop) -> None:
         """Send the chat to everyone, gathering lines said close together: each update
