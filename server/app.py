@@ -22,6 +22,7 @@ from diamant_tui.i18n import LANGUAGES, detect_language
 from diamant_tui.table import Member, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
+from diamant_tui.ui.messages import TableUpdated
 
 from .commands import Command, CommandError, parse_command
 from .config import ServerConfig
@@ -153,11 +154,25 @@ class ServerApp(DiamantApp):
         self.member = member
         self._show_table()
         if self.identity.guest:
-            code = self.lobby.resume_code(self.identity.key)
-            command = self.session.ssh_command(f"resume {code}")
-            # The rules/help screen keeps showing it; the toast says it once, now.
-            self.help_note = self.t("help.resume", code=code, command=command)
-            self.notify(self.help_note, timeout=10, markup=False)
+            self._give_resume_code()
+
+    def _give_resume_code(self) -> None:
+        """Tell a guest the code that gives their seat back from a new connection."""
+        code = self.lobby.resume_code(self.identity.key)
+        command = self.session.ssh_command(f"resume {code}")
+        # The rules/help screen keeps showing it; the toast says it once, now.
+        self.help_note = self.t("help.resume", code=code, command=command)
+        self.notify(self.help_note, timeout=10, markup=False)
+
+    def on_table_updated(self, message: TableUpdated) -> None:
+        # A guest's code expired with their last game: a rematch gets them a new one.
+        # (Textual calls DiamantApp's handler after this one.)
+        update = message.update
+        if (self.identity.guest and update.seat is not None
+                and update.status is TableStatus.PLAYING
+                and self.lobby.code_of(self.identity.key) is None
+                and self.lobby.seat_of(self.identity.key) is not None):
+            self._give_resume_code()
 
     def watch(self, table: Table) -> None:
         """Watch ``table`` as a spectator: chat marked as watching, nothing else (unless it

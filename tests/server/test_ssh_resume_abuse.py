@@ -69,6 +69,32 @@ async def test_a_resume_code_expires_when_its_game_ends(server, players):
     await late.wait_for(lambda screen: f"Noseatiswaitingforthecode{code}" in toasts(screen))
 
 
+async def test_a_guest_gets_a_new_code_for_a_rematch(server, players):
+    """The code of the first game expires with it; when the rematch begins the guest is
+    given a new one, which gives the seat back from a new connection."""
+    table = server.lobby.create(TableSettings(name="again", seats=3, bots=("carry:20",) * 2,
+                                              seed=5, pace=0.02), "test")
+    guest = players("gus")
+    await guest.connect(server.port, command="play again")
+    first = CODE.search(await guest.wait_for(CODE.pattern))[1]
+    identity = server.lobby.identity_for_code(first, "127.0.0.1")
+    await guest.press_until("l", "Rematch", timeout=60)  # back to camp at every first card
+    await wait_until(lambda: table.status is TableStatus.FINISHED)
+    assert server.lobby.code_of(identity) is None
+    guest.press("r")  # the only person at the table: the rematch starts at once
+    await wait_until(lambda: table.status is TableStatus.PLAYING)
+    await wait_until(lambda: server.lobby.code_of(identity) is not None)
+    second = server.lobby.code_of(identity)
+    assert second != first
+    await guest.wait_for(lambda screen: f"resumecodeis{second}" in toasts(screen))
+    await guest.close()
+    back = players("gus")
+    await back.connect(server.port, command=f"resume {second}")
+    await back.wait_for(lambda screen: "Round" in screen and "gus" in screen)
+    assert table.seat_of(identity) is not None
+    await back.close()
+
+
 async def test_a_resume_code_expires_when_the_seat_is_given_up(server, players):
     """A guest who leaves a table still waiting for players frees the seat: no code left."""
     server.lobby.create(TableSettings(name="wait", seats=3), "test")
