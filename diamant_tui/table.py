@@ -177,14 +177,16 @@ class Table:
         self._chat: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
         self._allowances = ChatAllowances(chat, self.settings.name)
         self._chat_sent = -math.inf
-        self._chat_due: asyncio.TimerHandle | None = None
+        self._chat_waiting = False
+        """Chat lines said since the last update, waiting for the next one."""
         self._wakeup = asyncio.Event()
         self._deadline: float | None = None
         self._task: asyncio.Task[None] | None = None
         self._marks_delay = marks_delay
         self._held: list[tuple[Member | None, Event]] = []
         """Decision marks not yet sent to everyone, each with who was sent it already."""
-        self._release: asyncio.TimerHandle | None = None
+        self._later: asyncio.TimerHandle | None = None
+        """The one update put off (held marks, gathered chat), whatever put it off."""
 
     # -- seats -----------------------------------------------------------------
 
@@ -356,17 +358,12 @@ class Table:
             callback = self._members.get(decider) if decider is not None else None
             if callback is not None:
                 self._send(decider, callback, events, self._shared())
-            if self._release is None:
-                loop = asyncio.get_running_loop()
-                self._release = loop.call_later(self._marks_delay, self._publish, ())
+            self._publish_within(self._marks_delay)
             return
         held, self._held = self._held, []
-        if self._release is not None:
-            self._release.cancel()
-            self._release = None
-        if self._chat_due is not None:  # this update carries the chat lines waiting
-            self._chat_due.cancel()
-            self._chat_due = None
+        self._cancel_later()  # this update carries whatever was put off
+        if self._chat_waiting:
+            self._chat_waiting = False
             self._chat_sent = asyncio.get_running_loop().time()
         shared = self._shared()
         for member, callback in list(self._members.items()):
@@ -425,20 +422,32 @@ class Table:
     def _publish_chat(self, loop: asyncio.AbstractEventLoop) -> None:
         """Send the chat to everyone, gathering lines said close together: each update
         costs every app at the table a redraw, however short the line."""
-        if self._chat_due is not None:
+        if self._chat_waiting and self._later is not None:
             return  # an update is on its way already; it carries this line too
+        self._chat_waiting = True
         # The more people at the table, the more an update costs: gather for longer.
         gather = self.chat_limits.gather * max(1.0, len(self._members) / CHAT_GATHER_PEOPLE)
         wait = self._chat_sent + gather - loop.time()
         if wait <= 0:
-            self._send_chat()
+            self._publish(())
         else:
-            self._chat_due = loop.call_later(wait, self._send_chat)
+            self._publish_within(wait)
 
-    def _send_chat(self) -> None:
-        self._chat_due = None
-        self._chat_sent = asyncio.get_running_loop().time()
-        self._publish(())
+    def _publish_within(self, wait: float) -> None:
+        """Send everyone an update ``wait`` seconds from now at the latest: one update put
+        off carries all that was put off (marks, chat), at the earliest time any needs."""
+        loop = asyncio.get_running_loop()
+        when = loop.time() + wait
+        if self._later is not None:
+            if self._later.when() <= when:
+                return
+            self._later.cancel()
+        self._later = loop.call_at(when, self._publish, ())
+
+    def _cancel_later(self) -> None:
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
 
     def _start_now(self, member: Member) -> None:
         seat = self._check(member)
@@ -501,12 +510,7 @@ class Table:
     async def close(self) -> None:
         """Stop the game task; nobody at the table gets anything more."""
         self._members.clear()
-        if self._release is not None:
-            self._release.cancel()
-            self._release = None
-        if self._chat_due is not None:
-            self._chat_due.cancel()
-            self._chat_due = None
+        self._cancel_later()
         if self._task is not None:
             self._task.cancel()
             try:
