@@ -234,9 +234,9 @@ class TableScreen(DiamantScreen):
     def _close_summary(self) -> None:
         if self._summary_shown:
             self.query_one(RoundSummary).hide()
-            self.on_round_summary_closed()
+            self._restore_focus()
 
-    def on_round_summary_closed(self, message: RoundSummary.Closed | None = None) -> None:
+    def on_round_summary_closed(self, message: RoundSummary.Closed) -> None:
         self._restore_focus()
 
     def _restore_focus(self) -> None:
