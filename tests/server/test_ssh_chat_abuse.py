@@ -29,10 +29,14 @@ async def chatty_server(tmp_path):
     await game_server.stop()
 
 
+BOX_DRAWING = re.compile("[\u2500-\u257f]")
+
+
 def squash(screen: str) -> str:
-    """The text of the toasts on ``screen`` (right of their edge, ▌), without whitespace:
-    toasts wrap their lines."""
-    return "".join("".join(line.rsplit("▌", 1)[1].split())
+    """The text of the toasts on ``screen`` (right of their edge, ▌), without whitespace
+    and without box-drawing characters: toasts wrap their lines, and the screen's rules
+    show through in the margin right of a toast."""
+    return "".join(BOX_DRAWING.sub("", "".join(line.rsplit("▌", 1)[1].split()))
                    for line in screen.splitlines() if "▌" in line)
 
 
