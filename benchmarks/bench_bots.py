@@ -15,8 +15,8 @@ import time
 import numpy as np
 
 from diamant_tui.bots import make_bot
-from diamant_tui.engine import Game
-from diamant_tui.sim import play_game, seat_names
+from diamant_tui.engine.game import Game
+from diamant_tui.sim.simulate import play_game, seat_names
 
 
 class _Timed:

@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "ui"))
 
 from ui_helpers import FrameCounter  # noqa: E402
 
-from diamant_tui.events import CardRevealed  # noqa: E402
+from diamant_tui.engine.events import CardRevealed  # noqa: E402
 from diamant_tui.table import Member, Table, TableSettings, TableStatus  # noqa: E402
 from diamant_tui.ui import DiamantApp  # noqa: E402
-from diamant_tui.view import Decision  # noqa: E402
+from diamant_tui.engine.view import Decision  # noqa: E402
 
 SEATS = 5
 POLL = 0.02

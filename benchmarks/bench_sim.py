@@ -1,6 +1,6 @@
 """Games per second of ``diamant sim`` for 5-player games of simple computer players.
 
-Prints the engine path (one game at a time through :class:`diamant_tui.engine.Game`,
+Prints the engine path (one game at a time through :class:`diamant_tui.engine.game.Game`,
 each player deciding from its view) and the numpy fast path, on one core. Times are
 processor time of this process (best of a few runs), so other work on the machine
 disturbs them less. Run: ``python benchmarks/bench_sim.py``.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from diamant_tui.sim import simulate
+from diamant_tui.sim.simulate import simulate
 
 LINEUPS = {
     "simple": ["cards:6", "carry:20", "hazards:2", "random:0.2", "cards:4"],

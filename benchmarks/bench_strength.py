@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from diamant_tui.sim import simulate
+from diamant_tui.sim.simulate import simulate
 from diamant_tui.ui.setup_choices import levels
 
 LINEUP = ["expert", "ev", "risk", "cards:6", "carry:20"]

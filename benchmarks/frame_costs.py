@@ -32,7 +32,7 @@ from diamant_tui.table import Table, TableSettings, TableStatus  # noqa: E402
 from diamant_tui.ui import DiamantApp  # noqa: E402
 from diamant_tui.ui.widgets.decision import DecisionPanel  # noqa: E402
 from diamant_tui.ui.widgets.players import PlayerList  # noqa: E402
-from diamant_tui.view import Decision  # noqa: E402
+from diamant_tui.engine.view import Decision  # noqa: E402
 
 
 def size(text: str) -> tuple[int, int]:

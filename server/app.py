@@ -17,7 +17,7 @@ from textual import events
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from diamant_tui.errors import DiamantError
+from diamant_tui.engine.errors import DiamantError
 from diamant_tui.i18n import LANGUAGES, detect_language
 from diamant_tui.table import Member, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp, TableScreen

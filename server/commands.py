@@ -12,7 +12,7 @@ import argparse
 import shlex
 from dataclasses import dataclass
 
-from diamant_tui.cards import Rules
+from diamant_tui.engine.cards import Rules
 
 USAGE = (
     "commands: play NAME [--rules classic|relics|relic-variant] [--seats 3-8] [--bots K], "

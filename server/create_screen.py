@@ -12,7 +12,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from diamant_tui.cards import Rules
+from diamant_tui.engine.cards import Rules
 from diamant_tui.table import TableSettings
 from diamant_tui.ui.literal import literal
 from diamant_tui.ui.setup_choices import TIMERS, default_level, levels

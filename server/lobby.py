@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from diamant_tui.errors import DiamantError
+from diamant_tui.engine.errors import DiamantError
 from diamant_tui.i18n import Translator
 from diamant_tui.table import ChatLimits, Member, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui.setup_choices import default_level, levels

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from diamant_tui.record import parse_time, record_to_json
+from diamant_tui.engine.record import parse_time, record_to_json
 
 
 class DataFolderError(Exception):

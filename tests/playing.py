@@ -6,7 +6,7 @@ import asyncio
 from typing import Callable
 
 from diamant_tui.table import Member, TableStatus
-from diamant_tui.view import Decision, PlayerView
+from diamant_tui.engine.view import Decision, PlayerView
 
 
 async def play_out(member: Member, choose: Callable[[PlayerView], Decision],

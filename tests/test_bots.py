@@ -13,10 +13,10 @@ from diamant_tui.bots._model import CARDS, CARRY, FAMILY, PARAM
 from diamant_tui.bots.ev import EvBot
 from diamant_tui.bots.expert import ExpertBot
 from diamant_tui.bots.risk import RiskBot
-from diamant_tui.cards import Hazard, HazardType, Relic, Rules, Treasure, parse_card
-from diamant_tui.engine import Game
-from diamant_tui.sim import play_game
-from diamant_tui.view import Decision, Phase, PlayerView
+from diamant_tui.engine.cards import Hazard, HazardType, Relic, Rules, Treasure, parse_card
+from diamant_tui.engine.game import Game
+from diamant_tui.sim.simulate import play_game
+from diamant_tui.engine.view import Decision, Phase, PlayerView
 
 C, L = Decision.CONTINUE, Decision.LEAVE
 LAVA, RAMS, ROCKS = Hazard(HazardType.LAVA), Hazard(HazardType.RAMS), Hazard(HazardType.BOULDERS)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from diamant_tui.cards import Hazard, HazardType, Relic, Treasure, parse_card
-from diamant_tui.engine import Game
-from diamant_tui.errors import (
+from diamant_tui.engine.cards import Hazard, HazardType, Relic, Treasure, parse_card
+from diamant_tui.engine.game import Game
+from diamant_tui.engine.errors import (
     CardNotInDeck,
     GameOver,
     GameSetupError,
@@ -20,7 +20,7 @@ from diamant_tui.errors import (
     UnknownPlayer,
     UnknownRules,
 )
-from diamant_tui.view import Decision, Phase
+from diamant_tui.engine.view import Decision, Phase
 
 NAMES = ("ann", "bob", "cy")
 

@@ -5,25 +5,25 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from diamant_tui import fastsim
+from diamant_tui.sim import fast
 from diamant_tui.bots import make_bot
-from diamant_tui.bots._features import features_from_view
+from diamant_tui.engine.features import features_from_view
 from diamant_tui.bots._model import (
     CARDS, CARRY, EV, FAMILY, HAZARDS, PARAM, RISK, family_terms,
 )
 from diamant_tui.bots._rollout import cave_from_view
-from diamant_tui.bots._encoding import encoding
-from diamant_tui.cards import Hazard, HazardType, Relic, Rules, Treasure
-from diamant_tui.engine import Game
-from diamant_tui.sim import play_game, seat_names
-from diamant_tui.view import Decision, Phase
+from diamant_tui.engine.encoding import encoding
+from diamant_tui.engine.cards import Hazard, HazardType, Relic, Rules, Treasure
+from diamant_tui.engine.game import Game
+from diamant_tui.sim.simulate import play_game, seat_names
+from diamant_tui.engine.view import Decision, Phase
 
 LINEUP = ["ev", "risk", "cards:6", "carry:20", "ev:2"]
 MORE = ["hazards:2", "risk:0.5", "cards:9"]
 
 
 def _policies(specs):
-    return [fastsim.vector_policy(spec) for spec in specs]
+    return [fast.vector_policy(spec) for spec in specs]
 
 
 @pytest.mark.parametrize("rules", list(Rules))
@@ -31,7 +31,7 @@ def test_fast_path_and_engine_agree_on_the_same_decks(rules):
     """Replaying the decks the fast path drew through the engine, with the same players
     deciding from their views, gives the same scores and round lengths, game by game."""
     games = 700
-    result = fastsim.play(rules, _policies(LINEUP), games, np.random.default_rng(7),
+    result = fast.play(rules, _policies(LINEUP), games, np.random.default_rng(7),
                           keep_decks=True)
     for g in range(games):
         bots = [make_bot(spec, exact=True) for spec in LINEUP]
@@ -46,7 +46,7 @@ def test_every_game_of_three_to_eight_players_agrees_with_the_engine():
     rng = np.random.default_rng(3)
     for seats in range(3, 9):
         specs = (LINEUP + MORE)[:seats]
-        result = fastsim.play("relics", _policies(specs), 60, rng, keep_decks=True)
+        result = fast.play("relics", _policies(specs), 60, rng, keep_decks=True)
         for g in range(60):
             game = play_game(Game(seat_names(specs), "relics"),
                              [make_bot(s, exact=True) for s in specs], result.decks[g])
@@ -57,7 +57,7 @@ def test_relics_join_the_variant_deck_one_per_round_and_leave_once_revealed():
     """relic-variant: one relic is added per round, lowest first; every relic revealed
     is removed from the game, so none is ever revealed twice."""
     enc = encoding(Rules.RELIC_VARIANT)
-    result = fastsim.play(Rules.RELIC_VARIANT, _policies(["cards:12"] * 3), 300,
+    result = fast.play(Rules.RELIC_VARIANT, _policies(["cards:12"] * 3), 300,
                           np.random.default_rng(1), keep_decks=True)
     for g in range(300):
         seen: list[int] = []
@@ -72,7 +72,7 @@ def test_relics_join_the_variant_deck_one_per_round_and_leave_once_revealed():
 def test_a_disaster_removes_one_card_of_its_hazard_for_good():
     """After a disaster one card of that type is removed from the game."""
     enc = encoding(Rules.CLASSIC)
-    result = fastsim.play(Rules.CLASSIC, _policies(["cards:40"] * 3), 300,
+    result = fast.play(Rules.CLASSIC, _policies(["cards:40"] * 3), 300,
                           np.random.default_rng(5), keep_decks=True)
     for g in range(300):
         removed: list = []
@@ -88,7 +88,7 @@ def test_a_disaster_removes_one_card_of_its_hazard_for_good():
 
 def test_nobody_leaving_means_every_round_ends_in_disaster():
     """'A round ends in disaster at the latest when a sixth hazard is revealed.'"""
-    result = fastsim.play("classic", _policies(["cards:40"] * 4), 2000, np.random.default_rng(2))
+    result = fast.play("classic", _policies(["cards:40"] * 4), 2000, np.random.default_rng(2))
     assert result.disasters.all()
     assert (result.scores == 0).all()
     assert result.cards.max() <= 15 + 6
@@ -100,15 +100,15 @@ def test_solo_reference_figures():
     """NOTES.md, classic deck, one player alone, first round: leaving when
     carried x 2h >= treasure left averages about 17.3 rubies; after 6 cards about 16.8."""
     rng = np.random.default_rng(11)
-    risk = fastsim.play("classic", _policies(["risk"]), 100_000, rng, rounds=1)
-    six = fastsim.play("classic", _policies(["cards:6"]), 100_000, rng, rounds=1)
+    risk = fast.play("classic", _policies(["risk"]), 100_000, rng, rounds=1)
+    six = fast.play("classic", _policies(["cards:6"]), 100_000, rng, rounds=1)
     assert abs(risk.scores.mean() - 17.3) < 0.2
     assert abs(six.scores.mean() - 16.8) < 0.2
 
 
 def test_random_players_leave_at_their_rate():
     """``random:P`` leaves with probability P after each card (its own random stream)."""
-    result = fastsim.play("classic", _policies(["random:0.5"] * 3), 5000, np.random.default_rng(4))
+    result = fast.play("classic", _policies(["random:0.5"] * 3), 5000, np.random.default_rng(4))
     # Each player is still in after the first card with chance 1/2: all three leave by
     # card 1 with chance 1/8, so rounds of one card are about that common.
     one_card = (result.cards == 1).mean()
@@ -117,9 +117,9 @@ def test_random_players_leave_at_their_rate():
 
 def test_only_rule_based_players_have_an_array_version():
     """The expert is not a formula: the simulator must use the engine for it."""
-    assert fastsim.vector_policy("expert") is None
+    assert fast.vector_policy("expert") is None
     for spec in ("cards:5", "carry:10", "hazards:3", "random:0.1", "risk:1.5", "ev"):
-        assert fastsim.vector_policy(spec) is not None
+        assert fast.vector_policy(spec) is not None
 
 
 # -- the expert's look-ahead starts from the view and plays on like the engine ----------

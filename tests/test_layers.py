@@ -93,3 +93,23 @@ def test_the_interface_does_not_import_the_server():
     for name, path in known.items():
         if name.startswith("diamant_tui.") and name != "diamant_tui.cli":
             assert not any(m.startswith("diamant_server") for m in imports(name, path, known)), name
+
+
+def test_the_engine_imports_only_the_engine():
+    """The rules know nothing of tables, screens, players or tools (and so no asyncio)."""
+    known = modules()
+    for name, path in known.items():
+        if name.startswith("diamant_tui.engine"):
+            ours = imports(name, path, known)
+            assert all(m.startswith("diamant_tui.engine") for m in ours), (name, ours)
+            text = path.read_text(encoding="utf-8")
+            assert "import asyncio" not in text and "textual" not in text, name
+
+
+def test_the_table_does_not_import_the_interface():
+    """The table sends views and events to its seats; it never draws them."""
+    known = modules()
+    for name, path in known.items():
+        if name.startswith("diamant_tui.table"):
+            ours = imports(name, path, known)
+            assert not any(m.startswith(("diamant_tui.ui", "diamant_server")) for m in ours), name

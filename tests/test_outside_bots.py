@@ -15,16 +15,16 @@ import pytest
 
 from diamant_tui.bots import BotFailure, BotSpecError, make_bot, parse_lineup
 from diamant_tui.bots.expert import ExpertBot
-from diamant_tui.cards import TREASURE_VALUES, Hazard, HazardType, Treasure, parse_card
-from diamant_tui.engine import Game
-from diamant_tui.sim import play_game, simulate
-from diamant_tui.simcli import run
+from diamant_tui.engine.cards import TREASURE_VALUES, Hazard, HazardType, Treasure, parse_card
+from diamant_tui.engine.game import Game
+from diamant_tui.sim.simulate import play_game, simulate
+from diamant_tui.cli.sim import run
 from diamant_tui.table import Table, TableSettings, TableStatus
-from diamant_tui.tournament import tournament
-from diamant_tui.view import Decision, Phase
+from diamant_tui.sim.tournament import tournament
+from diamant_tui.engine.view import Decision, Phase
 
 TEN_LINES = """\
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 
 
 class Cautious:

@@ -8,13 +8,13 @@ import statistics
 import numpy as np
 import pytest
 
-from diamant_tui import fastsim
+from diamant_tui.sim import fast
 from diamant_tui.bots import make_bot, parse_spec
-from diamant_tui.engine import Game
-from diamant_tui.sim import play_game, seat_names, simulate
+from diamant_tui.engine.game import Game
+from diamant_tui.sim.simulate import play_game, seat_names, simulate
 from diamant_tui.table import SeatKind, Table
 from diamant_tui.ui.setup_choices import SetupChoices
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 from playing import play_out
 
 # The parameter each player's rule keeps it in (see the dataclass of each player).
@@ -50,7 +50,7 @@ def test_players_with_no_parameter_or_a_coarse_one_keep_it():
 
 @pytest.mark.parametrize("spec", list(RANGES))
 def test_the_fast_path_draws_from_the_same_range(spec):
-    drawn = fastsim.personal_params(spec, np.random.default_rng(1), 4000)
+    drawn = fast.personal_params(spec, np.random.default_rng(1), 4000)
     engine = {param_of(make_bot(spec, seed=seed)) for seed in range(4000)}
     assert set(drawn.tolist()) == engine
 
@@ -62,9 +62,9 @@ def test_fast_path_and_engine_agree_on_players_with_their_own_parameters(rules):
     specs = ["ev", "risk", "cards:6", "carry:20", "risk"]
     games = 300
     rng = np.random.default_rng(5)
-    params = [fastsim.personal_params(spec, rng, games) for spec in specs]
-    policies = [fastsim.vector_policy(spec, p) for spec, p in zip(specs, params)]
-    result = fastsim.play(rules, policies, games, rng, keep_decks=True)
+    params = [fast.personal_params(spec, rng, games) for spec in specs]
+    policies = [fast.vector_policy(spec, p) for spec, p in zip(specs, params)]
+    result = fast.play(rules, policies, games, rng, keep_decks=True)
     for g in range(games):
         names = [f"{spec.partition(':')[0]}:{p[g]:g}" for spec, p in zip(specs, params)]
         bots = [make_bot(name, exact=True) for name in names]

@@ -12,11 +12,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diamant_tui.cards import VARIANT_RELIC_VALUES, HazardType, Relic, Rules, Treasure
-from diamant_tui.engine import Game
-from diamant_tui.events import DecisionsRevealed, Disaster, PlayerLeft, RoundEnded
-from diamant_tui.record import game_to_record, read_record, record_to_json
-from diamant_tui.view import Decision, Phase
+from diamant_tui.engine.cards import VARIANT_RELIC_VALUES, HazardType, Relic, Rules, Treasure
+from diamant_tui.engine.game import Game
+from diamant_tui.engine.events import DecisionsRevealed, Disaster, PlayerLeft, RoundEnded
+from diamant_tui.engine.record import game_to_record, read_record, record_to_json
+from diamant_tui.engine.view import Decision, Phase
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 
@@ -297,7 +297,7 @@ def test_any_record_is_either_refused_or_replayed_exactly(edited):
     keys in another order, without its optional result) is always accepted."""
     import json
 
-    from diamant_tui.errors import RecordError
+    from diamant_tui.engine.errors import RecordError
 
     record, edit = edited
     try:

@@ -14,13 +14,13 @@ import sys
 
 import pytest
 
-from diamant_tui.cards import Treasure
+from diamant_tui.engine.cards import Treasure
 from diamant_tui.cli import main
-from diamant_tui.engine import Game
-from diamant_tui.errors import RecordError
-from diamant_tui.record import FORMAT, game_to_record, read_record, record_to_json, replay_record
-from diamant_tui.cards import parse_card
-from diamant_tui.view import Decision, Phase
+from diamant_tui.engine.game import Game
+from diamant_tui.engine.errors import RecordError
+from diamant_tui.engine.record import FORMAT, game_to_record, read_record, record_to_json, replay_record
+from diamant_tui.engine.cards import parse_card
+from diamant_tui.engine.view import Decision, Phase
 
 NAMES = ["ann", "bob", "cy"]
 WORDS = {"C": "continue", "L": "leave"}

@@ -9,10 +9,10 @@ from datetime import datetime, timezone
 import pytest
 
 from diamant_tui.cli import main
-from diamant_tui.errors import RecordError
-from diamant_tui.record import FORMAT, PERSON, read_record, record_meta, record_to_json
+from diamant_tui.engine.errors import RecordError
+from diamant_tui.engine.record import FORMAT, PERSON, read_record, record_meta, record_to_json
 from diamant_tui.table import Table, TableSettings
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 from diamant_server.lobby import Lobby
 from diamant_server.records import record_file_name, write_record
 

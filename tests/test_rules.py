@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from diamant_tui.cards import (
+from diamant_tui.engine.cards import (
     TREASURE_VALUES,
     Hazard,
     HazardType,
@@ -20,9 +20,9 @@ from diamant_tui.cards import (
     Treasure,
     base_deck,
 )
-from diamant_tui.engine import Game
-from diamant_tui.events import Disaster, PlayerLeft, RoundEnded
-from diamant_tui.view import Decision, Phase
+from diamant_tui.engine.game import Game
+from diamant_tui.engine.events import Disaster, PlayerLeft, RoundEnded
+from diamant_tui.engine.view import Decision, Phase
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 ANN, BOB, CY = 0, 1, 2

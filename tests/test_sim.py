@@ -11,10 +11,10 @@ import sys
 import numpy as np
 import pytest
 
-from diamant_tui import sim
+from diamant_tui.sim import simulate as sim
 from diamant_tui.bots.expert import ExpertBot
 from diamant_tui.cli import main
-from diamant_tui.sim import seat_names, seating, simulate, win_shares
+from diamant_tui.sim.simulate import seat_names, seating, simulate, win_shares
 
 
 def test_tied_leaders_share_the_win():

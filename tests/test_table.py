@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from diamant_tui.errors import GameSetupError
-from diamant_tui.events import DecisionMade, DecisionsRevealed, GameEnded
+from diamant_tui.engine.errors import GameSetupError
+from diamant_tui.engine.events import DecisionMade, DecisionsRevealed, GameEnded
 from diamant_tui.table import (
     CHAT_BURST,
     ChatRejected,
@@ -20,7 +20,7 @@ from diamant_tui.table import (
     TableStatus,
     TableUpdate,
 )
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 
 
 def settings(**kw) -> TableSettings:

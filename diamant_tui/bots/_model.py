@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._features import Features
+from ..engine.features import Features
 
 CARDS, CARRY, HAZARDS, RISK, EV, RANDOM = range(6)
 SLIP = 0.03

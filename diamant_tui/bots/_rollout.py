@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..view import PlayerView
-from ._cave import Cave
-from ._encoding import HAZARD_TYPES, encoding
-from ._features import Features
+from ..engine.view import PlayerView
+from ..engine.cave import Cave
+from ..engine.encoding import HAZARD_TYPES, encoding
+from ..engine.features import Features
 from ._model import FAMILY, PARAM, RANDOM, Beliefs, family_terms
 
 _LOGISTIC = 1.702  # logistic curve that follows the normal distribution function closely

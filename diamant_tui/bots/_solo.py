@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..cards import Rules
-from ..view import Decision, PlayerView
-from ._encoding import RELICS_VALUE
+from ..engine.cards import Rules
+from ..engine.view import Decision, PlayerView
+from ..engine.encoding import RELICS_VALUE
 
 NODE_BUDGET = 4_000
 """States the last-round search may visit before giving up (a safeguard: from a tie it

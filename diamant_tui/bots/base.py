@@ -4,7 +4,7 @@ This is the whole interface, for the built-in players and for players from outsi
 (see :mod:`.outside`):
 
 - ``decide(view) -> Decision`` is called each time the player is in the cave and must
-  choose, with a frozen :class:`~diamant_tui.view.PlayerView` of exactly what a person in
+  choose, with a frozen :class:`~diamant_tui.engine.view.PlayerView` of exactly what a person in
   that seat may know: the path, the cards left in the deck (counted, never their order),
   who is still in the cave and what each carries, the chests (unless hidden), the
   relics taken, and the results of the rounds played so far. It returns
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..view import Decision, PlayerView
+from ..engine.view import Decision, PlayerView
 
 
 class Bot(Protocol):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..view import Decision, PlayerView
-from ._features import ev_leaves, features_from_view
+from ..engine.view import Decision, PlayerView
+from ..engine.features import features_from_view
+from ._features import ev_leaves
 
 
 @dataclass

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..view import Decision, PlayerView
-from ._features import Features, features_from_view
+from ..engine.view import Decision, PlayerView
+from ..engine.features import Features, features_from_view
 from ._model import CARDS, CARRY, EV, RISK, Beliefs
 from ._rollout import Plan, play_out, win_chance
 from ._solo import solo_decision

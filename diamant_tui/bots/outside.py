@@ -31,7 +31,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from ..view import Decision, PlayerView
+from ..engine.view import Decision, PlayerView
 
 ENTRY_POINT_GROUP = "diamant.bots"
 TIME_LIMIT = 1.0

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..view import Decision, PlayerView
-from ._features import features_from_view, risk_leaves
+from ..engine.view import Decision, PlayerView
+from ..engine.features import features_from_view
+from ._features import risk_leaves
 
 
 @dataclass

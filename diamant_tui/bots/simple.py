@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..view import Decision, PlayerView
+from ..engine.view import Decision, PlayerView
 
 
 def _leave_if(condition: bool) -> Decision:

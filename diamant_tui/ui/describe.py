@@ -10,8 +10,8 @@ from typing import Callable, Sequence
 
 from rich.cells import cell_len
 
-from ..cards import Card, Hazard, HazardType, Relic, Treasure
-from ..events import (
+from ..engine.cards import Card, Hazard, HazardType, Relic, Treasure
+from ..engine.events import (
     CardRevealed,
     DecisionMade,
     DecisionsRevealed,
@@ -22,7 +22,7 @@ from ..events import (
     RoundEnded,
     RoundStarted,
 )
-from ..view import Phase, PlayerView
+from ..engine.view import Phase, PlayerView
 
 Translate = Callable[..., str]
 RUBY = "♦"

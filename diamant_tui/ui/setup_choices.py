@@ -6,7 +6,7 @@ import getpass
 from dataclasses import dataclass, field, replace
 
 from ..bots import BOTS, BotSpecError, parse_spec
-from ..cards import Rules
+from ..engine.cards import Rules
 from ..table import TableSettings
 
 TIMERS: tuple[float | None, ...] = (None, 15.0, 30.0, 60.0)

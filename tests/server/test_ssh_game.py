@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from diamant_tui.table import TableSettings, TableStatus
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 from conftest import TEST_CONFIG
 from harness import Player
 from diamant_server.server import GameServer

@@ -10,7 +10,7 @@ from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.table import TableScreen
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 from ui_helpers import FixedTable, T, after_disaster, mid_round, screen_text, summary_shown, until
 
 

@@ -24,8 +24,8 @@ import re
 import pytest
 from rich.cells import cell_len
 
-from diamant_tui.cards import VARIANT_RELIC_VALUES, HazardType, Rules
-from diamant_tui.events import DecisionMade, Event
+from diamant_tui.engine.cards import VARIANT_RELIC_VALUES, HazardType, Rules
+from diamant_tui.engine.events import DecisionMade, Event
 from diamant_tui.i18n import LANGUAGES, Translator
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp, SetupChoices
@@ -34,7 +34,7 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.screens.table import TableScreen
-from diamant_tui.view import PlayerView
+from diamant_tui.engine.view import PlayerView
 from ui_helpers import FixedTable, H, Relic, T, screen_text, summary_shown, table_shown, until
 
 WIDTH, HEIGHT = 80, 24

@@ -6,7 +6,7 @@ import string
 
 import pytest
 
-from diamant_tui.cards import HazardType, Rules
+from diamant_tui.engine.cards import HazardType, Rules
 from diamant_tui.i18n import (
     CATALOGUES,
     LANGUAGES,

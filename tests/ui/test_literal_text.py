@@ -23,7 +23,7 @@ from diamant_tui.ui.widgets.event_banner import EventBanner
 from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.ui.widgets.score_table import ScoreTable
 from diamant_tui.ui.widgets.waiting import WaitingPanel
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 from ui_helpers import FixedTable, T, screen_text, summary_shown, until
 
 TRICKY = [

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from diamant_tui.cards import Rules
-from diamant_tui.events import DecisionsRevealed
+from diamant_tui.engine.cards import Rules
+from diamant_tui.engine.events import DecisionsRevealed
 from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.setup import SetupScreen
 from diamant_tui.ui.screens.table import TableScreen
-from diamant_tui.view import Decision, Phase
+from diamant_tui.engine.view import Decision, Phase
 from ui_helpers import screen_text, summary_shown, until
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from diamant_tui.events import CardRevealed
+from diamant_tui.engine.events import CardRevealed
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.describe import describe
@@ -15,7 +15,7 @@ from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.messages import TableUpdated
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.quiet_footer import FooterKey
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 from ui_helpers import (FixedTable, FrameCounter, H, T, after_disaster, mid_round, screen_segments,
                         screen_text, settled, summary_shown, table_shown, until)
 

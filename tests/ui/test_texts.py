@@ -8,8 +8,8 @@ import re
 import pytest
 from rich.cells import cell_len
 
-from diamant_tui.cards import Hazard, HazardType, Relic, Rules, Treasure
-from diamant_tui.events import (
+from diamant_tui.engine.cards import Hazard, HazardType, Relic, Rules, Treasure
+from diamant_tui.engine.events import (
     CardRevealed,
     DecisionsRevealed,
     Disaster,

@@ -8,11 +8,11 @@ from typing import Callable
 
 from rich.console import Console
 
-from diamant_tui.cards import Card, HazardType, Hazard, Relic, Rules, Treasure
-from diamant_tui.engine import Game
-from diamant_tui.events import Event
+from diamant_tui.engine.cards import Card, HazardType, Hazard, Relic, Rules, Treasure
+from diamant_tui.engine.game import Game
+from diamant_tui.engine.events import Event
 from diamant_tui.table import SeatInfo, SeatKind, TableStatus, TableUpdate
-from diamant_tui.view import Decision
+from diamant_tui.engine.view import Decision
 
 NAMES = ("Ana", "Bruno", "Chiara", "Dmytro")
 

@@ -10,9 +10,9 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button, Label
 
-from ...errors import DiamantError
+from ...engine.errors import DiamantError
 from ...table import Member, TableUpdate
-from ...view import PlayerView
+from ...engine.view import PlayerView
 from ..messages import LeaveTable
 from ..widgets.quiet_footer import QuietFooter
 from ..widgets.score_table import ScoreTable

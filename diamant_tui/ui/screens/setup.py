@@ -8,8 +8,8 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Select
 
-from ...cards import Rules
-from ...errors import DiamantError
+from ...engine.cards import Rules
+from ...engine.errors import DiamantError
 from ...i18n import LANGUAGE_NAMES
 from ..cells import cell_len
 from ..setup_choices import CUSTOM, MIXED, TIMERS, SetupChoices, levels

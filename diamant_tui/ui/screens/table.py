@@ -15,10 +15,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, RichLog
 
-from ...errors import DiamantError
-from ...events import DecisionMade, Disaster, GameEnded, RoundEnded, RoundStarted
+from ...engine.errors import DiamantError
+from ...engine.events import DecisionMade, Disaster, GameEnded, RoundEnded, RoundStarted
 from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, TableUpdate
-from ...view import Decision, Phase, PlayerView
+from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, describe
 from ..messages import LeaveTable, TableUpdated
 from ..widgets.cave_path import CavePath

@@ -7,8 +7,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...cards import Hazard, Relic, Treasure
-from ...view import PathCard
+from ...engine.cards import Hazard, Relic, Treasure
+from ...engine.view import PathCard
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
 

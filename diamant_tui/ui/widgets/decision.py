@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Label
 
-from ...view import Decision
+from ...engine.view import Decision
 
 
 @dataclass(frozen=True)

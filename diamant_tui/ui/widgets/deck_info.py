@@ -14,8 +14,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...cards import HazardType, Rules
-from ...view import Phase, PlayerView
+from ...engine.cards import HazardType, Rules
+from ...engine.view import Phase, PlayerView
 from ..describe import RUBY, hazard_abbr
 from .component_styles import KeptComponentStyles
 

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...view import Phase, PlayerView, SeatView
+from ...engine.view import Phase, PlayerView, SeatView
 from ..cells import cell, cell_len, widest
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles

@@ -12,8 +12,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...cards import Rules
-from ...view import PlayerView, RoundResult
+from ...engine.cards import Rules
+from ...engine.view import PlayerView, RoundResult
 from ..describe import hazard_abbr
 from .component_styles import KeptComponentStyles
 

@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, Static
 
-from ...view import PlayerView, RoundResult
+from ...engine.view import PlayerView, RoundResult
 from ..cells import cell, widest
 from ..describe import RUBY, hazard_name
 from ..bindings import translate_bindings

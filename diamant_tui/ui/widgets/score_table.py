@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...view import PlayerView
+from ...engine.view import PlayerView
 from ..cells import cell, cell_len, widest
 from ..describe import hazard_abbr
 

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...cards import Rules
+from ...engine.cards import Rules
 from ...table import SeatInfo, SeatKind
 from ..cells import cell, widest
 from ..literal import printable

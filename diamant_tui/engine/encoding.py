@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import (
+from .cards import (
     HAZARD_COPIES,
     RELICS_IN_RELICS_DECK,
     TREASURE_VALUES,

@@ -11,12 +11,12 @@ import importlib
 import sys
 from typing import Sequence
 
-from . import __version__
+from .. import __version__
 
 SUBCOMMANDS = (
-    "diamant_tui.playcli",
-    "diamant_tui.simcli",
-    "diamant_tui.replaycli",
+    "diamant_tui.cli.play",
+    "diamant_tui.cli.sim",
+    "diamant_tui.cli.replay",
     "diamant_server.servecli",
 )
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HAZARD_COPIES, Rules
-from ._encoding import FIRST_HAZARD, FIRST_RELIC, RELICS_VALUE, Encoding
-from ._features import Features
+from .cards import HAZARD_COPIES, Rules
+from .encoding import FIRST_HAZARD, FIRST_RELIC, RELICS_VALUE, Encoding
+from .features import Features
 
 _COLUMNS = 9  # width of the per-player-count tables (0 to 8 players)
 _POPCOUNT = np.array([bin(i).count("1") for i in range(32)], dtype=np.int64)

@@ -1,10 +1,10 @@
 """The table: an asyncio coordinator that runs one game for its seats.
 
-A :class:`Table` owns an engine :class:`~diamant_tui.engine.Game`. Its seats are people
+A :class:`Table` owns an engine :class:`~diamant_tui.engine.game.Game`. Its seats are people
 (an interface in a terminal, local or over SSH) or computer players. It collects every
 decision of a turn, runs the optional decision timer, paces the reveals so people can
 follow them, and publishes to everyone at the table (players and spectators) their own
-:class:`~diamant_tui.view.PlayerView` and the new events, as a :class:`TableUpdate`.
+:class:`~diamant_tui.engine.view.PlayerView` and the new events, as a :class:`TableUpdate`.
 
 People reach a table only through the :class:`Member` it gives them when they sit down
 (:meth:`Table.sit`) or come to watch (:meth:`Table.watch`). Every intent (decide, chat,
@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-from .bots import Bot, make_bot
-from .bots.outside import as_decision
-from .engine import Game
-from .errors import IllegalAction
-from .events import DecisionMade, Event
-from .names import NAME_MAX_CHARS, clean_name, clean_text, distinct_name
-from .table_chat import ChatAllowances
-from .table_info import (
+from ..bots import Bot, make_bot
+from ..bots.outside import as_decision
+from ..engine.game import Game
+from ..engine.errors import IllegalAction
+from ..engine.events import DecisionMade, Event
+from ..names import NAME_MAX_CHARS, clean_name, clean_text, distinct_name
+from .chat import ChatAllowances
+from .info import (
     STAND_IN_BOT,
     ChatLimits,
     ChatLine,
@@ -46,7 +46,7 @@ from .table_info import (
     TableStatus,
     TableUpdate,
 )
-from .view import Decision, Phase
+from ..engine.view import Decision, Phase
 
 log = logging.getLogger(__name__)
 BOT_TIME_LIMIT = 5.0
@@ -520,7 +520,7 @@ class Table:
 
     def record(self) -> dict:
         """The current game as a ``diamant-record/1`` dict (finished or not)."""
-        from .record import PERSON, game_to_record, record_meta
+        from ..engine.record import PERSON, game_to_record, record_meta
 
         if self.game is None:
             raise TableError("no game has started at this table.")

@@ -15,11 +15,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .bots.outside import TIME_LIMIT
-from .cards import Rules
-from .engine import MAX_PLAYERS, MIN_PLAYERS
-from .errors import GameSetupError
-from .sim import Z95, simulate
+from ..bots.outside import TIME_LIMIT
+from ..engine.cards import Rules
+from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
+from ..engine.errors import GameSetupError
+from .simulate import Z95, simulate
 
 
 def lineups(specs: Sequence[str], size: int, count: int | None, seed: int) -> list[tuple[str, ...]]:

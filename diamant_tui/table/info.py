@@ -10,12 +10,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from .bots import make_bot
-from .cards import Rules
-from .engine import MAX_PLAYERS, MIN_PLAYERS
-from .errors import DiamantError, GameSetupError
-from .events import Event
-from .view import PlayerView
+from ..bots import make_bot
+from ..engine.cards import Rules
+from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
+from ..engine.errors import DiamantError, GameSetupError
+from ..engine.events import Event
+from ..engine.view import PlayerView
 
 STAND_IN_BOT = "ev"
 """Plays for a person who is away (timer ran out or connection dropped)."""

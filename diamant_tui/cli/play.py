@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .bots import BotSpecError, describe_kinds, parse_lineup, personality_example
-from .cards import Rules
-from .engine import MAX_PLAYERS, MIN_PLAYERS
-from .i18n import LANGUAGES, UnknownLanguage, detect_language, parse_language
+from ..bots import BotSpecError, describe_kinds, parse_lineup, personality_example
+from ..engine.cards import Rules
+from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
+from ..i18n import LANGUAGES, UnknownLanguage, detect_language, parse_language
 
 
 _EPILOG = """\
@@ -51,8 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, then run the app; bad options get one clear line."""
-    from .ui import DiamantApp, SetupChoices
-    from .ui.setup_choices import CUSTOM
+    from ..ui import DiamantApp, SetupChoices
+    from ..ui.setup_choices import CUSTOM
 
     try:
         lang = parse_language(args.lang) if args.lang else detect_language()

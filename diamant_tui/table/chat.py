@@ -12,8 +12,8 @@ import logging
 import math
 from collections import deque
 
-from .i18n import Translator
-from .table_info import ChatLimits, ChatRejected
+from ..i18n import Translator
+from .info import ChatLimits, ChatRejected
 
 log = logging.getLogger("diamant_tui.table")  # lines about a table, in its log
 

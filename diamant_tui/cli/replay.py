@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 
-from .errors import RecordError
-from .engine import ROUNDS
-from .record import Replay, read_record
-from .view import Phase
+from ..engine.errors import RecordError
+from ..engine.game import ROUNDS
+from ..engine.record import Replay, read_record
+from ..engine.view import Phase
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

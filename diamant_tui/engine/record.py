@@ -1,10 +1,10 @@
 """Game records in the ``diamant-record/1`` format (RECORD.md): write, read, replay.
 
-:func:`game_to_record` turns a :class:`~diamant_tui.engine.Game` (finished or not) into a
+:func:`game_to_record` turns a :class:`~diamant_tui.engine.game.Game` (finished or not) into a
 record dict, with an optional ``meta`` object (:func:`record_meta`) that describes the game
 without changing it. :func:`read_record` and
 :func:`replay_record` check a record against the rules by playing it again through the
-engine, step by step; anything wrong raises :class:`~diamant_tui.errors.RecordError` with a
+engine, step by step; anything wrong raises :class:`~diamant_tui.engine.errors.RecordError` with a
 message that names the round and step. Nothing is ever repaired on the way.
 """
 
@@ -24,7 +24,7 @@ from .cards import (
     Treasure,
     parse_card,
 )
-from .engine import ROUNDS, Game
+from .game import ROUNDS, Game
 from .errors import DiamantError, RecordError
 from .view import Decision, Phase
 

@@ -1,8 +1,8 @@
 """Many games between computer players, and the figures that compare them.
 
-:func:`simulate` plays the games on the engine (:class:`~diamant_tui.engine.Game`, any
+:func:`simulate` plays the games on the engine (:class:`~diamant_tui.engine.game.Game`, any
 players) or, when every player is a rule that numpy can apply to many games at once,
-on the fast path (:mod:`diamant_tui.fastsim`). Games are cut into fixed chunks, each
+on the fast path (:mod:`diamant_tui.sim.fast`). Games are cut into fixed chunks, each
 with its own seed, so the result for a seed is the same whatever the number of jobs.
 
 As at a table, every player draws a parameter of its own in every game (see
@@ -18,14 +18,14 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from . import fastsim
-from .bots import Bot, checked_decision, make_bot, parse_spec
-from .bots.outside import TIME_LIMIT
-from .bots._encoding import encoding
-from .cards import Rules
-from .engine import MAX_PLAYERS, MIN_PLAYERS, Game
-from .errors import GameSetupError
-from .view import Phase
+from . import fast
+from ..bots import Bot, checked_decision, make_bot, parse_spec
+from ..bots.outside import TIME_LIMIT
+from ..engine.encoding import encoding
+from ..engine.cards import Rules
+from ..engine.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from ..engine.errors import GameSetupError
+from ..engine.view import Phase
 
 ENGINE_CHUNK = 25
 FAST_CHUNK = 10_000
@@ -55,7 +55,7 @@ def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None,
     """Play ``game`` to the end, seat ``s`` deciding with ``bots[s]`` from its view alone.
 
     Cards come from the game's own RNG, or from ``decks`` (rounds, ids): each round's card
-    ids in the order they are turned (see :func:`diamant_tui.fastsim.play`). Every
+    ids in the order they are turned (see :func:`diamant_tui.fast.play`). Every
     decision is checked (:func:`~diamant_tui.bots.checked_decision`): a player that
     raises, answers something else or thinks longer than ``limit`` seconds stops the game
     with a :class:`~diamant_tui.bots.BotFailure` naming it.
@@ -155,8 +155,8 @@ def check_lineup(rules: Rules | str, specs: Sequence[str], games: int) -> Rules:
 
 
 def uses_fast_path(specs: Sequence[str]) -> bool:
-    """Whether every player has an array version (see :func:`fastsim.vector_policy`)."""
-    return all(fastsim.vector_policy(spec) is not None for spec in specs)
+    """Whether every player has an array version (see :func:`fast.vector_policy`)."""
+    return all(fast.vector_policy(spec) is not None for spec in specs)
 
 
 # -- chunks: the unit of work, each with its own seed -------------------------------
@@ -180,11 +180,11 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         # The rules give seats no order, so each player simply keeps its column here.
         rng = np.random.default_rng([chunk.seed, chunk.first])
         policies = [
-            fastsim.vector_policy(
-                spec, None if chunk.exact else fastsim.personal_params(spec, rng, chunk.count))
+            fast.vector_policy(
+                spec, None if chunk.exact else fast.personal_params(spec, rng, chunk.count))
             for spec in chunk.specs
         ]
-        done = fastsim.play(chunk.rules, policies, chunk.count, rng)
+        done = fast.play(chunk.rules, policies, chunk.count, rng)
         return done.scores, done.cards, done.disasters
     seats = len(chunk.specs)
     names = seat_names(chunk.specs)

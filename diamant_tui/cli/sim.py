@@ -7,12 +7,12 @@ import json
 import sys
 from typing import NoReturn
 
-from .bots import BotFailure, BotSpecError, describe_kinds, parse_lineup, personality_example
-from .bots.outside import TIME_LIMIT
-from .cards import Rules
-from .errors import DiamantError
-from .sim import SimResult, simulate
-from .tournament import format_ranking, tournament
+from ..bots import BotFailure, BotSpecError, describe_kinds, parse_lineup, personality_example
+from ..bots.outside import TIME_LIMIT
+from ..engine.cards import Rules
+from ..engine.errors import DiamantError
+from ..sim.simulate import SimResult, simulate
+from ..sim.tournament import format_ranking, tournament
 
 DEFAULT_BOTS = "expert,ev,risk,cards:6,carry:20"
 

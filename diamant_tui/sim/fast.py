@@ -5,7 +5,7 @@ Every game of a batch is one row of arrays. Each round, every row's deck is shuf
 rows together; the players' rules are array formulas (``bots/_features.py``, the same
 formulas the engine-path players use), so a batch plays exactly as the engine would
 on the same decks. :func:`play` can return those decks so that a test replays them
-through :class:`diamant_tui.engine.Game`.
+through :class:`diamant_tui.engine.game.Game`.
 
 Only players whose rule is such a formula can play here (see :func:`vector_policy`);
 the simulator falls back to the engine for any other.
@@ -18,18 +18,18 @@ from typing import Callable
 
 import numpy as np
 
-from .bots import parse_spec
-from .bots._cave import Cave
-from .bots._encoding import FIRST_RELIC, encoding
-from .bots._features import (
+from ..bots import parse_spec
+from ..engine.cave import Cave
+from ..engine.encoding import FIRST_RELIC, encoding
+from ..bots._features import (
     cards_leaves,
     carry_leaves,
     ev_leaves,
     hazards_leaves,
     risk_leaves,
 )
-from .cards import Rules
-from .engine import ROUNDS
+from ..engine.cards import Rules
+from ..engine.game import ROUNDS
 
 VectorPolicy = Callable[..., np.ndarray]
 """``policy(features, rng, rows=None)`` decides for every row at once: True where the

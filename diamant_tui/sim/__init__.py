@@ -1,0 +1,1 @@
+"""Games between computer players: the engine path, the numpy fast path and tournaments."""
