@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from diamant_tui.bots import make_bot
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.sim.simulate import play_game, seat_names
 
 
@@ -46,7 +46,7 @@ def main() -> None:
     for g in range(args.games):
         bots = [make_bot(s, seed=g * 10 + i) for i, s in enumerate(specs)]
         bots = [_Timed(b, times, cpu) if s == "expert" else b for s, b in zip(specs, bots)]
-        play_game(Game(seat_names(specs), args.rules, seed=g), bots, limit=None)
+        play_game(Game(GameConfig(seat_names(specs), args.rules), seed=g), bots, limit=None)
     for what, found in (("real time", times), ("processor time", cpu)):
         ms = np.array(found) * 1000
         print(f"expert, {args.rules}, {len(specs)} players, {args.games} games, {what}: "

@@ -14,7 +14,7 @@ from diamant_tui.bots.ev import EvBot
 from diamant_tui.bots.expert import ExpertBot
 from diamant_tui.bots.risk import RiskBot
 from diamant_tui.engine.cards import Hazard, HazardType, Relic, Rules, Treasure, parse_card
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.sim.simulate import play_game
 from diamant_tui.engine.view import Decision, Phase, PlayerView
 
@@ -26,9 +26,9 @@ def stacked(cards: list[str], players: int = 3, rules: str = "classic",
             leave: dict[int, set[int]] | None = None) -> Game:
     """A game whose first round turns ``cards``; ``leave[step]`` are the seats that leave
     after that card (everyone else continues)."""
-    game = Game([f"p{i}" for i in range(players)], rules, seed=0)
+    game = Game(GameConfig([f"p{i}" for i in range(players)], rules), seed=0)
     for step, code in enumerate(cards, start=1):
-        game.apply_reveal(parse_card(code))
+        game.reveal(parse_card(code))
         if game.phase is not Phase.DECISION:
             break
         if step < len(cards):
@@ -162,12 +162,12 @@ def test_ev_counts_a_relic_it_would_take_alone():
 def last_round(chests: list[int]) -> PlayerView:
     """Round 5 of a 3-player classic game: seats 1 and 2 went home with 5 rubies after the
     first card; seat 0 carries 22 with one snake showing. Chests are then set as given."""
-    game = Game(["me", "ann", "bob"], "classic", seed=0)
+    game = Game(GameConfig(["me", "ann", "bob"], "classic"), seed=0)
     for _ in range(4):  # four quick rounds: everybody leaves after the first card
-        game.apply_reveal(Treasure(1))
+        game.reveal(Treasure(1))
         game.apply_decisions({0: L, 1: L, 2: L})
     for code, out in (("T15", {1, 2}), ("T17", set()), ("H:snakes", set())):
-        game.apply_reveal(parse_card(code))
+        game.reveal(parse_card(code))
         if code != "H:snakes":
             game.apply_decisions({s: (L if s in out else C) for s in game.players_in_cave})
     view = game.view_for(0)
@@ -211,7 +211,7 @@ def test_expert_goes_on_at_the_start_of_a_round():
 def test_expert_learns_which_rule_the_others_follow():
     """Watching the others leave, it comes to believe each one's rule."""
     bots = [ExpertBot(rng=random.Random(4)), make_bot("cards:3", exact=True), make_bot("carry:8", exact=True)]
-    game = play_game(Game(["me", "c3", "k8"], "classic", seed=4), bots)
+    game = play_game(Game(GameConfig(["me", "c3", "k8"], "classic"), seed=4), bots)
     assert game.over
     beliefs = bots[0]._beliefs
     best = [int(beliefs.weights(s).argmax()) for s in (1, 2)]
@@ -222,10 +222,10 @@ def test_expert_learns_which_rule_the_others_follow():
 def test_expert_forgets_what_it_learned_when_a_new_game_starts():
     bot = ExpertBot(rng=random.Random(5))
     others = [make_bot("cards:2", exact=True), make_bot("cards:2", exact=True)]
-    play_game(Game(["me", "a", "b"], "classic", seed=1), [bot, *others])
+    play_game(Game(GameConfig(["me", "a", "b"], "classic"), seed=1), [bot, *others])
     learned = bot._beliefs.log.copy()
-    game = Game(["me", "a", "b"], "classic", seed=2)
-    game.reveal()
+    game = Game(GameConfig(["me", "a", "b"], "classic"), seed=2)
+    game.reveal_random()
     bot.decide(game.view_for(0))
     assert (bot._beliefs.log != learned).any()
     assert (bot._beliefs.log[1] == bot._beliefs.log[2]).all()  # back to the same prior
@@ -269,7 +269,8 @@ def test_every_player_finishes_games_of_every_size_and_rule_set(rules):
         log: list = []
         # Exact rules (no personality drawn), so each follows its named threshold.
         bots = [Watched(make_bot(s, seed=i, exact=True), i, log) for i, s in enumerate(specs)]
-        game = play_game(Game([f"{s}#{i}" for i, s in enumerate(specs)], rules, seed=seats), bots)
+        config = GameConfig([f"{s}#{i}" for i, s in enumerate(specs)], rules)
+        game = play_game(Game(config, seed=seats), bots)
         assert game.over and len(game.round_results) == 5
         assert game.scores() == tuple(game.chest[s] + sum(game.relics[s]) for s in range(seats))
         turns: dict[tuple[int, int], list[int]] = {}
@@ -290,9 +291,9 @@ def test_every_player_finishes_games_of_every_size_and_rule_set(rules):
 def test_players_decide_from_a_detached_copy_of_the_view_alike():
     """A bot gets a PlayerView and nothing else: a deep copy, cut off from the game,
     gives the same choice (the expert with the same random seed)."""
-    game = Game([f"p{i}" for i in range(5)], "relics", seed=9)
+    game = Game(GameConfig([f"p{i}" for i in range(5)], "relics"), seed=9)
     for _ in range(4):
-        game.reveal()
+        game.reveal_random()
         if game.phase is not Phase.DECISION:
             break
         view = game.view_for(0)
@@ -309,13 +310,13 @@ def expert_decisions_beside_richer_rivals(hidden: bool) -> int:
     (same seed, same history) the same question in a copy of the game where every other
     chest holds 30 rubies more. Returns how many times the twin decided otherwise."""
     specs = ["expert", "ev", "risk", "carry:20"]
-    game = Game(specs, "classic", seed=3, chests_hidden=hidden)
+    game = Game(GameConfig(specs, "classic", chests_hidden=hidden), seed=3)
     bots = [make_bot(s, seed=3) for s in specs]
     twin = make_bot("expert", seed=3)
     differ = 0
     while not game.over:
         if game.phase is not Phase.DECISION:
-            game.reveal()
+            game.reveal_random()
             continue
         choices = {s: bots[s].decide(game.view_for(s)) for s in game.players_in_cave}
         if 0 in choices:

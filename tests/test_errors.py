@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from diamant_tui.engine.cards import Hazard, HazardType, Relic, Treasure, parse_card
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.engine.errors import (
     CardNotInDeck,
     GameOver,
@@ -27,18 +27,18 @@ NAMES = ("ann", "bob", "cy")
 
 def started() -> Game:
     """A classic game at its first decision: T9 showing."""
-    game = Game(NAMES, "classic", seed=3)
-    game.apply_reveal(Treasure(9))
+    game = Game(GameConfig(NAMES, "classic"), seed=3)
+    game.reveal(Treasure(9))
     return game
 
 
 def finished() -> Game:
-    game = Game(NAMES, "classic", seed=3)
+    game = Game(GameConfig(NAMES, "classic"), seed=3)
     while not game.over:
         if game.phase is Phase.DECISION:
             game.apply_decisions({s: Decision.LEAVE for s in game.players_in_cave})
         else:
-            game.reveal()
+            game.reveal_random()
     return game
 
 
@@ -51,7 +51,7 @@ def test_a_choice_from_a_player_in_camp_is_refused():
     """Only players in the cave decide."""
     game = started()
     game.apply_decisions({"ann": "leave", "bob": "continue", "cy": "continue"})
-    game.apply_reveal(Treasure(1))
+    game.reveal(Treasure(1))
     before = snapshot(game)
     with pytest.raises(IllegalDecision, match="^ann is in camp; only players in the cave decide.$"):
         game.submit("ann", Decision.CONTINUE)
@@ -83,7 +83,7 @@ def test_an_unknown_decision_word_is_refused(word):
 
 def test_a_choice_when_no_decision_is_due_is_refused():
     """There is no decision before the first card of a round, nor between rounds."""
-    game = Game(NAMES, "classic", seed=3)
+    game = Game(GameConfig(NAMES, "classic"), seed=3)
     with pytest.raises(NoDecisionDue, match="no decision is due in round 1: the game waits for"):
         game.submit("ann", Decision.CONTINUE)
     game = started()
@@ -97,7 +97,7 @@ def test_revealing_while_choices_are_awaited_is_refused():
     """The decision comes between two reveals: a card cannot be turned while players choose."""
     game = started()
     with pytest.raises(NoDecisionDue, match="round 1 waits for decision"):
-        game.reveal()
+        game.reveal_random()
     with pytest.raises(IllegalAction):
         game.start_next_round()
 
@@ -108,8 +108,8 @@ def test_acting_after_the_game_ended_is_refused():
     for action in (
         lambda: game.submit("ann", Decision.CONTINUE),
         lambda: game.apply_decisions({"ann": "leave"}),
-        game.reveal,
-        lambda: game.apply_reveal(Treasure(1)),
+        game.reveal_random,
+        lambda: game.reveal(Treasure(1)),
         game.start_next_round,
         game.reveal_outcomes,
     ):
@@ -121,14 +121,14 @@ def test_acting_after_the_game_ended_is_refused():
 def test_a_game_is_for_3_to_8_players(count):
     """Players: 3 to 8."""
     with pytest.raises(GameSetupError) as caught:
-        Game([f"p{i}" for i in range(count)])
+        Game(GameConfig([f"p{i}" for i in range(count)]))
     assert str(caught.value) == f"{count} players: Diamant is for 3 to 8 players."
 
 
 def test_player_names_must_be_distinct():
     """Players are told apart by name."""
     with pytest.raises(GameSetupError) as caught:
-        Game(["ann", "bob", "cy", "bob"])
+        Game(GameConfig(["ann", "bob", "cy", "bob"]))
     assert str(caught.value) == "duplicate player name 'bob': names must be distinct."
 
 
@@ -136,7 +136,7 @@ def test_player_names_must_be_distinct():
 def test_an_unknown_rule_set_is_refused(name):
     """Rule set: classic, relics, relic-variant."""
     with pytest.raises(UnknownRules) as caught:
-        Game(NAMES, name)
+        Game(GameConfig(NAMES, name))
     assert str(caught.value) == (
         f"unknown rule set {name!r}; choose one of classic, relics, relic-variant."
     )
@@ -154,24 +154,24 @@ def test_an_unknown_rule_set_is_refused(name):
 )
 def test_a_card_not_in_the_deck_cannot_be_revealed(rules, card):
     """Only the cards of the rule set's deck can be revealed."""
-    game = Game(NAMES, rules, seed=3)
+    game = Game(GameConfig(NAMES, rules), seed=3)
     before = snapshot(game)
     with pytest.raises(CardNotInDeck, match=f"^{card.code} is not in the deck in round 1 "):
-        game.apply_reveal(card)
+        game.reveal(card)
     assert snapshot(game) == before
 
 
 def test_a_refused_card_between_rounds_does_not_start_the_next_round():
     """A refused reveal changes nothing, even when revealing would first begin a round."""
-    game = Game(NAMES, "relic-variant", seed=3)
-    game.apply_reveal(Hazard(HazardType.RAMS))
+    game = Game(GameConfig(NAMES, "relic-variant"), seed=3)
+    game.reveal(Hazard(HazardType.RAMS))
     game.apply_decisions({s: Decision.CONTINUE for s in range(3)})
-    game.apply_reveal(Hazard(HazardType.RAMS))
+    game.reveal(Hazard(HazardType.RAMS))
     before = snapshot(game)
     with pytest.raises(CardNotInDeck, match="^R8 is not in the deck in round 2"):
-        game.apply_reveal(Relic(8))  # R8 only comes in round 3
+        game.reveal(Relic(8))  # R8 only comes in round 3
     assert snapshot(game) == before and game.phase is Phase.ROUND_OVER
-    game.apply_reveal(Relic(7))  # the relic this round adds is in the deck
+    game.reveal(Relic(7))  # the relic this round adds is in the deck
     assert game.round == 2 and game.step == 1
 
 

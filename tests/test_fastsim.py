@@ -14,7 +14,7 @@ from diamant_tui.bots._model import (
 from diamant_tui.bots._rollout import cave_from_view
 from diamant_tui.engine.encoding import encoding
 from diamant_tui.engine.cards import Hazard, HazardType, Relic, Rules, Treasure
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.sim.simulate import play_game, seat_names
 from diamant_tui.engine.view import Decision, Phase
 
@@ -35,7 +35,7 @@ def test_fast_path_and_engine_agree_on_the_same_decks(rules):
                           keep_decks=True)
     for g in range(games):
         bots = [make_bot(spec, exact=True) for spec in LINEUP]
-        game = play_game(Game(seat_names(LINEUP), rules), bots, result.decks[g])
+        game = play_game(Game(GameConfig(seat_names(LINEUP), rules)), bots, result.decks[g])
         assert game.scores() == tuple(result.scores[g]), f"game {g}"
         assert [r.cards for r in game.round_results] == list(result.cards[g]), f"game {g}"
         assert [r.disaster is not None for r in game.round_results] == list(result.disasters[g])
@@ -48,7 +48,7 @@ def test_every_game_of_three_to_eight_players_agrees_with_the_engine():
         specs = (LINEUP + MORE)[:seats]
         result = fast.play("relics", _policies(specs), 60, rng, keep_decks=True)
         for g in range(60):
-            game = play_game(Game(seat_names(specs), "relics"),
+            game = play_game(Game(GameConfig(seat_names(specs), "relics")),
                              [make_bot(s, exact=True) for s in specs], result.decks[g])
             assert game.scores() == tuple(result.scores[g])
 
@@ -130,7 +130,7 @@ def _mid_round_games(rules, count, seed):
     rng = np.random.default_rng(seed)
     for g in range(count):
         specs = list(rng.choice(LINEUP + MORE, size=int(rng.integers(3, 9))))
-        game = Game(seat_names(specs), rules, seed=g)
+        game = Game(GameConfig(seat_names(specs), rules), seed=g)
         bots = [make_bot(s, exact=True) for s in specs]
         stop = int(rng.integers(1, 40))
         for _ in range(stop):
@@ -140,7 +140,7 @@ def _mid_round_games(rules, count, seed):
                 game.apply_decisions({s: bots[s].decide(game.view_for(s))
                                       for s in game.players_in_cave})
             else:
-                game.reveal()
+                game.reveal_random()
         if game.phase is Phase.DECISION:
             yield game, specs, bots
 
@@ -175,7 +175,7 @@ def test_the_look_ahead_plays_the_rest_of_a_round_like_the_engine(rules):
                 game.apply_decisions({s: bots[s].decide(game.view_for(s))
                                       for s in game.players_in_cave})
             else:
-                game.apply_reveal(enc.cards[next(cards)])
+                game.reveal(enc.cards[next(cards)])
         banked = [game.score(s) - before[s] for s in range(len(specs))]
         # Arrays: the same, one game wide.
         cave.leave(np.stack([p(cave.features(), None) for p in policies])[:, None, 0])

@@ -16,7 +16,7 @@ import pytest
 from diamant_tui.bots import BotFailure, BotSpecError, make_bot, parse_lineup
 from diamant_tui.bots.expert import ExpertBot
 from diamant_tui.engine.cards import TREASURE_VALUES, Hazard, HazardType, Treasure, parse_card
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.sim.simulate import play_game, simulate
 from diamant_tui.cli.sim import run
 from diamant_tui.table import Table, TableSettings, TableStatus
@@ -148,7 +148,7 @@ def test_a_failing_bot_stops_diamant_sim_with_a_clear_error(bot_dir, cls, words)
 
 def test_a_slow_bot_is_caught_after_the_fact_outside_the_main_thread(bot_dir):
     bot = make_bot("badbots.py:Late")
-    game = Game(["a", "b", "c"], seed=1)
+    game = Game(GameConfig(["a", "b", "c"]), seed=1)
     others = [make_bot("cards:3"), make_bot("cards:4")]
 
     def play():
@@ -269,8 +269,8 @@ def test_alone_in_the_cave_the_expert_makes_the_exact_choice(first):
     best = None
     for seed in range(40):
         rng = random.Random(seed)
-        game = Game(["x", "a", "b"], "classic", seed=seed)
-        game.apply_reveal(parse_card(first))
+        game = Game(GameConfig(["x", "a", "b"], "classic"), seed=seed)
+        game.reveal(parse_card(first))
         game.apply_decisions({0: Decision.CONTINUE, 1: Decision.LEAVE, 2: Decision.LEAVE})
         expert = ExpertBot(rng=random.Random(seed))
         view = game.view_for(0)
@@ -282,7 +282,7 @@ def test_alone_in_the_cave_the_expert_makes_the_exact_choice(first):
         while game.phase is not Phase.ROUND_OVER:
             if game.phase is Phase.REVEAL:
                 deck = [parse_card(code) for code, n in game.view_for(0).deck for _ in range(n)]
-                game.apply_reveal(rng.choice(deck))
+                game.reveal(rng.choice(deck))
                 continue
             view = game.view_for(0)
             t, h = masks(view)
@@ -311,22 +311,22 @@ def _continue_ties(values: np.ndarray, t: int, h: int, stake: int) -> bool:
 def test_alone_in_the_last_round_the_expert_plays_for_the_win():
     """Far behind and alone in round 5, it goes on into any danger; once leaving wins the
     game, it leaves."""
-    game = Game(["x", "a", "b"], "classic", seed=1)
+    game = Game(GameConfig(["x", "a", "b"], "classic"), seed=1)
     for kind in ("spiders", "snakes", "lava", "rams"):  # a and b bank, x loses everything
-        game.apply_reveal(parse_card("T17"))
+        game.reveal(parse_card("T17"))
         game.apply_decisions({0: Decision.CONTINUE, 1: Decision.LEAVE, 2: Decision.LEAVE})
-        game.apply_reveal(parse_card(f"H:{kind}"))
+        game.reveal(parse_card(f"H:{kind}"))
         game.apply_decisions({0: Decision.CONTINUE})
-        game.apply_reveal(parse_card(f"H:{kind}"))
+        game.reveal(parse_card(f"H:{kind}"))
         game.start_next_round()
     assert game.round == 5 and game.scores() == (0, 24, 24)
-    game.apply_reveal(parse_card("T1"))
+    game.reveal(parse_card("T1"))
     game.apply_decisions({0: Decision.CONTINUE, 1: Decision.LEAVE, 2: Decision.LEAVE})
     for code in ("H:snakes", "H:lava", "H:boulders", "T17"):
-        game.apply_reveal(parse_card(code))
+        game.reveal(parse_card(code))
         view = game.view_for(0)
         assert view.me.carried + view.rubies_on_path <= 24
         assert ExpertBot(rng=random.Random(1)).decide(view) is Decision.CONTINUE
         game.apply_decisions({0: Decision.CONTINUE})
-    game.apply_reveal(parse_card("T9"))  # 17 + 9 + 1 on the path: leaving now wins
+    game.reveal(parse_card("T9"))  # 17 + 9 + 1 on the path: leaving now wins
     assert ExpertBot(rng=random.Random(1)).decide(game.view_for(0)) is Decision.LEAVE

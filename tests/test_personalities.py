@@ -10,7 +10,7 @@ import pytest
 
 from diamant_tui.sim import fast
 from diamant_tui.bots import make_bot, parse_spec
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.sim.simulate import play_game, seat_names, simulate
 from diamant_tui.table import SeatKind, Table
 from diamant_tui.ui.setup_choices import SetupChoices
@@ -68,7 +68,7 @@ def test_fast_path_and_engine_agree_on_players_with_their_own_parameters(rules):
     for g in range(games):
         names = [f"{spec.partition(':')[0]}:{p[g]:g}" for spec, p in zip(specs, params)]
         bots = [make_bot(name, exact=True) for name in names]
-        game = play_game(Game(seat_names(specs), rules), bots, result.decks[g])
+        game = play_game(Game(GameConfig(seat_names(specs), rules)), bots, result.decks[g])
         assert game.scores() == tuple(result.scores[g]), f"game {g}: {names}"
 
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diamant_tui.engine.cards import VARIANT_RELIC_VALUES, HazardType, Relic, Rules, Treasure
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.engine.events import DecisionsRevealed, Disaster, PlayerLeft, RoundEnded
 from diamant_tui.engine.record import game_to_record, read_record, record_to_json
 from diamant_tui.engine.view import Decision, Phase
@@ -29,7 +29,7 @@ def games(draw):
     seed = draw(st.integers(0, 2**32))
     # One leaning per seat, from "never leaves" to "leaves at once".
     leaning = draw(st.lists(st.floats(0, 1), min_size=players, max_size=players))
-    return Game(NAMES[:players], rules, seed=seed), random.Random(seed), leaning
+    return Game(GameConfig(NAMES[:players], rules), seed=seed), random.Random(seed), leaning
 
 
 def play(game: Game, rng: random.Random, leaning: list[float], check=None, steps=10_000):
@@ -46,7 +46,7 @@ def play(game: Game, rng: random.Random, leaning: list[float], check=None, steps
             game.start_next_round()  # a step of its own, so checks see each round's start
         else:
             assert game.reveal_outcomes(), "the deck never runs out while a player is in the cave"
-            game.reveal()
+            game.reveal_random()
         if check:
             check(game)
     return game

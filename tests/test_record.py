@@ -16,7 +16,7 @@ import pytest
 
 from diamant_tui.engine.cards import Treasure
 from diamant_tui.cli import main
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.engine.errors import RecordError
 from diamant_tui.engine.record import FORMAT, game_to_record, read_record, record_to_json, replay_record
 from diamant_tui.engine.cards import parse_card
@@ -121,21 +121,21 @@ def test_the_example_of_the_record_format_is_a_game_cut_short():
 def test_a_game_is_written_as_its_cards_and_decisions_by_name():
     """cards: the cards revealed in that round, in order; decisions: one entry after each
     revealed card that did not end the round, for exactly the players still in the cave."""
-    game = Game(NAMES, "relics", seed=1)
+    game = Game(GameConfig(NAMES, "relics"), seed=1)
     for card, choices in [("T9", "CCC"), ("H:snakes", "LCC"), ("R", ".CC"), ("T4", ".CL")]:
-        game.apply_reveal(parse_card(card))
+        game.reveal(parse_card(card))
         game.apply_decisions({NAMES[s]: WORDS[c] for s, c in enumerate(choices) if c != "."})
-    game.apply_reveal(parse_card("H:snakes"))
+    game.reveal(parse_card("H:snakes"))
     assert game_to_record(game) == record([EXAMPLE_ROUND], rules="relics")
 
 
 def test_a_finished_game_is_written_with_its_result():
     """result: final scores per player and the winners (all tied leaders), only when finished."""
-    game = Game(NAMES, "classic", seed=1)
+    game = Game(GameConfig(NAMES, "classic"), seed=1)
     for number in range(5):
         if number:
             game.start_next_round()
-        game.apply_reveal(Treasure(3))
+        game.reveal(Treasure(3))
         game.apply_decisions({s: Decision.LEAVE for s in range(3)})
     written = game_to_record(game)
     assert written == record(quick_rounds(5), result={
@@ -145,8 +145,8 @@ def test_a_finished_game_is_written_with_its_result():
 
 def test_a_pending_turn_and_a_round_without_cards_are_not_written():
     """Only what was revealed is stored; a choice not yet revealed is secret."""
-    game = Game(NAMES, "classic", seed=1)
-    game.apply_reveal(Treasure(3))
+    game = Game(GameConfig(NAMES, "classic"), seed=1)
+    game.reveal(Treasure(3))
     game.submit("ann", Decision.LEAVE)
     assert game_to_record(game)["rounds"] == [rnd("T3")]
     game.apply_decisions({"ann": "leave", "bob": "leave", "cy": "leave"})
@@ -158,12 +158,12 @@ def test_a_pending_turn_and_a_round_without_cards_are_not_written():
 @pytest.mark.parametrize("seed", range(5))
 def test_a_written_record_replays_to_the_same_result(rules, seed):
     """Replaying the record of any game gives its result back exactly."""
-    game = Game(NAMES + ["dee"], rules, seed=seed)
+    game = Game(GameConfig(NAMES + ["dee"], rules), seed=seed)
     while not game.over:
         if game.phase is Phase.DECISION:
             game.apply_decisions({s: game.rng.choice(list(Decision)) for s in game.players_in_cave})
         else:
-            game.reveal()
+            game.reveal_random()
     replay = read_record(record_to_json(game_to_record(game)))
     assert replay.finished and replay.game.scores() == game.scores()
     assert replay.outcome()["winners"] == [game.names[s] for s in game.winners()]

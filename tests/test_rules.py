@@ -20,7 +20,7 @@ from diamant_tui.engine.cards import (
     Treasure,
     base_deck,
 )
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.engine.events import Disaster, PlayerLeft, RoundEnded
 from diamant_tui.engine.view import Decision, Phase
 
@@ -39,7 +39,7 @@ def T(value: int) -> Treasure:
 
 
 def new_game(players: int = 3, rules: str = "classic", **options) -> Game:
-    return Game(NAMES[:players], rules, seed=7, **options)
+    return Game(GameConfig(NAMES[:players], rules, **options), seed=7)
 
 
 def choose(game: Game, choices: str) -> list:
@@ -55,7 +55,7 @@ def on_path(game: Game) -> int:
 def play_steps(game: Game, rows: list[tuple]) -> None:
     """Play one row per step and check carried, chests and the rubies on the path."""
     for step, (card, choices, carried, chests, left) in enumerate(rows, 1):
-        game.apply_reveal(card)
+        game.reveal(card)
         if choices:
             choose(game, choices)
         seen = (tuple(game.carried), tuple(game.chest), on_path(game))
@@ -65,7 +65,7 @@ def play_steps(game: Game, rows: list[tuple]) -> None:
 def end_round_by_leaving(game: Game) -> None:
     """Reveal a harmless treasure if needed, then everyone in the cave leaves."""
     if game.phase is not Phase.DECISION:
-        game.apply_reveal(next(c for c, _ in game.reveal_outcomes() if isinstance(c, Treasure)))
+        game.reveal(next(c for c, _ in game.reveal_outcomes() if isinstance(c, Treasure)))
     game.apply_decisions({s: Decision.LEAVE for s in game.players_in_cave})
 
 
@@ -101,7 +101,7 @@ def test_worked_examples_of_treasure_sharing(players, value, each, stay):
     """5 players, treasure 9: each gets 1, 4 stay. 5 players, 11: 2 each, 1 stays.
     3 players, 17: 5 each, 2 stay on the card."""
     game = new_game(players)
-    game.apply_reveal(T(value))
+    game.reveal(T(value))
     assert game.carried == [each] * players
     assert game.path[-1].rubies == stay
 
@@ -125,9 +125,9 @@ def test_worked_examples_of_leavers_sharing_the_whole_path(treasures, choices, e
     over all treasure cards, not card by card): each gets total // k, the rest stays."""
     game = new_game(len(choices))
     for value in treasures[:-1]:
-        game.apply_reveal(T(value))
+        game.reveal(T(value))
         choose(game, "C" * len(choices))
-    game.apply_reveal(T(treasures[-1]))
+    game.reveal(T(treasures[-1]))
     carried = list(game.carried)
     events = choose(game, choices)
     shares = {e.seat: e.picked_up for e in events if isinstance(e, PlayerLeft)}
@@ -192,7 +192,7 @@ def test_a_leaver_takes_no_further_part_in_the_round():
             (T(9), ".CC", (0, 5, 5), (1, 0, 0), 1),  # 9 between two: 4 each, 1 stays
         ],
     )
-    game.apply_reveal(T(1))
+    game.reveal(T(1))
     assert game.players_in_cave == (BOB, CY) and not game.view_for(ANN).decision_due
 
 
@@ -215,10 +215,10 @@ def test_disaster_takes_what_is_carried_but_not_what_is_banked():
 def test_the_round_ends_when_nobody_is_left_in_the_cave():
     """If nobody is left in the cave, the round ends. Otherwise go to 2."""
     game = new_game()
-    game.apply_reveal(T(1))
+    game.reveal(T(1))
     choose(game, "CLC")
     assert game.phase is Phase.REVEAL
-    game.apply_reveal(T(2))
+    game.reveal(T(2))
     choose(game, "L.L")
     assert game.phase is Phase.ROUND_OVER and game.round == 1
 
@@ -236,7 +236,7 @@ def test_a_decision_can_change_until_the_last_one_is_in():
     """Every player still in the cave secretly chooses; the choices are revealed at the
     same time, so a choice may change until the last one is in."""
     game = new_game()
-    game.apply_reveal(T(9))
+    game.reveal(T(9))
     game.submit("ann", "leave")
     game.submit("ann", "continue")
     game.submit("bob", "leave")
@@ -253,9 +253,9 @@ def test_a_lone_leaver_takes_all_relics_on_the_path():
     """Only when k = 1 does that player take all relics on the path."""
     game = new_game(rules="relics")
     for card in (RELIC, T(4), RELIC):
-        game.apply_reveal(card)
+        game.reveal(card)
         choose(game, "CCC")
-    game.apply_reveal(T(1))
+    game.reveal(T(1))
     events = choose(game, "CLC")
     assert game.relics == [[], [5, 5], []]
     left = next(e for e in events if isinstance(e, PlayerLeft))
@@ -266,11 +266,11 @@ def test_a_lone_leaver_takes_all_relics_on_the_path():
 def test_two_leavers_take_no_relic_and_it_stays_on_the_path():
     """With k >= 2 nobody takes them and they stay on the path."""
     game = new_game(rules="relics")
-    game.apply_reveal(RELIC)
+    game.reveal(RELIC)
     choose(game, "LLC")
     assert game.relics == [[], [], []]
     assert game.view_for(CY).relics_on_path == 1
-    game.apply_reveal(T(2))
+    game.reveal(T(2))
     choose(game, "..L")
     assert game.relics == [[], [], [5]], "a later lone leaver takes the relic left behind"
 
@@ -286,9 +286,9 @@ def test_relic_values_in_relics_are_5_5_5_10_10():
     ]
     for number, (relics, leaver, values) in enumerate(rows, 1):
         for card in relics:
-            game.apply_reveal(card)
+            game.reveal(card)
             choose(game, "CCC")
-        game.apply_reveal(T(1))
+        game.reveal(T(1))
         choose(game, "".join("L" if s == leaver else "C" for s in range(3)))
         assert game.relics[leaver] == values, f"round {number}"
         end_round_by_leaving(game)
@@ -298,13 +298,13 @@ def test_relic_values_in_relics_are_5_5_5_10_10():
 def test_relics_removed_without_being_taken_do_not_count():
     """Relics removed from the game without being taken do not count."""
     game = new_game(rules="relics")
-    game.apply_reveal(RELIC)
+    game.reveal(RELIC)
     choose(game, "CCC")
-    game.apply_reveal(SNAKES)
+    game.reveal(SNAKES)
     choose(game, "CCC")
-    events = game.apply_reveal(SNAKES)
+    events = game.reveal(SNAKES)
     assert next(e for e in events if isinstance(e, RoundEnded)).relics_removed == 1
-    game.apply_reveal(RELIC)
+    game.reveal(RELIC)
     choose(game, "LCC")
     assert game.relics[ANN] == [5], "the first relic taken, though the second revealed"
 
@@ -313,9 +313,9 @@ def test_relics_revealed_leave_the_game_at_round_end():
     """Every relic revealed this round (taken by a player, or removed) leaves the game;
     all other revealed cards go back into the deck."""
     game = new_game(rules="relics")
-    game.apply_reveal(RELIC)
+    game.reveal(RELIC)
     choose(game, "LCC")  # ann takes this one
-    game.apply_reveal(RELIC)
+    game.reveal(RELIC)
     choose(game, ".LL")  # two leavers: this one is removed
     deck = game.view_for(ANN).deck_counts
     assert deck["R"] == 3 and sum(deck.values()) == 33
@@ -338,7 +338,7 @@ def test_relic_variant_relics_are_worth_their_printed_value_and_come_one_per_rou
         deck = game.view_for(ANN).deck_counts
         assert {c: n for c, n in deck.items() if c.startswith("R")} == relics, f"round {number}"
         if taken:
-            game.apply_reveal(taken)
+            game.reveal(taken)
             choose(game, "LCC")
         end_round_by_leaving(game)
     assert game.relics[ANN] == [5, 8, 7, 12] and game.over
@@ -350,9 +350,9 @@ def test_relic_variant_relics_are_worth_their_printed_value_and_come_one_per_rou
 def test_a_disaster_removes_one_card_of_its_type_for_good():
     """One card of that type is removed from the game for good (the other goes back)."""
     game = new_game()
-    game.apply_reveal(SNAKES)
+    game.reveal(SNAKES)
     choose(game, "CCC")
-    game.apply_reveal(SNAKES)
+    game.reveal(SNAKES)
     game.start_next_round()
     view = game.view_for(ANN)
     assert view.deck_counts["H:snakes"] == 2 and view.deck_size == 29
@@ -363,12 +363,12 @@ def test_a_hazard_type_down_to_one_card_can_no_longer_cause_a_disaster():
     """A hazard type down to one card can no longer cause a disaster."""
     game = new_game()
     for _ in range(2):
-        game.apply_reveal(SPIDERS)
+        game.reveal(SPIDERS)
         choose(game, "CCC")
-        game.apply_reveal(SPIDERS)
+        game.reveal(SPIDERS)
         game.start_next_round()
     assert game.view_for(ANN).deck_counts["H:spiders"] == 1
-    game.apply_reveal(SPIDERS)
+    game.reveal(SPIDERS)
     choose(game, "CCC")
     assert SPIDERS not in [c for c, _ in game.reveal_outcomes()]
 
@@ -410,7 +410,7 @@ def test_the_game_ends_after_round_five_and_tied_players_share_the_victory():
         if number > 1:
             game.start_next_round()
         for card, choices in steps:
-            game.apply_reveal(card)
+            game.reveal(card)
             if choices:
                 choose(game, choices)
     assert game.over and game.phase is Phase.OVER
@@ -426,9 +426,9 @@ def test_the_game_ends_after_round_five_and_tied_players_share_the_victory():
 def test_hidden_chests_are_shown_only_to_their_owner_until_the_game_ends():
     """When hidden, others see no chest totals until game end."""
     game = new_game(chests_hidden=True)
-    game.apply_reveal(T(9))
+    game.reveal(T(9))
     choose(game, "LCC")
-    game.apply_reveal(LAVA)
+    game.reveal(LAVA)
     choose(game, ".LL")
     mine, bobs, spectator = game.view_for(ANN), game.view_for(BOB), game.view_for(None)
     assert [p.chest for p in mine.players] == [3, None, None]
@@ -446,7 +446,7 @@ def test_hidden_chests_are_shown_only_to_their_owner_until_the_game_ends():
 def test_shown_chests_are_seen_by_everyone():
     """The printed rules show chests to everyone by default."""
     game = new_game()
-    game.apply_reveal(T(9))
+    game.reveal(T(9))
     choose(game, "LCC")
     assert [p.chest for p in game.view_for(CY).players] == [3, 0, 0]
 
@@ -454,11 +454,11 @@ def test_shown_chests_are_seen_by_everyone():
 def pending(choices: dict[int, Decision], players: int = 4, **options) -> Game:
     """Mid-round (the third card, bob already in camp) with ``choices`` made, not revealed."""
     game = new_game(players, **options)
-    game.apply_reveal(T(9))
+    game.reveal(T(9))
     choose(game, "CCCC"[:players])
-    game.apply_reveal(T(5))
+    game.reveal(T(5))
     choose(game, "CLCC"[:players])
-    game.apply_reveal(T(7))
+    game.reveal(T(7))
     for seat, decision in choices.items():
         game.submit(seat, decision)
     return game
@@ -492,9 +492,9 @@ def test_the_view_never_shows_the_order_of_the_deck():
     comes next. Two games whose next cards differ look the same."""
     games = {}
     for seed in range(50):
-        game = Game(NAMES[:3], "classic", seed=seed)
+        game = Game(GameConfig(NAMES[:3], "classic"), seed=seed)
         view = game.view_for(ANN)
-        games.setdefault(game.reveal()[-1].card, view)
+        games.setdefault(game.reveal_random()[-1].card, view)
     assert len(games) > 1, "the draws differ"
     views = list(games.values())
     assert all(view == views[0] for view in views)

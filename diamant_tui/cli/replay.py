@@ -7,7 +7,6 @@ import json
 import sys
 
 from ..engine.errors import RecordError
-from ..engine.game import ROUNDS
 from ..engine.record import Replay, read_record
 from ..engine.view import Phase
 
@@ -62,7 +61,8 @@ def summary(replay: Replay) -> str:
     game = replay.game
     names = game.names
     played = len(game.round_results)
-    state = "finished" if replay.finished else f"unfinished, {played} of {ROUNDS} rounds over"
+    rounds = game.config.rounds
+    state = "finished" if replay.finished else f"unfinished, {played} of {rounds} rounds over"
     lines = [f"{game.rules.value}, {len(names)} players ({', '.join(names)}): {state}."]
     for result in game.round_results:
         if result.disaster is not None:

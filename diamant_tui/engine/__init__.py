@@ -1,8 +1,10 @@
 """The rules of Diamant: pure, synchronous, no I/O, seeded randomness.
 
 - :mod:`.cards`: the cards and the three rule sets;
-- :mod:`.game`: a game's fixed settings (:class:`~.game.GameConfig`) and its state
-  (:class:`~.game.Game`), stepped by reveals and decisions;
+- :mod:`.config`: a game's fixed settings (:class:`~.config.GameConfig`), a value kept
+  as JSON;
+- :mod:`.game`: a game's state (:class:`~.game.Game`), built from its config and
+  stepped by reveals and decisions;
 - :mod:`.view`: what one player (or a spectator) may know of a game;
 - :mod:`.events`: what each step did, for screens and logs;
 - :mod:`.record`: game records (``diamant-record/1``, RECORD.md), written and replayed;

@@ -9,7 +9,7 @@ class DiamantError(Exception):
 
 
 class GameSetupError(DiamantError, ValueError):
-    """A game cannot be set up as asked (player count, names, rule set)."""
+    """A game cannot be set up as asked (player count, names, rule set, rounds)."""
 
 
 class UnknownRules(GameSetupError):
@@ -44,7 +44,7 @@ class CardNotInDeck(IllegalAction):
 
 
 class GameOver(IllegalAction):
-    """Any action after the fifth round has ended."""
+    """Any action after the last round has ended."""
 
 
 class RecordError(DiamantError, ValueError):

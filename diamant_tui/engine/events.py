@@ -89,7 +89,7 @@ class RoundEnded:
 
 @dataclass(frozen=True)
 class GameEnded:
-    """After the fifth round: final scores by seat and the (possibly tied) winners."""
+    """After the last round: final scores by seat and the (possibly tied) winners."""
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]

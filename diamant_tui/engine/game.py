@@ -1,10 +1,12 @@
 """The rules of Diamant as a pure, synchronous state machine (RULES.md).
 
-A :class:`Game` alternates two kinds of step. A *reveal* is a chance step: the caller
-either lets the game draw with its own seeded RNG (:meth:`Game.reveal`) or names the
-card (:meth:`Game.apply_reveal`), so tests and replays can stack the deck. A *decision*
-step collects one secret choice from every player in the cave (:meth:`Game.submit`);
-the turn resolves when the last choice is in. Every step returns the events it caused.
+A :class:`Game` is the state of one game, built from its settings, a :class:`GameConfig`
+(open_spiel's ``Game``/``State`` split). It alternates two kinds of step. A *reveal* is a
+chance step: the caller names the card (:meth:`Game.reveal`), so tests, replays and a
+restored table can stack the deck, or asks for one drawn with the game's own seeded RNG
+(:meth:`Game.reveal_random`); the game never draws otherwise. A *decision* step collects
+one secret choice from every player in the cave (:meth:`Game.submit`); the turn resolves
+when the last choice is in. Every step returns the events it caused.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import random
 from collections import Counter
 from itertools import groupby
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Mapping
+from typing import Mapping
 
 from .cards import (
     VARIANT_RELIC_VALUES,
@@ -27,10 +29,10 @@ from .cards import (
     relic_value_in_relics,
     sort_key,
 )
+from .config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig
 from .errors import (
     CardNotInDeck,
     GameOver,
-    GameSetupError,
     IllegalDecision,
     NoDecisionDue,
     UnknownPlayer,
@@ -48,9 +50,8 @@ from .events import (
 )
 from .view import Decision, PathCard, Phase, PlayerView, RoundResult, SeatView
 
-MIN_PLAYERS = 3
-MAX_PLAYERS = 8
-ROUNDS = 5
+# The settings live in .config; callers also find them here, beside the state.
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "ROUNDS", "Game", "GameConfig", "RoundHistory"]
 
 
 @dataclass
@@ -62,28 +63,22 @@ class RoundHistory:
 
 
 class Game:
-    """One game of Diamant for 3 to 8 named players under one rule set."""
+    """The state of one game of Diamant, played under its :class:`GameConfig`."""
 
     def __init__(
         self,
-        players: Iterable[str],
-        rules: Rules | str = Rules.CLASSIC,
+        config: GameConfig,
         *,
         seed: int | None = None,
         rng: random.Random | None = None,
-        chests_hidden: bool = False,
     ) -> None:
-        self.rules = Rules.parse(rules)
-        self.names: tuple[str, ...] = tuple(players)
-        if not MIN_PLAYERS <= len(self.names) <= MAX_PLAYERS:
-            raise GameSetupError(
-                f"{len(self.names)} players: Diamant is for {MIN_PLAYERS} to {MAX_PLAYERS} players."
+        if not isinstance(config, GameConfig):
+            raise TypeError(
+                f"Game takes a GameConfig, not {type(config).__name__}: "
+                "Game(GameConfig(players, rules), seed=...)."
             )
-        duplicates = sorted({n for n in self.names if self.names.count(n) > 1})
-        if duplicates:
-            raise GameSetupError(f"duplicate player name {duplicates[0]!r}: names must be distinct.")
+        self.config = config
         self.rng = rng if rng is not None else random.Random(seed)
-        self.chests_hidden = chests_hidden
         n = len(self.names)
         self.deck: list[Card] = base_deck(self.rules)
         self._deck_view: tuple[tuple[str, int], ...] | None = None
@@ -111,8 +106,23 @@ class Game:
     # -- queries -------------------------------------------------------------
 
     @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names in seat order (from the config)."""
+        return self.config.players
+
+    @property
+    def rules(self) -> Rules:
+        """The rule set (from the config)."""
+        return self.config.rules
+
+    @property
+    def chests_hidden(self) -> bool:
+        """Whether others see no chest totals until the game ends (from the config)."""
+        return self.config.chests_hidden
+
+    @property
     def over(self) -> bool:
-        """True once the fifth round has ended."""
+        """True once the last round has ended."""
         return self.phase is Phase.OVER
 
     @property
@@ -201,7 +211,7 @@ class Game:
             my_decision=self.pending.get(seat) if seat is not None else None,
             scores=self.scores() if self.over else None,
             winners=self.winners() if self.over else (),
-            rounds=ROUNDS,
+            rounds=self.config.rounds,
         )
 
     def _round_results_for(self, seat: int | None, hide: bool) -> tuple[RoundResult, ...]:
@@ -215,16 +225,11 @@ class Game:
 
     # -- reveal (chance) steps ----------------------------------------------
 
-    def reveal(self) -> list[Event]:
-        """Turn the top card of a freshly shuffled deck, drawn with the game's RNG."""
-        self._require_phase(Phase.REVEAL, Phase.ROUND_OVER)
-        events = self.start_next_round() if self.phase is Phase.ROUND_OVER else []
-        assert self.deck, "the deck cannot run out while a player is in the cave"
-        card = self.deck[self.rng.randrange(len(self.deck))]
-        return events + self.apply_reveal(card)
+    def reveal(self, card: Card) -> list[Event]:
+        """Reveal ``card``, which must be in the deck now (the caller names every card).
 
-    def apply_reveal(self, card: Card) -> list[Event]:
-        """Reveal ``card``, which must be in the deck now."""
+        In the ROUND_OVER phase this starts the next round first.
+        """
         self._require_phase(Phase.REVEAL, Phase.ROUND_OVER)
         # Check before starting the next round, so a refused card changes nothing.
         between_rounds = self.phase is Phase.ROUND_OVER
@@ -271,6 +276,17 @@ class Game:
         self.phase = Phase.DECISION
         self.history[-1].decisions.append({})
         return started + self._emit(events)
+
+    def reveal_random(self) -> list[Event]:
+        """Reveal a card drawn from the deck with the game's own RNG (a shuffled deck's top).
+
+        In the ROUND_OVER phase this starts the next round first.
+        """
+        self._require_phase(Phase.REVEAL, Phase.ROUND_OVER)
+        events = self.start_next_round() if self.phase is Phase.ROUND_OVER else []
+        assert self.deck, "the deck cannot run out while a player is in the cave"
+        card = self.deck[self.rng.randrange(len(self.deck))]
+        return events + self.reveal(card)
 
     # -- decision steps ------------------------------------------------------
 
@@ -417,7 +433,7 @@ class Game:
             RoundEnded(self.round, disaster.type if disaster else None, returned, relics_removed)
         ]
         self.path = [PathCard(pc.card, 0, pc.taken) for pc in self.path]
-        if self.round == ROUNDS:
+        if self.round == self.config.rounds:
             self.phase = Phase.OVER
             events.append(GameEnded(self.scores(), self.winners()))
         else:

@@ -24,7 +24,8 @@ from .cards import (
     Treasure,
     parse_card,
 )
-from .game import ROUNDS, Game
+from .config import ROUNDS, GameConfig
+from .game import Game
 from .errors import DiamantError, RecordError
 from .view import Decision, Phase
 
@@ -78,7 +79,13 @@ def game_to_record(game: Game, meta: Mapping[str, Any] | None = None) -> dict[st
     """The record of ``game`` so far; a finished game also gets its ``result``.
 
     ``meta`` (see :func:`record_meta`) is stored as given; it never changes a replay.
+    A record states no number of rounds, so only a game of the usual five can be written.
     """
+    if game.config.rounds != ROUNDS:
+        raise RecordError(
+            f"a {FORMAT} record holds a game of {ROUNDS} rounds; this game has "
+            f"{game.config.rounds}, so it cannot be written as one."
+        )
     rounds = []
     for history in game.history:
         decisions = [
@@ -185,8 +192,10 @@ def replay_record(record: Any) -> Replay:
     rounds = record["rounds"]
     if not isinstance(rounds, list):
         raise RecordError("rounds must be a list of rounds.")
-    if len(rounds) > ROUNDS:
-        raise RecordError(f"the record has {len(rounds)} rounds; a game has {ROUNDS}.")
+    if len(rounds) > game.config.rounds:
+        raise RecordError(
+            f"the record has {len(rounds)} rounds; a game has {game.config.rounds}."
+        )
     for number, round_ in enumerate(rounds, 1):
         if number > 1:
             game.start_next_round()
@@ -256,7 +265,8 @@ def _new_game(rules: Any, players: Any) -> Game:
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise RecordError("players must be a list of non-empty player names.")
     try:
-        return Game(players, Rules.parse(rules))
+        # A record states no number of rounds: it holds a game of the printed rules' five.
+        return Game(GameConfig(tuple(players), Rules.parse(rules)))
     except DiamantError as exc:
         raise RecordError(str(exc)) from None
 
@@ -323,7 +333,7 @@ def _reveal(game: Game, at: str, code: Any) -> None:
         raise RecordError(f"{at}: {exc}") from None
     if card not in (c for c, _ in game.reveal_outcomes()):
         raise RecordError(f"{at}: {_why_not_in_deck(game, card)}")
-    game.apply_reveal(card)
+    game.reveal(card)
 
 
 def _why_not_in_deck(game: Game, card: Card) -> str:

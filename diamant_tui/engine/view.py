@@ -29,7 +29,7 @@ class Phase(str, enum.Enum):
     ROUND_OVER = "round over"
     """A round (not the last) has ended; its path is still on show."""
     OVER = "over"
-    """The fifth round has ended."""
+    """The last round has ended."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,8 @@ class PlayerView:
     round_results: tuple[RoundResult, ...]
     relics_taken: int
     """Relics taken out of the cave so far in the game (sets ``relics`` values)."""
+    rounds: int
+    """The rounds this game is played over (its config's)."""
     chests_hidden: bool = False
     decision_due: bool = False
     """True when this seat is in the cave and must choose now."""
@@ -102,7 +104,6 @@ class PlayerView:
     """This seat's own pending choice, before the reveal."""
     scores: tuple[int, ...] | None = None
     winners: tuple[int, ...] = ()
-    rounds: int = 5
 
     @property
     def me(self) -> SeatView | None:

@@ -29,7 +29,7 @@ from ..bots._features import (
     risk_leaves,
 )
 from ..engine.cards import Rules
-from ..engine.game import ROUNDS
+from ..engine.config import ROUNDS
 
 VectorPolicy = Callable[..., np.ndarray]
 """``policy(features, rng, rows=None)`` decides for every row at once: True where the

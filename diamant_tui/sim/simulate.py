@@ -23,7 +23,8 @@ from ..bots import Bot, checked_decision, make_bot, parse_spec
 from ..bots.outside import TIME_LIMIT
 from ..engine.encoding import encoding
 from ..engine.cards import Rules
-from ..engine.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from ..engine.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig
+from ..engine.game import Game
 from ..engine.errors import GameSetupError
 from ..engine.view import Phase
 
@@ -68,11 +69,11 @@ def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None,
                 for s in game.players_in_cave
             })
         elif decks is None:
-            game.reveal()
+            game.reveal_random()
         else:
             if game.phase is Phase.ROUND_OVER:
                 game.start_next_round()
-            game.apply_reveal(enc.cards[decks[game.round - 1, game.step]])
+            game.reveal(enc.cards[decks[game.round - 1, game.step]])
     return game
 
 
@@ -189,8 +190,8 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     seats = len(chunk.specs)
     names = seat_names(chunk.specs)
     scores = np.zeros((chunk.count, seats), dtype=np.int64)
-    cards = np.zeros((chunk.count, 5), dtype=np.int64)
-    disasters = np.zeros((chunk.count, 5), dtype=bool)
+    cards = np.zeros((chunk.count, ROUNDS), dtype=np.int64)
+    disasters = np.zeros((chunk.count, ROUNDS), dtype=bool)
     for i in range(chunk.count):
         g = chunk.first + i
         game_seed = int(np.random.SeedSequence([chunk.seed, g]).generate_state(1)[0])
@@ -198,8 +199,8 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         # Each bot's randomness follows its name, not its place in the line-up.
         bots = [make_bot(chunk.specs[b], seed=_seed(chunk.seed, g, names[b]), exact=chunk.exact)
                 for b in order]
-        game = play_game(Game([names[b] for b in order], chunk.rules, seed=game_seed), bots,
-                         limit=chunk.limit)
+        config = GameConfig(tuple(names[b] for b in order), chunk.rules)
+        game = play_game(Game(config, seed=game_seed), bots, limit=chunk.limit)
         final = game.scores()
         for s, b in enumerate(order):
             scores[i, b] = final[s]

@@ -27,7 +27,7 @@ from typing import Callable
 
 from ..bots import Bot, make_bot
 from ..bots.outside import as_decision
-from ..engine.game import Game
+from ..engine.game import Game, GameConfig
 from ..engine.errors import IllegalAction
 from ..engine.events import DecisionMade, Event
 from ..names import NAME_MAX_CHARS, clean_name, clean_text, distinct_name
@@ -490,10 +490,12 @@ class Table:
         seed = None if self.settings.seed is None else self.settings.seed + self.games_played
         self.started, self.ended = datetime.now(timezone.utc), None
         self.game = Game(
-            [s.name for s in self._seats],
-            self.settings.rules,
+            GameConfig(
+                tuple(s.name for s in self._seats),
+                self.settings.rules,
+                chests_hidden=self.settings.hidden_chests,
+            ),
             seed=seed,
-            chests_hidden=self.settings.hidden_chests,
         )
         self.status = TableStatus.PLAYING
         self._votes.clear()
@@ -544,7 +546,7 @@ class Table:
                     await asyncio.sleep(pace * ROUND_PAUSE)
                     self._publish(game.start_next_round())
                 if game.phase is Phase.REVEAL:
-                    events = game.reveal()
+                    events = game.reveal_random()
                     # The card and the turn it opens (with its timer) in one update.
                     self._start_clock(game)
                     self._publish(events)

@@ -170,7 +170,7 @@ async def test_names_chat_and_table_names_are_shown_as_typed(names, chat, table_
         # The other rounds in the engine alone (drawing each would only cost time).
         game = fixed.game
         for treasure in (5, 7, 11, 13):
-            game.apply_reveal(T(treasure))
+            game.reveal(T(treasure))
             events = [e for seat in list(game.players_in_cave) for e in game.submit(seat, "leave")]
         fixed.publish(events)
         await until(pilot, lambda: isinstance(app.screen, FinalScreen))

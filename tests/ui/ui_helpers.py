@@ -9,7 +9,7 @@ from typing import Callable
 from rich.console import Console
 
 from diamant_tui.engine.cards import Card, HazardType, Hazard, Relic, Rules, Treasure
-from diamant_tui.engine.game import Game
+from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.engine.events import Event
 from diamant_tui.table import SeatInfo, SeatKind, TableStatus, TableUpdate
 from diamant_tui.engine.view import Decision
@@ -95,7 +95,7 @@ class FixedTable:
     """
 
     def __init__(self, rules: Rules = Rules.CLASSIC, names=NAMES, hidden: bool = False) -> None:
-        self.game = Game(names, rules, seed=1, chests_hidden=hidden)
+        self.game = Game(GameConfig(names, rules, chests_hidden=hidden), seed=1)
         self.status = TableStatus.PLAYING
         self.subscribers: list[tuple[int | None, Callable]] = []
         self.submitted: list[tuple[int, Decision]] = []
@@ -130,7 +130,7 @@ class FixedTable:
 
     def reveal(self, *cards: Card) -> None:
         for card in cards:
-            self.publish(self.game.apply_reveal(card))
+            self.publish(self.game.reveal(card))
 
     def decide(self, **by_name: str) -> None:
         """Submit decisions by player name (``Ana="continue"``)."""
