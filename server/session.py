@@ -109,7 +109,6 @@ NO_PTY_MESSAGE = (
 )
 
 
-
 class SessionRefused(Exception):
     """The session cannot start (e.g. a bad command); the message is shown before closing."""
 

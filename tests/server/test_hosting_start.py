@@ -75,6 +75,7 @@ def machine_addresses(family: str) -> list[str]:
     return found
 
 
+@pytest.mark.skipif(not shutil.which("ssh-keygen"), reason="needs OpenSSH's ssh-keygen")
 async def test_a_loopback_server_prints_one_join_line_and_the_key_as_ssh_shows_it(tmp_path):
     proc, lines = await start_lines(*DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0",
                                     "--data-dir", str(tmp_path))
