@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -247,6 +248,38 @@ def test_check_refuses_a_data_folder_the_server_cannot_write(tmp_path):
     assert line.startswith(f"Check failed: the data folder {data} cannot be written "
                            f"(Permission denied"), line
     assert "--data-dir" in line
+
+
+def test_check_refuses_a_port_another_program_listens_on(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = one_line_failure(check("--host", "127.0.0.1", "--port", str(port),
+                                      "--data-dir", str(tmp_path)))
+        assert line == (f"Check failed: the server cannot listen on 127.0.0.1 port {port}: "
+                        f"another program listens there (a server already running?); stop "
+                        f"it, or choose another port with --port")
+        line = one_line_failure(check("--host", "127.0.0.1", "--port", "0", "--metrics-port",
+                                      str(port), "--data-dir", str(tmp_path)))
+        assert f"the metrics endpoint cannot listen on 127.0.0.1 port {port}" in line
+        assert "--metrics-port" in line
+
+
+@pytest.mark.skipif(Path("/proc/sys/net/ipv4/ip_unprivileged_port_start").exists() and int(
+    Path("/proc/sys/net/ipv4/ip_unprivileged_port_start").read_text()) <= 22,
+    reason="this machine lets anyone listen on port 22")
+@needs_setpriv
+def test_check_says_port_22_needs_a_privilege(tmp_path):
+    """As the service's user without its one privilege (root gives up its own)."""
+    prefix = ["setpriv", "--bounding-set", "-net_bind_service"] if os.geteuid() == 0 else []
+    done = subprocess.run([*prefix, *DIAMANT, "serve", "--check", "--host", "127.0.0.1",
+                           "--port", "22", "--data-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    line = one_line_failure(done)
+    assert line.startswith("Check failed: the server cannot listen on 127.0.0.1 port 22: "
+                           "ports below 1024 need a privilege"), line
+    assert "CAP_NET_BIND_SERVICE" in line
 
 
 @pytest.mark.parametrize("content", [b"garbage\n", b""])
