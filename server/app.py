@@ -24,9 +24,11 @@ from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
 from diamant_tui.ui.messages import TableUpdated
 
+from .chat_watch import ChatWatch
 from .commands import Command, CommandError, parse_command
 from .config import ServerConfig
 from .console import client_environment, configure_app
+from .eventlog import SessionLog
 from .lobby import Lobby, LobbyError, default_bot
 from .lobby_screen import LobbyScreen
 from .logtext import loggable
@@ -46,10 +48,13 @@ class ServerApp(DiamantApp):
     """One person's app on the server (see module docstring)."""
 
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
-                 idle_timeout: float, waiting_timeout: float = ServerConfig.waiting_timeout) -> None:
+                 idle_timeout: float, waiting_timeout: float = ServerConfig.waiting_timeout,
+                 chat_watch: ChatWatch = ChatWatch()) -> None:
         # The language comes from the client's locale variables, never the server's.
         super().__init__(lang=detect_language(session.environment))
         self.session = session
+        self.session_log = SessionLog(log, session.id)
+        self.chat_watch = chat_watch
         self.lobby = lobby
         self.identity = session.identity
         self.member: Member | None = None
@@ -105,7 +110,7 @@ class ServerApp(DiamantApp):
                 TableSettings(name=command.name, rules=command.rules, seats=command.seats,
                               bots=(default_bot(),) * command.bots, filler=default_bot(),
                               pace=self.lobby.pace),
-                creator=self.identity.key, owner=self.identity.person,
+                creator=self.identity.key, owner=self.identity.person, session=self.session.id,
             )
         self.join(table)
 
@@ -113,7 +118,8 @@ class ServerApp(DiamantApp):
         """A guest gives their resume code: they become that guest and get the seat back
         (wrong codes are counted per address: too many, and the address must wait)."""
         try:
-            identity = self.lobby.identity_for_code(code, self.identity.address)
+            identity = self.lobby.identity_for_code(code, self.identity.address,
+                                                    self.session.id)
         except LobbyError as exc:
             self.notify(exc.text(self.t), severity="warning", markup=False)
             return
@@ -146,9 +152,10 @@ class ServerApp(DiamantApp):
         previous = self.lobby.take_seat(member, self)
         if previous is not None and previous is not self:
             if by_code:
-                log.info("%s: seat %d at table %r taken back with its resume code from %s",
-                         self.session.id, member.seat, table.name,
-                         loggable(self.identity.address, 60))
+                self.session_log.info(
+                    "seat %d at table %r taken back with its resume code from %s",
+                    member.seat, table.name, loggable(self.identity.address, 60),
+                    extra={"event": "resumed", "table": table.name})
             previous.session.close(previous.t("limit.taken_over" if by_code
                                               else "server.replaced"))
         self.member = member
@@ -168,6 +175,8 @@ class ServerApp(DiamantApp):
         # A guest's code expired with their last game: a rematch gets them a new one.
         # (Textual calls DiamantApp's handler after this one.)
         update = message.update
+        if update.status is TableStatus.PLAYING and self.member is not None:
+            self.lobby.game_seen(self.member.table)
         if (self.identity.guest and update.seat is not None
                 and update.status is TableStatus.PLAYING
                 and self.lobby.code_of(self.identity.key) is None
@@ -178,7 +187,7 @@ class ServerApp(DiamantApp):
         """Watch ``table`` as a spectator: chat marked as watching, nothing else (unless it
         has as many spectators as a table may: then a note says so)."""
         try:
-            self.lobby.check_watchers(table, self.identity.key)
+            self.lobby.check_watchers(table, self.identity.key, self.session.id)
         except LobbyError as exc:
             self.notify(exc.text(self.t), severity="warning", timeout=8, markup=False)
             return
@@ -192,7 +201,7 @@ class ServerApp(DiamantApp):
         self._waiting_since = None if self.member.table.status is TableStatus.PLAYING \
             else time.monotonic()
         self._to_lobby_level()
-        self.push_screen(TableScreen(self.member))
+        self.push_screen(TableScreen(self.chat_watch.wrap(self.member, self.session_log)))
 
     def _to_lobby_level(self) -> None:
         """Close every screen above the lobby (or above the app's base, if no lobby yet)."""
@@ -205,7 +214,8 @@ class ServerApp(DiamantApp):
             self.push_screen(self._lobby_screen())
 
     def _lobby_screen(self) -> LobbyScreen:
-        return LobbyScreen(self.lobby, self.identity, self.session.ssh_command)
+        return LobbyScreen(self.lobby, self.identity, self.session.ssh_command,
+                           session=self.session.id)
 
     # --- what the person chose in the lobby -------------------------------------------
 
@@ -227,7 +237,7 @@ class ServerApp(DiamantApp):
     def on_lobby_screen_open_table(self, message: LobbyScreen.OpenTable) -> None:
         def open_and_sit() -> None:
             table = self.lobby.create(message.settings, creator=self.identity.key,
-                                      owner=self.identity.person)
+                                      owner=self.identity.person, session=self.session.id)
             self.join(table)
 
         self._try(open_and_sit)
@@ -263,7 +273,8 @@ class ServerApp(DiamantApp):
     def _check_idle(self) -> None:
         if isinstance(self.screen, LobbyScreen) and self.session.idle_seconds > self.idle_timeout:
             minutes = round(self.idle_timeout / 60)
-            log.info("%s: idle in the lobby for %d minutes; closed", self.session.id, minutes)
+            self.session_log.info("idle in the lobby for %d minutes; closed", minutes,
+                          extra={"event": "limit", "limit": "lobby_idle_timeout"})
             self.session.close(self.t("server.idle", minutes=minutes))
             return
         self._check_waiting()
@@ -281,8 +292,10 @@ class ServerApp(DiamantApp):
         if now - self._waiting_since < self.waiting_timeout:
             return
         minutes = max(1, round(self.waiting_timeout / 60))
-        log.info("%s: at table %r for %d minutes with no game going on; closed",
-                 self.session.id, member.table.name, minutes)
+        self.session_log.info("at table %r for %d minutes with no game going on; closed",
+                      member.table.name, minutes,
+                      extra={"event": "limit", "limit": "waiting_timeout",
+                             "table": member.table.name})
         self.session.close(self.t("limit.waiting", minutes=minutes, name=member.table.name))
 
     def on_unmount(self) -> None:
@@ -311,7 +324,8 @@ class ServerApp(DiamantApp):
 
 
 def make_app_factory(lobby: Lobby, *, idle_timeout: float,
-                     waiting_timeout: float = ServerConfig.waiting_timeout):
+                     waiting_timeout: float = ServerConfig.waiting_timeout,
+                     chat_watch: ChatWatch = ChatWatch()):
     """The function a session calls to build its app (raises SessionRefused for bad commands)."""
 
     def factory(session: "GameSession") -> ServerApp:
@@ -322,6 +336,6 @@ def make_app_factory(lobby: Lobby, *, idle_timeout: float,
             except CommandError as exc:
                 raise SessionRefused(str(exc)) from None
         return ServerApp(session, lobby, command=command, idle_timeout=idle_timeout,
-                         waiting_timeout=waiting_timeout)
+                         waiting_timeout=waiting_timeout, chat_watch=chat_watch)
 
     return factory

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from typing import TYPE_CHECKING, Callable
 
 import asyncssh
@@ -19,7 +20,9 @@ import asyncssh
 # instance) are refused before the connection gets here; the README says which work.
 from diamant_tui.names import clean_name
 
+from .eventlog import SessionLog, new_session_id
 from .identity import Identity
+from .logtext import loggable
 
 if TYPE_CHECKING:
     from .limits import ConnectionLimits
@@ -31,10 +34,11 @@ SECOND_SESSION = ("at most {limit} session{s} per connection: for another one, c
                   "(a new ssh)")
 """Why a second session channel is refused (the client's SSH software shows it)."""
 
-SessionFactory = Callable[["Identity", "Callable[[], None]", "tuple[str, int] | None"],
+SessionFactory = Callable[["Identity", "Callable[[], None]", "tuple[str, int] | None", str],
                           "GameSession"]
 """Makes the session for a channel: the identity, what to call once the session has
-ended, and why it is refused (a text key and the limit it is over), if it is."""
+ended, why it is refused (a text key and the limit it is over), if it is, and the
+session's id (the connection's, for its first session)."""
 
 
 class ConnectionHandler(asyncssh.SSHServer):
@@ -42,7 +46,14 @@ class ConnectionHandler(asyncssh.SSHServer):
 
     def __init__(self, limits: "ConnectionLimits", session_factory: SessionFactory,
                  open_connections: "set[asyncssh.SSHServerConnection] | None" = None, *,
-                 session_timeout: float = 20.0, max_sessions: int = 1) -> None:
+                 session_timeout: float = 20.0, max_sessions: int = 1,
+                 on_refused: Callable[[str], None] | None = None) -> None:
+        self.id = new_session_id()
+        """The connection's id, in every log line about it (and its sessions)."""
+        self.log = SessionLog(log, self.id)
+        self._on_refused = on_refused
+        """Told the reason (a short word) of each connection or session refused."""
+        self._since = time.monotonic()
         self._limits = limits
         self._max_sessions = max_sessions
         self._session_timeout = session_timeout
@@ -64,18 +75,30 @@ class ConnectionHandler(asyncssh.SSHServer):
         self._open.add(conn)
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._address = str(peer[0])
+        self._since = time.monotonic()
         refusal = self._limits.admit(self._address)
         if refusal is None:
             self._admitted = True
+            self.log.info("connection from %s port %s", self._address, peer[1],
+                          extra={"event": "connect", "address": self._address})
             return
+        self.refused(refusal.reason)
+        fields = {"event": "refused", "address": self._address, "reason": refusal.reason}
         if self._limits.hammering(self._address):
             # Still connecting after being told: close at once, before any key exchange.
-            log.info("dropped a connection from %s: %s", self._address, refusal)
+            self.log.info("dropped a connection from %s: %s", self._address, refusal,
+                          extra=fields)
             asyncio.get_running_loop().call_soon(conn.abort)
             return
         # A message can only be sent once the key exchange is done: at authentication.
-        log.warning("refusing a connection from %s: %s", self._address, refusal)
+        self.log.warning("refusing a connection from %s: %s", self._address, refusal,
+                         extra=fields)
         self._refusal = refusal
+
+    def refused(self, reason: str) -> None:
+        """Count a refusal (a connection, a session or a name) by its reason."""
+        if self._on_refused is not None:
+            self._on_refused(reason)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_timer()
@@ -86,13 +109,23 @@ class ConnectionHandler(asyncssh.SSHServer):
             # asyncssh checks every user name against SASLprep (RFC 4013) before any
             # code here sees it, and refuses e.g. most emoji (unassigned in Unicode 3.2);
             # the client only reads asyncssh's reason. The README explains which names work.
-            log.warning("refused a connection from %s: its SSH user name is not allowed "
-                        "by SASLprep (RFC 4013): %s", self._address, exc.reason)
+            self.refused("user_name")
+            self.log.warning("refused a connection from %s: its SSH user name is not "
+                             "allowed by SASLprep (RFC 4013): %s", self._address, exc.reason,
+                             extra={"event": "refused", "address": self._address,
+                                    "reason": "user_name"})
         elif exc is not None:
-            log.info("connection from %s lost: %s", self._address, exc)
+            self.log.info("connection from %s lost: %s", self._address, loggable(exc, 120),
+                          extra={"event": "disconnect", "address": self._address,
+                                 "seconds": round(time.monotonic() - self._since, 1)})
         if self._admitted:
             self._admitted = False
             self._limits.release(self._address)
+            if exc is None:
+                self.log.info("connection from %s closed after %.0f s", self._address,
+                              time.monotonic() - self._since,
+                              extra={"event": "disconnect", "address": self._address,
+                                     "seconds": round(time.monotonic() - self._since, 1)})
 
     def begin_auth(self, username: str) -> bool:
         if self._refusal is not None and self._conn is not None:
@@ -127,35 +160,43 @@ class ConnectionHandler(asyncssh.SSHServer):
             self.identity = Identity("key:" + self._key, name, False, self._address)
         else:
             self.identity = Identity("guest:" + secrets.token_hex(8), name, True, self._address)
-        log.info("logged in: %s", self.identity)
+        self.log.info("logged in: %s", self.identity,
+                      extra={"event": "login", "address": self._address,
+                             "player": self.identity.name,
+                             "key": None if self.identity.guest else self._key})
         self._start_timer()
 
     def session_requested(self) -> "GameSession | bool":
         if self.identity is None:
             return False
         if self._sessions >= self._max_sessions:
-            log.warning("%s: refused a session channel beyond %d on one connection",
-                        self.identity, self._max_sessions)
+            self.refused("sessions_per_connection")
+            self.log.warning("%s: refused a session channel beyond %d on one connection",
+                             self.identity, self._max_sessions,
+                             extra={"event": "limit", "limit": "max_sessions_per_connection"})
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             SECOND_SESSION.format(
                                                 limit=self._max_sessions,
                                                 s="" if self._max_sessions == 1 else "s"))
         self._sessions += 1
+        session_id = self.id if self._sessions == 1 else f"{self.id}.{self._sessions}"
         # The timer goes on: a channel whose session never starts (no shell or command
         # asked for) holds the connection for nothing.
         identity = self.identity
         refusal = self._limits.open_session(self._address, identity.person)
         if refusal is not None:
             # Refused once the session has started, in the person's own language.
-            log.warning("%s: refused a session: %s (limit %d)", identity, *refusal)
-            return self._session_factory(identity, self._start_timer, refusal)
+            self.refused(refusal[0].removeprefix("limit."))
+            self.log.warning("%s: refused a session: %s (limit %d)", identity, *refusal,
+                             extra={"event": "limit", "limit": refusal[0]})
+            return self._session_factory(identity, self._start_timer, refusal, session_id)
 
         def ended() -> None:
             self._session = None
             self._limits.close_session(self._address, identity.person)
             self._start_timer()
 
-        self._session = self._session_factory(identity, ended, None)
+        self._session = self._session_factory(identity, ended, None, session_id)
         return self._session
 
     # --- a connection without a session is closed after the log-in time -----------------
@@ -175,7 +216,7 @@ class ConnectionHandler(asyncssh.SSHServer):
         self._timer = None
         if self._conn is None or (self._session is not None and self._session.app is not None):
             return  # gone already, or its session runs: its app is up
-        log.info("%s: no session open for %g seconds; connection closed", self.identity,
-                 self._session_timeout)
+        self.log.info("%s: no session open for %g seconds; connection closed", self.identity,
+                      self._session_timeout, extra={"event": "limit", "limit": "login_timeout"})
         self._conn.disconnect(asyncssh.DISC_BY_APPLICATION,
                               f"no session open for {self._session_timeout:g} seconds")

@@ -80,3 +80,15 @@ def parse_command(text: str) -> Command:
             f"play: --bots {ns.bots}: between 0 and {ns.seats - 1} computer players, "
             "so that at least one seat is yours")
     return Command("play", ns.name, rules, ns.seats, ns.bots)
+
+
+def without_secrets(text: str) -> str:
+    """A client's command as it may be logged: ``resume CODE`` without its code (a code
+    gives a seat), every other command as it is."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    if words and words[0].strip("'\"").lower() == "resume":
+        return "resume ******"
+    return text

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import tomllib
+import unicodedata
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -77,11 +78,24 @@ class ServerConfig:
     chat_window: float = 10.0
     resume_guesses: int = 5
     resume_window: float = 60.0
+    # A public room: its face, its log and its metrics.
+    server_name: str = ""
+    motd: str = ""
+    refused_names: str = "root, admin, administrator, sysop, moderator, diamant, server"
+    log_format: str = "text"
+    log_chat: bool = False
+    metrics_port: int = 0
+    metrics_host: str = "127.0.0.1"
 
     @property
     def data_path(self) -> Path:
         """The data folder, the default one when none was given."""
         return self.data_dir if self.data_dir is not None else default_data_dir()
+
+    @property
+    def refused_name_list(self) -> tuple[str, ...]:
+        """The names nobody may log in under (``refused_names``, split at commas)."""
+        return tuple(name.strip() for name in self.refused_names.split(",") if name.strip())
 
 
 # name -> help text: what the setting is and, for a limit, what it bounds and why.
@@ -143,10 +157,28 @@ _HELP: dict[str, str] = {
     "resume_guesses": "wrong resume codes one address may type in a resume window before it "
                       "must wait (a code gives a seat)",
     "resume_window": "seconds over which wrong resume codes are counted",
+    "server_name": "the server's name, shown at the top of the lobby (empty: none)",
+    "motd": "a message of the day, shown in the lobby under its title (empty: none)",
+    "refused_names": "names nobody may log in under, separated by commas; names that only "
+                     "look like one of them (another script's letters, capitals) are "
+                     "refused too",
+    "log_format": "text (one readable line per event) or json (one JSON object per line, "
+                  "for a log collector)",
+    "log_chat": "also log what players say in chat (true or false); off, the log holds no "
+                "chat text",
+    "metrics_port": "port of a Prometheus metrics endpoint (0: none)",
+    "metrics_host": "address the metrics endpoint listens on: keep it local unless a "
+                    "firewall guards it",
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
-_MAY_BE_ZERO = ("keepalive_interval", "pace")
+_LOG_FORMATS = ("text", "json")
+_MAY_BE_ZERO = ("keepalive_interval", "pace", "metrics_port")
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+SERVER_NAME_MAX = 40
+"""Longest server name: it shares the lobby's title line."""
+MOTD_MAX = 300
+"""Longest message of the day, in characters (a few lines of the lobby's header)."""
 """Numbers that may be 0; every other number must be more than 0."""
 
 
@@ -156,7 +188,9 @@ def _parser_for(name: str) -> Callable[[str], Any]:
         return lambda text: Path(text).expanduser()
     if name == "log_level":
         return _log_level
-    return {"int": _whole, "float": _number, "str": str}[str(kind)]
+    if name == "log_format":
+        return _log_format
+    return {"int": _whole, "float": _number, "str": str, "bool": _yes_no}[str(kind)]
 
 
 def _whole(text: str) -> int:
@@ -180,13 +214,42 @@ def _log_level(text: str) -> str:
     return level
 
 
+def _log_format(text: str) -> str:
+    if text.lower() not in _LOG_FORMATS:
+        raise ValueError(f"{text!r} is not one of {', '.join(_LOG_FORMATS)}")
+    return text.lower()
+
+
+def _yes_no(text: str) -> bool:
+    word = text.strip().lower()
+    if word not in _TRUE + _FALSE:
+        raise ValueError(f"{text!r} is neither true nor false")
+    return word in _TRUE
+
+
+def _check_texts(config: ServerConfig) -> None:
+    """The room's texts are shown to every player: no control characters but line
+    breaks in the message of the day, and a bounded length."""
+    for name, most, breaks in (("server_name", SERVER_NAME_MAX, False),
+                               ("motd", MOTD_MAX, True)):
+        text = getattr(config, name)
+        if len(text) > most:
+            raise ConfigError(f"{name}: at most {most} characters, not {len(text)}")
+        if any(unicodedata.category(ch)[0] == "C" and not (breaks and ch == "\n")
+               for ch in text):
+            raise ConfigError(f"{name}: control characters are not allowed"
+                              + ("" if not breaks else " (line breaks are)"))
+
+
 def _check(config: ServerConfig) -> ServerConfig:
     """Reject values that cannot work, naming the setting."""
-    if not 0 <= config.port <= 65535:
-        raise ConfigError(f"port: {config.port} is not between 0 and 65535")
+    for port in ("port", "metrics_port"):
+        if not 0 <= getattr(config, port) <= 65535:
+            raise ConfigError(f"{port}: {getattr(config, port)} is not between 0 and 65535")
     for field in fields(ServerConfig):
         value = getattr(config, field.name)
-        if field.name == "port" or not isinstance(value, (int, float)):
+        if (field.name == "port" or not isinstance(value, (int, float))
+                or isinstance(value, bool)):
             continue
         if field.name in _MAY_BE_ZERO:
             if value < 0:
@@ -196,6 +259,7 @@ def _check(config: ServerConfig) -> ServerConfig:
     if config.max_columns < 80 or config.max_rows < 24:
         raise ConfigError(f"max_columns, max_rows: the game needs 80x24 at least, not "
                           f"{config.max_columns}x{config.max_rows}")
+    _check_texts(config)
     return config
 
 
@@ -204,6 +268,10 @@ def _apply(config: ServerConfig, values: Mapping[str, Any], source: str) -> Serv
     for name, value in values.items():
         if name not in _HELP:
             raise ConfigError(f"{source}: unknown setting {name!r}")
+        if isinstance(value, (list, tuple)):  # a TOML array (refused_names)
+            value = ", ".join(str(item) for item in value)
+        elif isinstance(value, bool):  # TOML's true and false
+            value = "true" if value else "false"
         try:
             changes[name] = _parser_for(name)(str(value))
         except ValueError as exc:

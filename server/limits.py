@@ -15,6 +15,18 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 
+class Refusal(str):
+    """Why a connection is refused: the text the client is sent, and ``reason``, a short
+    word for counting refusals by kind (``rate``, ``full``, ``address``)."""
+
+    reason: str
+
+    def __new__(cls, text: str, reason: str) -> "Refusal":
+        refusal = super().__new__(cls, text)
+        refusal.reason = reason
+        return refusal
+
+
 @dataclass
 class _Bucket:
     tokens: float
@@ -49,7 +61,7 @@ class ConnectionLimits:
         """True when ``address`` keeps connecting although refused: close at once, no reply."""
         return self._refused[address] > self.burst
 
-    def admit(self, address: str) -> str | None:
+    def admit(self, address: str) -> Refusal | None:
         """Count a new connection from ``address``; or return why it is refused."""
         reason = self._admit(address)
         if reason is None:
@@ -58,7 +70,7 @@ class ConnectionLimits:
             self._refused[address] += 1
         return reason
 
-    def _admit(self, address: str) -> str | None:
+    def _admit(self, address: str) -> Refusal | None:
         now = self.clock()
         bucket = self._buckets.get(address)
         if bucket is None:
@@ -66,12 +78,14 @@ class ConnectionLimits:
         bucket.tokens = min(float(self.burst), bucket.tokens + (now - bucket.stamp) * self.rate)
         bucket.stamp = now
         if bucket.tokens < 1:
-            return "too many new connections from your address; wait a few seconds and retry"
+            return Refusal("too many new connections from your address; wait a few seconds "
+                           "and retry", "rate")
         bucket.tokens -= 1
         if self.total >= self.max_connections:
-            return "the server is full; please try again later"
+            return Refusal("the server is full; please try again later", "full")
         if self._open[address] >= self.max_per_address:
-            return f"at most {self.max_per_address} connections from one address"
+            return Refusal(f"at most {self.max_per_address} connections from one address",
+                           "address")
         self._open[address] += 1
         self._forget_full_buckets(now)
         return None

@@ -25,10 +25,13 @@ from diamant_tui.ui.setup_choices import default_level, levels
 
 from .config import ServerConfig
 from .console import tell_host
+from .eventlog import SessionLog
 from .logtext import loggable
 from .records import write_record
 
 log = logging.getLogger(__name__)
+TableHook = Callable[[str, Table], None]
+"""Told of a table's life: ``opened``, ``started`` (a game), ``ended`` (a game), ``closed``."""
 
 TABLE_NAME = re.compile(r"[\w.-]{1,20}")
 """Table names: letters, digits, ``_``, ``.`` and ``-``, at most 20 characters."""
@@ -40,6 +43,11 @@ FREE_NAME = "cave-{n}"
 """The names offered for a new table when its creator types none."""
 
 _ENGLISH = Translator("en")
+
+
+def _log_for(session: str | None) -> logging.Logger | SessionLog:
+    """The lobby's log for what ``session`` asked (its id on every line), if any."""
+    return log if session is None else SessionLog(log, session)
 
 
 class LobbyError(ValueError):
@@ -107,6 +115,13 @@ class Lobby:
         self.resume_window = resume_window
         self.max_watchers = max_watchers
         self._clock = clock
+        self.server_name = ""
+        """The server's name, shown at the top of the lobby (empty: none)."""
+        self.motd = ""
+        """The message of the day, shown under the lobby's title (empty: none)."""
+        self.on_table: TableHook | None = None
+        self._started: dict[Table, int] = {}
+        """The game of each table whose start was logged (its number at the table)."""
         self.tables: dict[str, Table] = {}
         self._owners: dict[Table, str] = {}
         """Whom each table counts against (the person who opened it, see ``create``)."""
@@ -123,15 +138,16 @@ class Lobby:
         return self.tables.get(name)
 
     def create(self, settings: TableSettings, creator: str | None,
-               owner: str | None = None) -> Table:
+               owner: str | None = None, session: str | None = None) -> Table:
         """Open a new table; the name must be free and valid, and neither the server nor
         ``owner`` (the person opening it, as the limits count people; none: the host's
         own table, counted against nobody) may have too many tables open."""
+        log = _log_for(session)
         self.prune()
         check_table_name(settings.name)
         if settings.name in self.tables:
             raise LobbyError("lobby.error.taken", name=settings.name)
-        self.check_room(owner)
+        self.check_room(owner, session)
         try:
             table = Table(settings, creator=creator, on_game_over=self._game_over,
                           chat=self.chat)
@@ -140,35 +156,60 @@ class Lobby:
         self.tables[settings.name] = table
         if owner is not None:
             self._owners[table] = owner
-        log.info("table %r created by %s: %s", settings.name, creator, settings)
+        log.info("table %r created by %s: %s", settings.name, creator, settings,
+                 extra={"event": "table_opened", "table": settings.name})
+        self._tell("opened", table)
         return table
+
+    def _tell(self, event: str, table: Table) -> None:
+        if self.on_table is not None:
+            self.on_table(event, table)
+
+    def game_seen(self, table: Table) -> None:
+        """A session saw ``table`` playing: the first to see a game log its start."""
+        if table.status is not TableStatus.PLAYING or table.game is None:
+            return
+        if (self._started.get(table) == table.games_played
+                or self.tables.get(table.name) is not table):
+            return
+        self._started[table] = table.games_played
+        people = sum(1 for seat in table.seats if seat.kind is SeatKind.PERSON)
+        log.info("table %r: game %d started, %d people and %d computer players",
+                 table.name, table.games_played + 1, people, len(table.seats) - people,
+                 extra={"event": "game_started", "table": table.name,
+                        "game": table.games_played + 1, "people": people})
+        self._tell("started", table)
 
     def tables_of(self, owner: str) -> int:
         """How many open tables ``owner`` has opened."""
         return sum(1 for who in self._owners.values() if who == owner)
 
-    def check_room(self, owner: str | None) -> None:
+    def check_room(self, owner: str | None, session: str | None = None) -> None:
         """Raise a :class:`LobbyError` saying why ``owner`` cannot open a table now (the
         server has too many, or they have opened as many as one person may), if so."""
+        log = _log_for(session)
         self.prune()
         if len(self.tables) >= self.max_tables:
             log.warning("a table refused to %s: the server has %d tables open", owner,
-                        len(self.tables))
+                        len(self.tables), extra={"event": "limit", "limit": "max_tables"})
             raise LobbyError("lobby.error.too_many")
         if owner is not None and self.tables_of(owner) >= self.max_tables_per_person:
             log.warning("a table refused to %s: %d tables open already", owner,
-                        self.tables_of(owner))
+                        self.tables_of(owner),
+                        extra={"event": "limit", "limit": "max_tables_per_person"})
             raise LobbyError("limit.tables_per_person", limit=self.max_tables_per_person)
 
-    def check_watchers(self, table: Table, identity: str) -> None:
+    def check_watchers(self, table: Table, identity: str, session: str | None = None) -> None:
         """Raise a :class:`LobbyError` if ``table`` has as many spectators as one table
         may have (someone already watching it may come back)."""
+        log = _log_for(session)
         watching = table.watcher_identities
         if identity in watching:
             return
         if len(watching) >= self.max_watchers:
             log.warning("table %r: a spectator refused, %d watching already", table.name,
-                        len(watching))
+                        len(watching), extra={"event": "limit", "limit": "max_watchers",
+                                              "table": table.name})
             raise LobbyError("limit.watchers", name=table.name, limit=self.max_watchers)
 
     async def close_empty(self) -> list[str]:
@@ -186,7 +227,8 @@ class Lobby:
             if now - since < self.empty_table_timeout:
                 continue
             self._remove(name, table)
-            log.info("table %r closed: nobody at it for %d seconds", name, round(now - since))
+            log.info("table %r closed: nobody at it for %d seconds", name, round(now - since),
+                     extra={"event": "table_closed", "table": name})
             await table.close()
             closed.append(name)
         return closed
@@ -237,9 +279,12 @@ class Lobby:
         if table.watchers or self.tables.get(name) is not table:
             return  # someone (a spectator) still looks at it, or it has gone already
         self._remove(name, table)
-        log.info("table %r closed: nobody left at it", name)
+        log.info("table %r closed: nobody left at it", name,
+                 extra={"event": "table_closed", "table": name})
 
     def _remove(self, name: str, table: Table) -> None:
+        self._tell("closed", table)
+        self._started.pop(table, None)
         del self.tables[name]
         self._owners.pop(table, None)
         self._empty_since.pop(table, None)
@@ -268,6 +313,7 @@ class Lobby:
 
     def _game_over(self, table: Table) -> None:
         """A game has ended: write its record; the codes of its seats are no use now."""
+        self._tell("ended", table)
         self.save_record(table)
         self._expire_codes()
 
@@ -288,12 +334,14 @@ class Lobby:
         """The resume code already given to ``identity``, if any (none is made)."""
         return self._code_of.get(identity)
 
-    def identity_for_code(self, code: str, address: str = "?") -> str | None:
+    def identity_for_code(self, code: str, address: str = "?",
+                          session: str | None = None) -> str | None:
         """The guest identity a resume code stands for, if it holds a seat still.
 
         Wrong codes are counted per ``address`` and logged: past ``resume_guesses`` in a
         minute the address must wait (a :class:`LobbyError` says how long), so that the
         codes, about 30 bits, cannot be found by trying them one after another."""
+        log = _log_for(session)
         loop_time = asyncio.get_running_loop().time()
         wrong = self._wrong_codes.get(address)
         if wrong is not None:
@@ -302,7 +350,8 @@ class Lobby:
             if len(wrong) >= self.resume_guesses:
                 wait = max(1, math.ceil(wrong[0] + self.resume_window - loop_time))
                 log.info("resume code from %s refused: %d wrong codes in %g s; %d s to wait",
-                         loggable(address, 60), len(wrong), self.resume_window, wait)
+                         loggable(address, 60), len(wrong), self.resume_window, wait,
+                         extra={"event": "limit", "limit": "resume_guesses"})
                 raise LobbyError("limit.resume_wait", seconds=wait)
         identity = self._codes.get(code.strip().upper())
         if identity is not None and self.seat_of(identity) is not None:
@@ -312,9 +361,10 @@ class Lobby:
                 del self._wrong_codes[next(iter(self._wrong_codes))]
             wrong = self._wrong_codes[address] = deque()
         wrong.append(loop_time)
-        log.warning("wrong resume code %s from %s (%d of %d allowed in %g s)",
-                    loggable(code, 20), loggable(address, 60), len(wrong),
-                    self.resume_guesses, self.resume_window)
+        # Never the code itself: one typed a letter wrong is most of a code that gives a seat.
+        log.warning("wrong resume code from %s (%d of %d allowed in %g s)",
+                    loggable(address, 60), len(wrong), self.resume_guesses,
+                    self.resume_window, extra={"event": "wrong_code"})
         return None
 
     def _expire_codes(self) -> None:
@@ -344,7 +394,9 @@ class Lobby:
                       f"server (or restart it with another --data-dir); until then game "
                       f"records are lost.")
             return None
-        log.info("table %r: game record written to %s", table.name, path)
+        log.info("table %r: game record written to %s", table.name, path,
+                 extra={"event": "game_saved", "table": table.name, "record": path.name,
+                        "finished": table.status is TableStatus.FINISHED})
         return path
 
     def save_games(self) -> list[Path]:
@@ -370,4 +422,5 @@ class Lobby:
         self.tables.clear()
         self._owners.clear()
         self._empty_since.clear()
+        self._started.clear()
         await asyncio.gather(*(table.close() for table in tables))

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
@@ -94,17 +95,19 @@ class LobbyScreen(DiamantScreen):
     ]
 
     def __init__(self, lobby: Lobby, identity: Identity,
-                 ssh_command: Callable[[str], str]) -> None:
-        """``ssh_command(words)`` is the line that runs ``words`` on this server."""
+                 ssh_command: Callable[[str], str], session: str | None = None) -> None:
+        """``ssh_command(words)`` is the line that runs ``words`` on this server;
+        ``session`` is the session's id (in the log lines about what it asks for)."""
         super().__init__()
         self.lobby = lobby
+        self._session = session
         self.identity = identity
         self._ssh_command = ssh_command
         self._rows: list[tuple[str, ...]] = []
 
     def compose(self) -> ComposeResult:
         t = self.app.t
-        yield Static(t("lobby.title"), id="title")
+        yield Static(self._title(), id="title")
         yield Static(id="who")
         yield Static(id="resume")
         # The list grows with the tables; "no tables yet" sits right under its header.
@@ -132,8 +135,18 @@ class LobbyScreen(DiamantScreen):
         self._show_header()  # a resume code may have been given at a table meanwhile
         self.refresh_tables()
 
+    def _title(self) -> Content:
+        """The lobby's title, with the server's name and its message of the day (the
+        host's own words: shown as written, never as markup)."""
+        t, name, motd = self.app.t, self.lobby.server_name, self.lobby.motd
+        title = literal(t("lobby.title_named", server=name) if name else t("lobby.title"))
+        if motd:
+            title += Content("\n") + literal(motd).stylize("not bold")
+        return title
+
     def _show_header(self) -> None:
         t, me = self.app.t, self.identity
+        self.query_one("#title", Static).update(self._title())
         who = t("lobby.who_guest" if me.guest else "lobby.who_key", name=me.name)
         language = LANGUAGE_NAMES[self.app.translator.lang]
         # The name is the person's SSH user name: shown as typed, never as markup.
@@ -190,7 +203,7 @@ class LobbyScreen(DiamantScreen):
 
     def action_new(self) -> None:
         try:
-            self.lobby.check_room(self.identity.person)  # say so before the choices are made
+            self.lobby.check_room(self.identity.person, self._session)  # before the choices
         except LobbyError as exc:
             self.notify(exc.text(self.app.t), severity="warning", timeout=8)
             return

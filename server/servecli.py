@@ -17,6 +17,7 @@ import sys
 import threading
 
 from .config import ConfigError, ServerConfig, add_arguments, load
+from .eventlog import setup_logging
 from .hostkey import HostKeyError
 from .records import DataFolderError
 
@@ -33,31 +34,56 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "variable or in a TOML file (--config), with the same name.",
     )
     add_arguments(parser)
+    parser.add_argument("--check", action="store_true",
+                        help="check the settings, the data folder, the host key and the "
+                        "ports, say what the server would do, and exit (status 0: it would "
+                        "start; 1: the one line printed says what stops it)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the server and serve until SIGTERM or Ctrl-C; returns the exit status."""
+    checking = getattr(args, "check", False)
     try:
         config = load(args)
     except ConfigError as exc:
-        sys.stderr.write(f"Error starting server: {exc}\n")
+        sys.stderr.write(f"{'Check failed' if checking else 'Error starting server'}: {exc}\n")
         return 1
-    _setup_logging(config.log_level)
+    if checking:
+        return _check(config)
+    setup_logging(config.log_level, config.log_format)
     try:
         return asyncio.run(_serve(config))
     except KeyboardInterrupt:
         return 130
 
 
-def _setup_logging(level: str) -> None:
-    handler = logging.StreamHandler(sys.__stderr__)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(level.upper())
-    # asyncssh logs every packet exchange at INFO; keep only its warnings.
-    logging.getLogger("asyncssh").setLevel(max(logging.WARNING, root.level))
+def _check(config: ServerConfig) -> int:
+    from .check import CheckFailed, check
+
+    try:
+        lines = check(config)
+    except CheckFailed as exc:
+        sys.stderr.write(f"Check failed: {exc}\n")
+        return 1
+    sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def start_lines(config: ServerConfig, server) -> list[str]:
+    """What ``diamant serve`` prints once it listens: where, the host key as players'
+    ssh shows it, the data folder, and the command that joins at each address."""
+    from .addresses import fingerprint_line, join_commands
+
+    host = config.host or "every address"
+    return [
+        f"Diamant server listening on {host} port {server.port}",
+        fingerprint_line(server.host_key),
+        f"Data folder: {config.data_path}",
+        "Join with:",
+        *(f"  {command}" for command in
+          join_commands(server.listening(), server.port, config.public_host)),
+    ]
 
 
 def stop_deadline(config: ServerConfig) -> float:
@@ -112,14 +138,7 @@ async def _serve(config: ServerConfig) -> int:
     except (OSError, HostKeyError, ValueError, DataFolderError) as exc:
         sys.stderr.write(f"Error starting server: {exc}\n")
         return 1
-    host = "localhost" if config.host in ("0.0.0.0", "::", "") else config.host
-    port_flag = "" if server.port == 22 else f"-p {server.port} "
-    sys.stdout.write(
-        f"Diamant server listening on {config.host} port {server.port}\n"
-        f"Host key fingerprint: {server.fingerprint}\n"
-        f"Data folder: {config.data_path}\n"
-        f"Join with: ssh {port_flag}{host}   (or: ssh -t {port_flag}{host} play TABLE)\n"
-    )
+    sys.stdout.write("".join(line + "\n" for line in start_lines(config, server)))
     sys.stdout.flush()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

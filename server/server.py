@@ -17,15 +17,19 @@ from typing import Callable
 
 import asyncssh
 
+from diamant_tui.names import look_alike_key
 from diamant_tui.table import ChatLimits
 
 from .app import make_app_factory
+from .addresses import socket_addresses
 from .auth import ConnectionHandler
+from .chat_watch import ChatWatch
 from .identity import Identity
 from .config import ServerConfig
 from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
+from .metrics import ServerMetrics, ServerState
 from .records import check_data_folder
 from .session import AppFactory, GameSession, SessionLimits, SessionRefused
 
@@ -41,6 +45,34 @@ def _refuse(refusal: tuple[str, int], session: GameSession) -> AppFactory:
     """The app factory of a session over a limit: it says why, in the person's language."""
     key, limit = refusal
     raise SessionRefused(session.t(key, limit=limit))
+
+
+def _refuse_name(session: GameSession) -> AppFactory:
+    """The app factory of a session under a refused name: it says so, in the person's
+    language, with the command to come back under another name."""
+    words = [word for word in session.ssh_command().split(" ") if word != "-t"]
+    words[-1] = f"{session.t('login.other_name')}@{words[-1]}"  # the host is the last word
+    raise SessionRefused(session.t("login.name_refused", name=session.identity.name,
+                                   command=" ".join(words)))
+
+
+class RefusedNames:
+    """The names nobody may log in under, compared by what they look like
+    (:func:`~diamant_tui.names.look_alike_key`): ``Аdmin`` with a Cyrillic ``А`` is
+    ``admin`` too. Whatever their case: the look-alike key keeps capitals apart from small
+    letters (``ROOT`` looks like ``R00T``, not like ``root``), so each name is compared as
+    written and in small letters."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self._keys = frozenset(key for name in names for key in _keys(name))
+
+    def __contains__(self, name: str) -> bool:
+        return not self._keys.isdisjoint(_keys(name))
+
+
+def _keys(name: str) -> set[str]:
+    return {look_alike_key(name), look_alike_key(name.casefold()),
+            look_alike_key(name.upper())}
 
 
 class GameServer:
@@ -59,16 +91,24 @@ class GameServer:
                                            watchers=config.chat_watchers_lines,
                                            table=config.chat_table_lines,
                                            window=config.chat_window))
+        self.lobby.server_name, self.lobby.motd = config.server_name, config.motd
         self.limits = ConnectionLimits(config.max_connections, config.max_per_address,
                                        config.connect_rate, config.connect_burst,
                                        max_per_person=config.max_sessions_per_person)
+        self.refused_names = RefusedNames(config.refused_name_list)
+        self.metrics = ServerMetrics(
+            lambda: ServerState(len(self.connections), len(self.sessions)),
+            lambda: self.lobby.tables.values())
+        self.lobby.on_table = self.metrics.table_changed
+        chat_watch = ChatWatch(config.log_chat, self.metrics.refuse_chat)
         build = app_factory or (lambda lobby: make_app_factory(
             lobby, idle_timeout=config.lobby_idle_timeout,
-            waiting_timeout=config.waiting_timeout))
+            waiting_timeout=config.waiting_timeout, chat_watch=chat_watch))
         self._app_factory = build(self.lobby)
         self.sessions: set[GameSession] = set()
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.fingerprint = ""
+        self.host_key: asyncssh.SSHKey | None = None
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
@@ -79,16 +119,23 @@ class GameServer:
         assert self._acceptor is not None, "the server is not started"
         return self._acceptor.get_port()
 
+    def listening(self) -> list[tuple[int, str]]:
+        """The family and address of every socket the server listens on."""
+        assert self._acceptor is not None, "the server is not started"
+        return socket_addresses(self._acceptor.sockets)
+
     async def start(self) -> None:
         """Check the data folder can be written, load (or make) the host key and start
         listening (a :class:`~diamant_server.records.DataFolderError` says what is wrong)."""
         check_data_folder(self.config.data_path)
         key = load_or_create(self.config.data_path)
         self.fingerprint = fingerprint(key)
+        self.host_key = key
         self._acceptor = await asyncssh.create_server(
             lambda: ConnectionHandler(self.limits, self._new_session, self.connections,
                                       session_timeout=self.config.login_timeout,
-                                      max_sessions=self.config.max_sessions_per_connection),
+                                      max_sessions=self.config.max_sessions_per_connection,
+                                      on_refused=self.metrics.refuse),
             self.config.host,
             self.config.port,
             server_host_keys=[key],
@@ -101,15 +148,26 @@ class GameServer:
             login_timeout=self.config.login_timeout,
             keepalive_interval=self.config.keepalive_interval,
         )
+        if self.config.metrics_port:
+            try:
+                self.metrics.start(self.config.metrics_host, self.config.metrics_port)
+            except OSError as exc:
+                self._acceptor.close()
+                await self._acceptor.wait_closed()
+                self._acceptor = None
+                raise OSError(exc.errno, f"cannot serve metrics on {self.config.metrics_host} "
+                              f"port {self.config.metrics_port}: {exc.strerror}") from None
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
                                                                name="empty tables")
         log.info("listening on %s port %d; host key %s", self.config.host, self.port,
                  self.fingerprint)
 
     def _new_session(self, identity: Identity, ended: Callable[[], None] | None = None,
-                     refusal: tuple[str, int] | None = None) -> GameSession:
+                     refusal: tuple[str, int] | None = None,
+                     session_id: str | None = None) -> GameSession:
         """The session for a new channel; ``ended`` is called once it has ended, and a
-        ``refusal`` (over a limit) is told to the person once the session starts."""
+        ``refusal`` (over a limit, or a refused name) is told to the person once the
+        session starts; ``session_id`` is its connection's id."""
 
         def closed(session: GameSession) -> None:
             self.sessions.discard(session)
@@ -117,9 +175,16 @@ class GameServer:
                 ended()
 
         build = self._build_app if refusal is None else functools.partial(_refuse, refusal)
+        if refusal is None and identity.name in self.refused_names:
+            build = _refuse_name
         session = GameSession(identity, build, port=self._port,
                               public_host=self.config.public_host or None, on_close=closed,
-                              limits=SessionLimits.from_config(self.config))
+                              limits=SessionLimits.from_config(self.config),
+                              session_id=session_id)
+        if build is _refuse_name:
+            self.metrics.refuse("name")
+            session.log.info("refused the name %r: it is kept for the server",
+                             identity.name, extra={"event": "refused", "reason": "name"})
         self.sessions.add(session)
         return session
 
@@ -169,6 +234,7 @@ class GameServer:
         for conn in list(self.connections):
             conn.abort()  # still there after the grace: cut, without waiting for the client
         await self._within(acceptor.wait_closed(), 0.5, "closing the listener")
+        await self._within(self.metrics.stop(), 1.0, "stopping the metrics endpoint")
         self._acceptor = None
         self._stopped.set()
         log.info("stopped in %.1f s; %d game records written", time.monotonic() - started,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import itertools
 import logging
 import sys
 import time
@@ -24,7 +23,9 @@ from diamant_tui.i18n import Translator, detect_language
 from diamant_tui.table import CHAT_MAX_CHARS
 
 from .config import ServerConfig
+from .commands import without_secrets
 from .driver import SSHDriver
+from .eventlog import SessionLog, new_session_id
 from .input_limits import InputGate
 from .logtext import WarningLimiter, loggable
 
@@ -107,8 +108,6 @@ NO_PTY_MESSAGE = (
     "Diamant needs a terminal: connect with ssh -t, for example: {ssh}\r\n"
 )
 
-_session_ids = itertools.count(1)
-
 
 class SessionRefused(Exception):
     """The session cannot start (e.g. a bad command); the message is shown before closing."""
@@ -123,8 +122,10 @@ class GameSession(asyncssh.SSHServerSession):
     def __init__(self, identity: "Identity", app_factory: AppFactory, *, port: int,
                  public_host: str | None = None,
                  on_close: Callable[["GameSession"], None] | None = None,
-                 limits: SessionLimits | None = None) -> None:
-        self.id = f"s{next(_session_ids)}"
+                 limits: SessionLimits | None = None, session_id: str | None = None) -> None:
+        self.id = session_id or new_session_id()
+        """The connection's id (given at accept): every log line about it carries it."""
+        self.log = SessionLog(log, self.id)
         self.identity = identity
         self.command: str | None = None
         self.term_type = "xterm"
@@ -155,7 +156,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._flood_told_at: float | None = None
         self._input_stopped = False
         self._closed = False
-        self._warnings = WarningLimiter(log)
+        self._warnings = WarningLimiter(self.log)
         self._conn: Any = None
         self._stalled_since: float | None = None
         self._watch: asyncio.TimerHandle | None = None
@@ -191,7 +192,7 @@ class GameSession(asyncssh.SSHServerSession):
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("%s: refused subsystem %s", self.id, loggable(subsystem, 40))
+        self.log.info("refused subsystem %s", loggable(subsystem, 40))
         return False
 
     def session_started(self) -> None:
@@ -199,18 +200,20 @@ class GameSession(asyncssh.SSHServerSession):
         self.environment = {_text(k): _text(v) for k, v in self._chan.get_environment().items()}
         refused = getattr(self._chan._env, "refused", 0)  # type: ignore[attr-defined]
         if refused:
-            log.info("%s: ignored %d environment variables (not used by the game, or too long)",
-                     self.id, refused)
+            self.log.info("ignored %d environment variables (not used by the game, or too long)",
+                          refused)
         if not self._has_pty:
             command = self.command or ""
-            log.info("%s: %s connected without a terminal; told to use ssh -t", self.id, self.identity)
+            self.log.info("%s connected without a terminal; told to use ssh -t", self.identity)
             self._chan.write(NO_PTY_MESSAGE.format(ssh=self.ssh_command(command))
                              .encode("utf-8", errors="replace"))
             self._chan.exit(1)
             return
-        log.info("%s: %s opened a %dx%d %s terminal%s", self.id, self.identity, *self.size,
-                 loggable(self.term_type, TERM_MAX_LENGTH),
-                 f" with command {loggable(self.command)}" if self.command else "")
+        # A resume code in the command gives a seat: it is never logged.
+        self.log.info("%s opened a %dx%d %s terminal%s", self.identity, *self.size,
+                      loggable(self.term_type, TERM_MAX_LENGTH),
+                      f" with command {loggable(without_secrets(self.command))}"
+                      if self.command else "", extra={"event": "session"})
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._run(), name=f"session {self.id}")
         self._watch = loop.call_later(WATCH_INTERVAL, self._watch_output)
@@ -221,7 +224,8 @@ class GameSession(asyncssh.SSHServerSession):
         self.last_input = time.monotonic()
         if not self._take_tokens(len(data)):
             if not self._flooding:
-                log.warning("%s: input flood; throwing away input", self.id)
+                self.log.warning("input flood; throwing away input",
+                                 extra={"event": "limit", "limit": "input_bytes_per_second"})
                 self._tell(self.t("server.flood"))
             self._flooding = True
             if self.gate is not None:
@@ -236,8 +240,8 @@ class GameSession(asyncssh.SSHServerSession):
                 self._driver.feed(data)
             except Exception as exc:
                 # Garbage a terminal parser cannot read must not end the session.
-                self._warnings.warning("unreadable", "%s: unreadable input (%s: %s); parser reset",
-                                       self.id, type(exc).__name__, loggable(exc, 100))
+                self._warnings.warning("unreadable", "unreadable input (%s: %s); parser reset",
+                                       type(exc).__name__, loggable(exc, 100))
                 self._driver.discard_input()
         if self.gate is not None and self.gate.dropped:
             self._check_flood()
@@ -250,13 +254,14 @@ class GameSession(asyncssh.SSHServerSession):
         seconds = gate.flood_seconds()
         if self._flood_told_at != gate.flood_started:  # once per flood
             self._flood_told_at = gate.flood_started
-            self._warnings.warning("flood", "%s: more than %g keys or mouse reports a second; "
-                                   "the excess is ignored", self.id,
+            self._warnings.warning("flood", "more than %g keys or mouse reports a second; "
+                                   "the excess is ignored",
                                    self.limits.input_events_per_second)
             self._tell(self.t("limit.flood"))
         if seconds > self.limits.input_flood_seconds:
-            log.warning("%s: %s kept flooding input for %.0f s (%d events ignored); closed",
-                        self.id, self.identity, seconds, gate.dropped_total)
+            self.log.warning("%s kept flooding input for %.0f s (%d events ignored); closed",
+                             self.identity, seconds, gate.dropped_total,
+                             extra={"event": "limit", "limit": "input_flood_seconds"})
             self.stop_input()
             self.close(self.t("limit.flood_closed"))
 
@@ -351,9 +356,10 @@ class GameSession(asyncssh.SSHServerSession):
             if self._stalled_since is None:
                 self._stalled_since = now
             elif now - self._stalled_since > self.limits.output_stall_timeout:
-                log.warning("%s: %s has read nothing for %.0f s (%d bytes waiting); closed",
-                            self.id, self.identity, now - self._stalled_since,
-                            self.pending_output())
+                self.log.warning("%s has read nothing for %.0f s (%d bytes waiting); closed",
+                                 self.identity, now - self._stalled_since,
+                                 self.pending_output(),
+                                 extra={"event": "limit", "limit": "output_stall_timeout"})
                 self._abort()
                 return
         else:
@@ -460,7 +466,7 @@ class GameSession(asyncssh.SSHServerSession):
             try:
                 app = self.app = self._factory(self)
             except SessionRefused as exc:
-                log.info("%s: refused: %s", self.id, exc)
+                self.log.info("refused: %s", exc, extra={"event": "refused"})
                 self.farewell, status = str(exc), 2
                 return
             app.driver_class = functools.partial(SSHDriver, terminal=self)
@@ -468,11 +474,11 @@ class GameSession(asyncssh.SSHServerSession):
             await app.run_async(size=self.size)
             if app._exception is not None:  # an error inside the app: Textual caught it
                 status = 1
-                log.error("%s: the app failed", self.id, exc_info=app._exception)
+                self.log.error("the app failed", exc_info=app._exception)
                 self.farewell = self.farewell or self.t("server.failed", session=self.id)
         except Exception:
             status = 1
-            log.exception("%s: the session failed", self.id)
+            self.log.exception("the session failed")
             self.farewell = self.farewell or self.t("server.failed", session=self.id)
         finally:
             # Concurrent apps finishing out of order can leave sys.stdout pointing at a
@@ -496,7 +502,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._chan.write(self.farewell.encode("utf-8", errors="replace") + b"\r\n")
 
     def _finished(self) -> None:
-        log.info("%s: closed", self.id)
+        self.log.info("closed", extra={"event": "session_closed"})
         if self._watch is not None:
             self._watch.cancel()
             self._watch = None

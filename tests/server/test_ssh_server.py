@@ -182,11 +182,11 @@ async def serve_once(data_dir, client_key) -> str:
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env={**os.environ, "DIAMANT_LOG_LEVEL": "warning"})
     try:
-        lines = [(await asyncio.wait_for(proc.stdout.readline(), 60)).decode() for _ in range(4)]
+        lines = [(await asyncio.wait_for(proc.stdout.readline(), 60)).decode() for _ in range(5)]
         port = int(lines[0].split("port ")[1])
-        assert lines[1].startswith("Host key fingerprint: SHA256:")
-        assert f"ssh -p {port} 127.0.0.1" in lines[3]
-        printed = lines[1].removeprefix("Host key fingerprint: ").strip()
+        assert lines[1].startswith("ED25519 key fingerprint is SHA256:")
+        assert lines[3:] == ["Join with:\n", f"  ssh -p {port} 127.0.0.1\n"]
+        printed = lines[1].removeprefix("ED25519 key fingerprint is ").strip().rstrip(".")
         conn = await asyncssh.connect("127.0.0.1", port, username="ann", known_hosts=None,
                                       client_keys=[client_key], agent_path=None)
         assert conn.get_server_host_key().get_fingerprint("sha256") == printed

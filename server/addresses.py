@@ -1,0 +1,105 @@
+"""Where players reach the server: the join command for every address it listens on, and
+the host key's fingerprint as their ``ssh`` shows it on the first connection.
+
+A server listening on every address (``0.0.0.0``, ``::`` or an empty host) is reached at
+each address of each of the machine's interfaces, listed with ``ifaddr`` (standard
+library sockets cannot list them on every system). IPv6 link-local addresses are left out:
+a client must name its own interface to use one (``fe80::1%eth0``), which the server
+cannot know.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from typing import Iterable
+
+import asyncssh
+import ifaddr
+
+WILDCARDS = ("0.0.0.0", "::", "")
+KEY_TYPES = {
+    b"ssh-ed25519": "ED25519",
+    b"ssh-ed448": "ED448",
+    b"ssh-rsa": "RSA",
+    b"ssh-dss": "DSA",
+    b"sk-ssh-ed25519@openssh.com": "ED25519-SK",
+    b"sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK",
+}
+"""OpenSSH's name for each kind of key, as it writes it in "… key fingerprint is …"."""
+
+
+def fingerprint_line(key: asyncssh.SSHKey) -> str:
+    """The line OpenSSH shows on a first connection to this server, e.g.
+    ``ED25519 key fingerprint is SHA256:…``: players compare it with what the host says."""
+    algorithm = key.algorithm
+    kind = KEY_TYPES.get(algorithm) or ("ECDSA" if algorithm.startswith(b"ecdsa-") else
+                                        algorithm.decode("ascii", "replace").upper())
+    return f"{kind} key fingerprint is {key.get_fingerprint('sha256')}."
+
+
+def interface_addresses(family: int) -> list[str]:
+    """The addresses of this machine's interfaces in ``family`` (AF_INET or AF_INET6),
+    loopback last, IPv6 link-local ones left out (see the module docstring)."""
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, tuple):  # IPv6: (address, flowinfo, scope id)
+                if family != socket.AF_INET6:
+                    continue
+                address = ipaddress.ip_address(ip.ip[0].split("%")[0])
+            else:
+                if family != socket.AF_INET:
+                    continue
+                address = ipaddress.ip_address(ip.ip)
+            if address.version == 6 and address.is_link_local:
+                continue
+            if str(address) not in found:
+                found.append(str(address))
+    return sorted(found, key=lambda a: ipaddress.ip_address(a).is_loopback)
+
+
+def reachable_addresses(listening: Iterable[tuple[int, str]]) -> list[str]:
+    """The addresses players can type, for sockets listening on ``listening`` (each a
+    family and an address): a wildcard stands for every interface's address."""
+    found: list[str] = []
+    for family, address in listening:
+        expanded = interface_addresses(family) if address in WILDCARDS else [address]
+        found.extend(a for a in expanded if a not in found)
+    # The machine's own addresses first (what friends type), loopback last.
+    return sorted(found, key=lambda a: _is_loopback(a))
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return address == "localhost"
+
+
+def join_command(address: str, port: int) -> str:
+    """``ssh -p PORT ADDRESS`` (no ``-p`` for port 22)."""
+    return " ".join(["ssh"] + ([] if port == 22 else ["-p", str(port)]) + [address])
+
+
+def join_commands(listening: Iterable[tuple[int, str]], port: int,
+                  public_host: str = "") -> list[str]:
+    """The join command for every address the server listens on; the configured public
+    host (``public_host``: host or host:port) first, when there is one."""
+    commands = []
+    if public_host:
+        host, given = public_host, port
+        if public_host.count(":") == 1:  # host:port (a bare IPv6 address has several)
+            host, _, text = public_host.partition(":")
+            given = int(text) if text.isdigit() else port
+        commands.append(join_command(host, given))
+    for address in reachable_addresses(listening):
+        command = join_command(address, port)
+        if command not in commands:
+            commands.append(command)
+    return commands
+
+
+def socket_addresses(sockets: Iterable[socket.socket]) -> list[tuple[int, str]]:
+    """Each listening socket's family and address."""
+    return [(sock.family, sock.getsockname()[0]) for sock in sockets]
