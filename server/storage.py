@@ -13,7 +13,10 @@ each write is queued, the writer commits whatever has queued up in one transacti
 of a hundred tables costs a few disk syncs, not a hundred in a row) and each write's
 awaitable resolves once its transaction is on disk (WAL mode, ``synchronous=FULL``). A
 write is queued when it is called, not when it is awaited, so writes land in the order
-they were asked for. Reads run on a connection of their own, in a thread of their own.
+they were asked for. Records and snapshots are handed over: they are turned into JSON in
+the writer's thread (a hundred of them at once would hold the event loop for several
+milliseconds), so the caller must not change them afterwards; every caller makes a new
+one for each write. Reads run on a connection of their own, in a thread of their own.
 
 The schema has a version (``PRAGMA user_version``) and an ordered list of migrations, run
 at start-up, one transaction each. A damaged database, one made by a newer version of
@@ -385,14 +388,20 @@ class Storage:
 
     def save_table(self, table_id: str, name: str, settings: Any, snapshot: Any) -> Awaitable[None]:
         """Keep (or replace) the state of a table in progress; ``settings`` and
-        ``snapshot`` are anything JSON can hold, given back as they are."""
-        row = (table_id, name, _json(settings), _json(snapshot), _now())
-        return self._write(_statement(
-            """INSERT INTO open_tables (id, name, settings, snapshot, updated)
-               VALUES (?, ?, ?, ?, ?)
-               ON CONFLICT (id) DO UPDATE SET name = excluded.name,
-                   settings = excluded.settings, snapshot = excluded.snapshot,
-                   updated = excluded.updated""", row))
+        ``snapshot`` are anything JSON can hold (handed over: see the module docstring),
+        given back as they are."""
+        now = _now()
+
+        def run(db: sqlite3.Connection) -> None:
+            db.execute(
+                """INSERT INTO open_tables (id, name, settings, snapshot, updated)
+                   VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+                       settings = excluded.settings, snapshot = excluded.snapshot,
+                       updated = excluded.updated""",
+                (table_id, name, _json(settings), _json(snapshot), now))
+
+        return self._write(run)
 
     def drop_table(self, table_id: str) -> Awaitable[None]:
         """Forget a table that is no longer in progress."""
@@ -401,14 +410,14 @@ class Storage:
     def start_game(self, table: str, rules: str, started: datetime, seats: Sequence[Sitter],
                    record: dict | None = None) -> Awaitable[int]:
         """A new game at ``table``, with who sits in each seat (in seat order) and its
-        record so far; resolves to the game's id."""
-        text = _json(record if record is not None else {})
+        record so far (handed over); resolves to the game's id."""
         sitters = list(seats)
+        when = _time(started)
 
         def run(db: sqlite3.Connection) -> int:
             game_id = db.execute(
                 "INSERT INTO games (table_name, rules, started, record) VALUES (?, ?, ?, ?)",
-                (table, rules, _time(started), text)).lastrowid
+                (table, rules, when, _json(record if record is not None else {}))).lastrowid
             db.executemany(
                 "INSERT INTO seats (game_id, seat, name, person, computer) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, i, s.name, s.person, s.computer) for i, s in enumerate(sitters)])
@@ -417,19 +426,18 @@ class Storage:
         return self._write(run)
 
     def save_game(self, game_id: int, record: dict) -> Awaitable[None]:
-        """Replace the record of a game in progress with ``record`` (it has grown)."""
-        text = _json(record)
-
+        """Replace the record of a game in progress with ``record`` (it has grown;
+        handed over)."""
         def run(db: sqlite3.Connection) -> None:
             _unfinished(db, game_id)
-            db.execute("UPDATE games SET record = ? WHERE id = ?", (text, game_id))
+            db.execute("UPDATE games SET record = ? WHERE id = ?", (_json(record), game_id))
 
         return self._write(run)
 
     def finish_game(self, game_id: int, record: dict, places: Sequence[int]) -> Awaitable[None]:
         """The game has ended: its final ``record`` and each seat's place (1 the best,
-        ties sharing one); the ratings of its players change in the same transaction."""
-        text = _json(record)
+        ties sharing one); the ratings of its players change in the same transaction.
+        The record is handed over."""
         scores = record.get("result", {}).get("scores", {})
         players = record.get("players", [])
         places = list(places)
@@ -442,7 +450,7 @@ class Storage:
             if seats != len(places):
                 raise StorageError(f"game {game_id} has {seats} seats, not {len(places)}")
             db.execute("UPDATE games SET record = ?, ended = ?, finished = 1 WHERE id = ?",
-                       (text, ended, game_id))
+                       (_json(record), ended, game_id))
             db.executemany(
                 "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
                 [(place, scores.get(players[i]) if i < len(players) else None, game_id, i)
