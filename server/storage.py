@@ -252,9 +252,10 @@ class Storage:
 
     @classmethod
     def open(cls, folder: Path, *, create: bool = True) -> "Storage":
-        """Open (or, with ``create``, make) the database in ``folder`` and bring it up to
-        date; a :class:`StorageError` says what is wrong. Without ``create`` a missing
-        database is an error too. Called once, at start-up (it waits on the disk)."""
+        """Open (or make) the database in ``folder`` and bring it up to date; a
+        :class:`StorageError` says what is wrong. Called once, at start-up (it waits on the
+        disk). Without ``create`` (to read it: ``diamant export``) a missing database is an
+        error too, and the database is left as it is, in whatever version it is."""
         folder = Path(folder)
         path = folder / DATABASE
         if create:
@@ -268,7 +269,7 @@ class Storage:
             raise StorageError(f"the database {path} cannot be opened ({exc}); check its "
                                f"permissions, or start with another --data-dir") from None
         try:
-            _prepare(db, path, writing=True)
+            _prepare(db, path, writing=create)
         except StorageError:
             db.close()
             raise

@@ -4,8 +4,10 @@ the places, the ratings; and `diamant export` gives it back as a file `diamant r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
+import sqlite3
 import subprocess
 import sys
 
@@ -14,7 +16,7 @@ from diamant_tui.engine.record import PERSON, read_record
 from diamant_tui.table import TableSettings
 from diamant_server.lobby import Lobby, default_bot
 from diamant_server.ratings import places_from_scores, rated_as
-from diamant_server.storage import Storage
+from diamant_server.storage import DATABASE, Storage, migrate
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 TURN = re.compile(r"Round \d/5 · card \d+")
@@ -137,3 +139,20 @@ def test_export_says_what_is_wrong(tmp_path, capsys):
     assert export("x1") == "'x1' is not a game id: give the number --list shows"
     assert export().startswith("give either GAME_ID")
     assert export("1", "--list").startswith("give either GAME_ID")
+
+
+def test_export_reads_a_database_without_changing_it(tmp_path, capsys):
+    """Export reads the games of an older version's database as they are: upgrading is
+    the server's business, and the database may be another user's."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with contextlib.closing(sqlite3.connect(data / DATABASE, isolation_level=None)) as db:
+        migrate(db, upto=1)
+        db.execute("INSERT INTO games VALUES (1, 'old', 'relics', '2024-01-02T03:04:05Z', NULL, "
+                   "'{\"format\": \"diamant-record/1\"}', 0)")
+        db.execute("INSERT INTO seats VALUES (1, 0, 'ann', NULL, NULL, NULL, NULL)")
+    assert main(["export", "--data-dir", str(data), "--list"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split() == [
+        "1", "2024-01-02", "03:04", "old", "relics", "unfinished", "ann"]
+    with contextlib.closing(sqlite3.connect(data / DATABASE)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
