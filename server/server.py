@@ -151,9 +151,10 @@ class GameServer:
         return self._acceptor.get_port() if self._acceptor is not None else self.config.port
 
     async def stop(self, message: str | None = None) -> list[int]:
-        """Save the games in progress (returns their ids in the database), tell everyone (``message``, or the stopping notice
-        in each person's language), close every session and stop. Every wait is bounded
-        (``stop_grace``): connections still open after it are cut."""
+        """Save the games in progress (returns their ids in the database), tell everyone
+        (``message``, or the stopping notice in each person's language), close every
+        session, close the database and stop. Every wait is bounded (``stop_grace``):
+        connections still open after it are cut."""
         if self._acceptor is None:
             return []
         acceptor = self._acceptor

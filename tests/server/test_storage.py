@@ -75,8 +75,9 @@ def test_a_version_1_database_is_upgraded_and_keeps_every_row(tmp_path):
             db.execute("INSERT INTO games VALUES (?, 'cave', 'classic', '2025-03-01T18:00:00Z', "
                        "?, '{\"format\": \"diamant-record/1\"}', ?)",
                        (game, "2025-03-01T18:30:00Z" if done else None, done))
-            for seat, (name, person, computer) in enumerate(
-                    [("ann", "key:SHA256:ann", None), ("Ana", None, "carry:20"), ("gus", None, None)]):
+            sitters = [("ann", "key:SHA256:ann", None), ("Ana", None, "carry:20"),
+                       ("gus", None, None)]
+            for seat, (name, person, computer) in enumerate(sitters):
                 db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                            (game, seat, name, person, computer,
                             (9, 4, 4)[seat] if done else None, (1, 2, 2)[seat] if done else None))
@@ -150,7 +151,8 @@ def test_another_programs_sqlite_database_is_refused(tmp_path):
         db.execute("CREATE TABLE notes (text TEXT)")
     with pytest.raises(StorageError, match="an SQLite database but not a Diamant one"):
         Storage.open(tmp_path)
-    assert [r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")] == ["notes"]
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert [r[0] for r in db.execute("SELECT name FROM sqlite_master")] == ["notes"]
 
 
 @contextlib.contextmanager
@@ -339,7 +341,8 @@ async def test_a_game_not_finished_is_in_the_history_without_a_place(tmp_path):
         game = await storage.start_game("den", "relics", STARTED, [Sitter("ann", ANN)],
                                         {"format": "diamant-record/1", "rounds": []})
         [past] = await storage.history(ANN)
-        assert (past.game.id, past.game.finished, past.place, past.score) == (game, False, None, None)
+        assert (past.game.id, past.game.finished, past.place, past.score) == (
+            game, False, None, None)
         assert past.game.started == "2025-03-01T18:45:02Z"
         assert await storage.leaderboard() == []
     finally:
