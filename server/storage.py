@@ -207,8 +207,12 @@ def _prepare(db: sqlite3.Connection, path: Path, *, writing: bool) -> None:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")  # a commit is on disk before it returns
         migrate(db)
-        db.execute("BEGIN IMMEDIATE")  # fails now, not at the first game, if it is read-only
-        db.execute("ROLLBACK")
+        # A write undone: it fails now, not at the first game, if the file is read-only.
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        finally:
+            db.execute("ROLLBACK")
 
 
 @dataclass
@@ -275,6 +279,10 @@ class Storage:
             raise
         except sqlite3.Error as exc:
             db.close()
+            if isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc):
+                raise StorageError(
+                    f"the database {path} cannot be written ({exc}); make it writable by the "
+                    f"user running the server, or start with another --data-dir") from None
             raise StorageError(
                 f"the database {path} cannot be used ({exc}); it was left as it is: restore "
                 f"it from a backup or move it away, or start with another --data-dir"

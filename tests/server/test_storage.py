@@ -156,17 +156,18 @@ def test_another_programs_sqlite_database_is_refused(tmp_path):
 
 
 @contextlib.contextmanager
-def read_only(folder: Path):
-    """``folder`` cannot be written while inside: by its mode, or for root (whom modes do
-    not stop) by the immutable attribute, where the file system has it."""
+def read_only(where: Path):
+    """A folder or file that cannot be written while inside: by its mode, or for root
+    (whom modes do not stop) by the immutable attribute, where the file system has it."""
     if os.geteuid() != 0:
-        folder.chmod(0o500)
-        undo = lambda: folder.chmod(0o700)  # noqa: E731
+        mode = where.stat().st_mode
+        where.chmod(0o500 if where.is_dir() else 0o400)
+        undo = lambda: where.chmod(mode)  # noqa: E731
     else:
         if shutil.which("chattr") is None or subprocess.run(
-                ["chattr", "+i", str(folder)], capture_output=True).returncode:
-            pytest.skip("root writes in any folder here (no immutable attribute)")
-        undo = lambda: subprocess.run(["chattr", "-i", str(folder)], check=True)  # noqa: E731
+                ["chattr", "+i", str(where)], capture_output=True).returncode:
+            pytest.skip("root writes anywhere here (no immutable attribute)")
+        undo = lambda: subprocess.run(["chattr", "-i", str(where)], check=True)  # noqa: E731
     try:
         yield
     finally:
@@ -187,6 +188,18 @@ def test_a_data_folder_that_cannot_be_written_is_refused(tmp_path):
     [line] = bad.stderr.strip().splitlines()
     assert f"the data folder {empty} cannot be written" in line
     assert list(empty.iterdir()) == []
+
+
+def test_a_database_file_that_cannot_be_written_is_refused(tmp_path):
+    Storage.open(tmp_path).close()
+    path = tmp_path / DATABASE
+    kept = path.read_bytes()
+    with read_only(path):
+        with pytest.raises(StorageError, match=rf"the database {path} cannot be written "
+                                               rf"\(attempt to write a readonly database\); "
+                                               rf"make it writable"):
+            Storage.open(tmp_path)
+    assert path.read_bytes() == kept
 
 
 # --- writing ------------------------------------------------------------------------------------
