@@ -76,6 +76,7 @@ class ServerApp(DiamantApp):
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # not the interface's local setup screen: the lobby instead
         translate_bindings(self, self.t)
+        self.lobby.seen(self.identity, self.lang)
         self.set_interval(min(IDLE_CHECK, self.idle_timeout / 2, self.waiting_timeout / 2),
                           self._check_idle)
         try:
@@ -247,6 +248,7 @@ class ServerApp(DiamantApp):
 
     async def on_lobby_screen_next_language(self, message: LobbyScreen.NextLanguage) -> None:
         await self.set_language(LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)])
+        self.lobby.seen(self.identity, self.lang)
 
     def leave_table(self) -> None:
         """Back to the lobby: a waiting seat is freed, a seat in a game is played for you."""

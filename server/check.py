@@ -21,6 +21,7 @@ import asyncssh
 from .addresses import fingerprint_line, join_commands
 from .config import ServerConfig
 from .hostkey import HOST_KEY_NAME
+from .storage import DATABASE, Storage, StorageError
 
 SHOWN_ELSEWHERE = ("host", "port", "data_dir")
 """Settings the check's report shows on lines of their own."""
@@ -50,6 +51,7 @@ def check(config: ServerConfig) -> list[str]:
                      f"(port 0), printed when it starts.")
     lines.append(f"Host key: {key_line}")
     lines.append(f"Data folder: {config.data_path} ({folder})")
+    lines.append(f"Database: {_check_database(config.data_path)}")
     lines.append("Metrics: " + (f"http://{_url_host(config.metrics_host)}:"
                                 f"{config.metrics_port}/metrics" if config.metrics_port
                                 else "off"))
@@ -84,11 +86,7 @@ def _check_data_folder(folder: Path) -> str:
     if not existing.is_dir():
         raise CheckFailed(f"the data folder {folder} cannot be used: {existing} is a file, not a "
                           f"folder; choose another folder with --data-dir")
-    records = folder / "records"
-    if records.exists() and not records.is_dir():
-        raise CheckFailed(f"the data folder {folder} cannot be used: {records} is a file, not a "
-                          f"folder; move it away")
-    probe_in = records if records.is_dir() else existing
+    probe_in = existing
     try:
         fd, probe = tempfile.mkstemp(dir=probe_in, prefix=".check-", suffix=".tmp")
         os.close(fd)
@@ -99,6 +97,19 @@ def _check_data_folder(folder: Path) -> str:
             f"make it writable by the user running the server, or choose another folder "
             f"with --data-dir") from None
     return "writable" if existing == folder else "would be created"
+
+
+def _check_database(folder: Path) -> str:
+    """Whether the server could use the database in ``folder``, read without a change:
+    a damaged file, another program's or a newer version's is a problem."""
+    path = folder / DATABASE
+    if not path.exists():
+        return f"{path} would be created"
+    try:
+        Storage.open(folder, create=False).close()
+    except StorageError as exc:
+        raise CheckFailed(str(exc)) from None
+    return f"{path}"
 
 
 def _check_host_key(folder: Path) -> str:

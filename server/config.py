@@ -103,7 +103,8 @@ class ServerConfig:
 _HELP: dict[str, str] = {
     "host": "address to listen on",
     "port": "TCP port to listen on (0 picks a free one)",
-    "data_dir": "folder for the host key and the game records",
+    "data_dir": "folder for the host key and the database (diamant.sqlite3: games, players, "
+                "ratings)",
     "public_host": "the host (or host:port) players type, shown in commands such as a guest's "
                    "resume line (empty: the address each client connected to)",
     "log_level": "debug, info, warning or error",

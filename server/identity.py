@@ -27,3 +27,9 @@ class Identity:
         """Whom the limits per person count: the key, or for a guest (a new identity at
         every connection) their address."""
         return "guest@" + self.address if self.guest else self.key
+
+
+def person_of(key: str) -> str | None:
+    """The person an identity key stands for in the server's database: the key itself for
+    someone who logged in with an SSH key, None for a guest (guests are not kept)."""
+    return key if key.startswith("key:") else None

@@ -1,8 +1,10 @@
-"""The server's tables: who sits where, guest resume codes, and the game records on disk.
+"""The server's tables: who sits where, guest resume codes, and the games they keep.
 
 One :class:`Lobby` per server. Every connection asks it for tables by name; a person whose
 connection dropped finds their seat again here by identity (a key fingerprint, or a guest
-identity looked up by its resume code).
+identity looked up by its resume code). Every game that ends, and every game in progress
+when the server stops, is kept in the server's database (:mod:`.storage`), with who sat
+in each seat and, once it has ended, the places that change the ratings.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import secrets
 import time
 from collections import deque
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Awaitable, Callable
 
 from diamant_tui.engine.errors import DiamantError
 from diamant_tui.i18n import Translator
@@ -26,8 +29,10 @@ from diamant_tui.ui.setup_choices import default_level, levels
 from .config import ServerConfig
 from .console import tell_host
 from .eventlog import SessionLog
+from .identity import Identity, person_of
 from .logtext import loggable
-from .records import write_record
+from .ratings import places_from_scores
+from .storage import Sitter, Storage
 
 log = logging.getLogger(__name__)
 TableHook = Callable[[str, Table], None]
@@ -103,9 +108,13 @@ class Lobby:
                  resume_guesses: int = _DEFAULTS.resume_guesses,
                  resume_window: float = _DEFAULTS.resume_window,
                  max_watchers: int = _DEFAULTS.max_watchers,
+                 storage: Storage | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        """The limits' defaults are the server's (:class:`~diamant_server.config.ServerConfig`)."""
-        self.records_dir = data_dir / "records"
+        """The limits' defaults are the server's (:class:`~diamant_server.config.ServerConfig`).
+        Games are kept in ``storage`` (set by the server once it has opened it; without
+        one, a game that ends is only logged)."""
+        self.data_dir = data_dir
+        self.storage = storage
         self.pace = pace
         self.max_tables = max_tables
         self.max_tables_per_person = max_tables_per_person
@@ -130,6 +139,11 @@ class Lobby:
         self._code_of: dict[str, str] = {}
         self._holders: dict[tuple[Table, int], object] = {}
         self._wrong_codes: dict[str, deque[float]] = {}
+        self._sitters: dict[tuple[Table, int], str] = {}
+        """The identity of the person each table's seat was given to."""
+        self._game_rows: dict[Table, tuple[int, asyncio.Future[int]]] = {}
+        """The game (by its number at the table) each table has a row for, and its id."""
+        self._saving: set[asyncio.Task] = set()
 
     # --- tables -------------------------------------------------------------------------
 
@@ -288,6 +302,9 @@ class Lobby:
         del self.tables[name]
         self._owners.pop(table, None)
         self._empty_since.pop(table, None)
+        self._game_rows.pop(table, None)
+        for seat in range(len(table.seats)):
+            self._sitters.pop((table, seat), None)
         table.on_game_over = None
 
     def take_seat(self, member: Member, holder: object) -> object | None:
@@ -296,6 +313,8 @@ class Lobby:
         key = (member.table, member.seat)
         previous = self._holders.get(key)
         self._holders[key] = holder
+        if member.seat is not None:
+            self._sitters[key] = member.identity
         return previous
 
     def release(self, member: Member, holder: object) -> None:
@@ -312,9 +331,9 @@ class Lobby:
             self._expire_codes()  # a seat given up (a waiting table's) needs no code
 
     def _game_over(self, table: Table) -> None:
-        """A game has ended: write its record; the codes of its seats are no use now."""
+        """A game has ended: keep it; the codes of its seats are no use now."""
         self._tell("ended", table)
-        self.save_record(table)
+        self.save_game(table)
         self._expire_codes()
 
     # --- guests -------------------------------------------------------------------------
@@ -376,45 +395,113 @@ class Lobby:
                 self._codes.pop(code, None)
                 log.info("resume code of %s expired", identity)
 
-    # --- records ------------------------------------------------------------------------
+    # --- the games kept -----------------------------------------------------------------
 
-    def save_record(self, table: Table) -> Path | None:
-        """Write the table's current game as a JSON record in the data folder."""
+    def seen(self, identity: Identity, language: str) -> None:
+        """Note that a person with a key has logged in (guests are not kept)."""
+        if self.storage is not None and not identity.guest:
+            self._in_background(self.storage.seen(identity.person, identity.name, language),
+                                f"noting the login of {identity}")
+
+    def save_game(self, table: Table) -> asyncio.Task[int | None] | None:
+        """Start keeping the table's current game in the database: finished, with its
+        places (which change the ratings), or as far as it has gone. Everything it needs is
+        taken from the table now; the save goes on in the background (:meth:`flush` waits
+        for it) and resolves to the game's id, or None when it could not be kept."""
         if table.game is None:
             return None
-        try:
-            path = write_record(self.records_dir, table.record(), table=table.name,
-                                game=table.games_played + 1)
-        except Exception as exc:
-            log.exception("table %r: could not write its game record", table.name)
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            # The host must see it, wherever the log goes: the games are being lost.
-            tell_host(f"Could not save the game record of table {table.name!r} in "
-                      f"{self.records_dir}: {reason}. Make that folder writable by the "
-                      f"server (or restart it with another --data-dir); until then game "
-                      f"records are lost.")
+        record = table.record()
+        if self.storage is None:
+            log.warning("table %r: no database, its game is not kept", table.name)
             return None
-        log.info("table %r: game record written to %s", table.name, path,
-                 extra={"event": "game_saved", "table": table.name, "record": path.name,
-                        "finished": table.status is TableStatus.FINISHED})
-        return path
+        places = None
+        if "result" in record:
+            scores = record["result"]["scores"]
+            places = places_from_scores([scores[name] for name in record["players"]])
+        row = self._game_row(table, record)
+        task = asyncio.get_running_loop().create_task(
+            self._keep(table.name, row, record, places), name=f"keep {table.name}")
+        self._saving.add(task)
+        task.add_done_callback(self._saving.discard)
+        return task
 
-    def save_games(self) -> list[Path]:
-        """Write out every game in progress (at once: no waiting); returns the files."""
-        saved = []
+    def _game_row(self, table: Table, record: dict) -> Awaitable[int]:
+        """The id of the table's current game in the database, once it has a row (made
+        now, with ``record`` in it, if it has none)."""
+        number = table.games_played
+        known = self._game_rows.get(table)
+        if known is not None and known[0] == number and not _failed(known[1]):
+            return known[1]
+        assert self.storage is not None
+        seats = []
+        for info in table.seats:
+            identity = self._sitters.get((table, info.seat))
+            mine = identity is not None and table.seat_of(identity) == info.seat
+            seats.append(Sitter(info.name, person_of(identity) if mine else None,
+                                info.bot if info.kind is SeatKind.BOT else None))
+        started = table.started or datetime.now(timezone.utc)
+        row = asyncio.ensure_future(self.storage.start_game(table.name, record["rules"],
+                                                            started, seats, record))
+        self._game_rows[table] = (number, row)
+        return row
+
+    async def _keep(self, name: str, row: Awaitable[int], record: dict,
+                    places: list[int] | None) -> int | None:
+        assert self.storage is not None
+        try:
+            game_id = await row
+            if places is not None:
+                await self.storage.finish_game(game_id, record, places)
+            else:
+                await self.storage.save_game(game_id, record)
+        except Exception as exc:
+            log.exception("table %r: could not keep its game", name)
+            # The host must see it, wherever the log goes: the games are being lost.
+            tell_host(f"Could not save the game of table {name!r} in the database "
+                      f"{self.storage.path}: {exc}. Check the disk and the data folder "
+                      f"(space left, permissions); until then games are lost.")
+            return None
+        log.info("table %r: game %d %s", name, game_id,
+                 "kept" if places is not None else "saved as far as it went",
+                 extra={"event": "game_saved", "table": name, "game": game_id,
+                        "finished": places is not None})
+        return game_id
+
+    def _in_background(self, write: Awaitable[None], what: str) -> None:
+        async def run() -> None:
+            try:
+                await write
+            except Exception:
+                log.exception("%s failed", what)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._saving.add(task)
+        task.add_done_callback(self._saving.discard)
+
+    def save_games(self) -> list[asyncio.Task[int | None]]:
+        """Start keeping every game in progress (at once: no waiting); returns the saves.
+        A game that ends after this is not kept twice."""
+        saves = []
         for table in list(self.tables.values()):
             if table.status is TableStatus.PLAYING:
-                path = self.save_record(table)
-                if path is not None:
-                    saved.append(path)
-            table.on_game_over = None  # saved: a game that ends now is not saved twice
-        return saved
+                save = self.save_game(table)
+                if save is not None:
+                    saves.append(save)
+            table.on_game_over = None
+        return saves
 
-    async def close(self) -> list[Path]:
-        """Write out every game in progress and stop all tables."""
-        saved = self.save_games()
+    async def flush(self) -> None:
+        """Wait until every save started so far has ended (without cutting any short if
+        this wait is itself cancelled)."""
+        while self._saving:
+            await asyncio.wait(set(self._saving))
+
+    async def close(self) -> list[int]:
+        """Keep every game in progress, stop all tables; returns the ids of the games kept."""
+        saves = self.save_games()
         await self.close_tables()
-        return saved
+        await self.flush()
+        return [game for game in (save.result() for save in saves) if game is not None]
 
     async def close_tables(self) -> None:
         """Stop all tables (their games are not saved: :meth:`save_games` does that)."""
@@ -423,4 +510,11 @@ class Lobby:
         self._owners.clear()
         self._empty_since.clear()
         self._started.clear()
+        self._sitters.clear()
+        self._game_rows.clear()
         await asyncio.gather(*(table.close() for table in tables))
+
+
+def _failed(future: asyncio.Future) -> bool:
+    """Whether ``future`` has ended without a result (a game row that could not be made)."""
+    return future.done() and (future.cancelled() or future.exception() is not None)

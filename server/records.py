@@ -1,4 +1,8 @@
-"""Game records on disk: each game gets a file of its own, written whole or not at all."""
+"""Game records as files (``diamant export``): each written whole or not at all.
+
+The server keeps its games in its database (:mod:`.storage`); a record becomes a file
+only when it is exported.
+"""
 
 from __future__ import annotations
 
@@ -11,28 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from diamant_tui.engine.record import parse_time, record_to_json
-
-
-class DataFolderError(Exception):
-    """The data folder cannot be written; the message names it and says what to do."""
-
-
-def check_data_folder(folder: Path) -> None:
-    """Make sure game records can be written in ``folder`` (its ``records`` folder is
-    created if needed), else raise a :class:`DataFolderError`: better a refusal to start
-    than games lost one by one."""
-    records = folder / "records"
-    try:
-        records.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=records, prefix=".probe-", suffix=".tmp")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        where = f": {exc.filename}" if exc.filename else ""
-        raise DataFolderError(
-            f"the data folder {folder} cannot be written ({exc.strerror or exc}{where}); "
-            f"make it writable by the user running the server, or choose another folder "
-            f"with --data-dir") from None
 
 
 def record_file_name(table: str, game: int, started: datetime, token: str) -> str:
@@ -62,10 +44,18 @@ def write_record(folder: Path, record: dict[str, Any], *, table: str, game: int)
         path = folder / record_file_name(table, game, started, secrets.token_hex(3))
         if not path.exists():
             break
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".record-", suffix=".tmp")
+    write_atomically(path, record_to_json(record))
+    return path
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file in the same
+    folder first, synced to disk, then renamed over ``path`` (and the folder synced, so
+    the new name survives a crash too)."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".record-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(record_to_json(record))
+            file.write(text)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
@@ -75,7 +65,16 @@ def write_record(folder: Path, record: dict[str, Any], *, table: str, game: int)
         except FileNotFoundError:
             pass
         raise
-    return path
+    try:
+        folder = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return  # a folder that cannot be opened cannot be synced either; the file is there
+    try:
+        os.fsync(folder)
+    except OSError:
+        pass  # some file systems cannot sync a folder
+    finally:
+        os.close(folder)
 
 
 def _started(record: dict[str, Any]) -> datetime:

@@ -19,7 +19,7 @@ import threading
 from .config import ConfigError, ServerConfig, add_arguments, load
 from .eventlog import setup_logging
 from .hostkey import HostKeyError
-from .records import DataFolderError
+from .storage import StorageError
 
 log = logging.getLogger("diamant_server")
 
@@ -88,8 +88,8 @@ def start_lines(config: ServerConfig, server) -> list[str]:
 
 def stop_deadline(config: ServerConfig) -> float:
     """Seconds from SIGTERM to the end of the process, at most: the stop's own bounded
-    waits (two graces and a second), and a little more for the rest."""
-    return 2 * config.stop_grace + 5.0
+    waits (three graces and a second), and a little more for the rest."""
+    return 3 * config.stop_grace + 5.0
 
 
 class _Watchdog:
@@ -135,7 +135,7 @@ async def _serve(config: ServerConfig) -> int:
     server = GameServer(config)
     try:
         await server.start()
-    except (OSError, HostKeyError, ValueError, DataFolderError) as exc:
+    except (OSError, HostKeyError, ValueError, StorageError) as exc:
         sys.stderr.write(f"Error starting server: {exc}\n")
         return 1
     sys.stdout.write("".join(line + "\n" for line in start_lines(config, server)))
@@ -155,8 +155,8 @@ async def _serve(config: ServerConfig) -> int:
         log.info("stop requested")
         saved = await server.stop()
         watchdog.saved = True
-        for path in saved:
-            log.info("saved %s", path)
+        for game in saved:
+            log.info("game %d saved as far as it went", game)
         # Sessions still ending are cut when asyncio.run cancels the tasks left.
     except BaseException:
         watchdog.cancel()

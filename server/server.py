@@ -1,8 +1,8 @@
 """The game server: listens for SSH connections and runs a session per connection.
 
-:class:`GameServer` ties the pieces together: the host key, the connection limits, the
-lobby of tables, and one Textual app per session. :meth:`GameServer.stop` writes out the
-games in progress, tells every connected person that the server is stopping and cuts the
+:class:`GameServer` ties the pieces together: the database, the host key, the connection
+limits, the lobby of tables, and one Textual app per session. :meth:`GameServer.stop` saves
+the games in progress, tells every connected person that the server is stopping and cuts the
 connections still open after a short grace: it never waits long, whatever the load.
 """
 
@@ -12,7 +12,6 @@ import asyncio
 import functools
 import logging
 import time
-from pathlib import Path
 from typing import Callable
 
 import asyncssh
@@ -30,8 +29,8 @@ from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
 from .metrics import ServerMetrics, ServerState
-from .records import check_data_folder
 from .session import AppFactory, GameSession, SessionLimits, SessionRefused
+from .storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +108,7 @@ class GameServer:
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.fingerprint = ""
         self.host_key: asyncssh.SSHKey | None = None
+        self.storage: Storage | None = None
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
@@ -125,9 +125,20 @@ class GameServer:
         return socket_addresses(self._acceptor.sockets)
 
     async def start(self) -> None:
-        """Check the data folder can be written, load (or make) the host key and start
-        listening (a :class:`~diamant_server.records.DataFolderError` says what is wrong)."""
-        check_data_folder(self.config.data_path)
+        """Open the database in the data folder (a
+        :class:`~diamant_server.storage.StorageError` says what is wrong with it), load (or
+        make) the host key and start listening."""
+        self.storage = Storage.open(self.config.data_path)
+        self.lobby.storage = self.storage
+        try:
+            await self._listen()
+        except BaseException:
+            self.lobby.storage = None
+            self.storage.close()
+            self.storage = None
+            raise
+
+    async def _listen(self) -> None:
         key = load_or_create(self.config.data_path)
         self.fingerprint = fingerprint(key)
         self.host_key = key
@@ -204,10 +215,11 @@ class GameServer:
     def _port(self) -> int:
         return self._acceptor.get_port() if self._acceptor is not None else self.config.port
 
-    async def stop(self, message: str | None = None) -> list[Path]:
-        """Save the games in progress, tell everyone (``message``, or the stopping notice
-        in each person's language), close every session and stop. Every wait is bounded
-        (``stop_grace``): connections still open after it are cut."""
+    async def stop(self, message: str | None = None) -> list[int]:
+        """Save the games in progress (returns their ids in the database), tell everyone
+        (``message``, or the stopping notice in each person's language), close every
+        session, close the database and stop. Every wait is bounded (``stop_grace``):
+        connections still open after it are cut."""
         if self._acceptor is None:
             return []
         acceptor = self._acceptor
@@ -220,7 +232,7 @@ class GameServer:
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
-        saved = self.lobby.save_games()  # first, and at once: nothing may delay it
+        saves = self.lobby.save_games()  # first, and at once: nothing may delay it
         await self._within(self.lobby.close_tables(), grace, "stopping the tables")
         for session in list(self.sessions):
             session.close(message or session.t("server.stopping"))
@@ -234,12 +246,23 @@ class GameServer:
         for conn in list(self.connections):
             conn.abort()  # still there after the grace: cut, without waiting for the client
         await self._within(acceptor.wait_closed(), 0.5, "closing the listener")
+        # The saves were queued first thing and are most likely on disk by now.
+        await self._within(self._close_storage(), grace, "saving the games")
+        saved = [save.result() for save in saves if save.done() and not save.cancelled()
+                 and save.exception() is None and save.result() is not None]
         await self._within(self.metrics.stop(), 1.0, "stopping the metrics endpoint")
         self._acceptor = None
         self._stopped.set()
-        log.info("stopped in %.1f s; %d game records written", time.monotonic() - started,
+        log.info("stopped in %.1f s; %d games in progress saved", time.monotonic() - started,
                  len(saved))
         return saved
+
+    async def _close_storage(self) -> None:
+        """Wait for the saves under way, then write what is queued and close the database."""
+        await self.lobby.flush()
+        storage, self.storage, self.lobby.storage = self.storage, None, None
+        if storage is not None:
+            await asyncio.to_thread(storage.close)
 
     @staticmethod
     async def _within(awaitable, seconds: float, what: str) -> None:

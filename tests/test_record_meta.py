@@ -15,6 +15,7 @@ from diamant_tui.table import Table, TableSettings
 from diamant_tui.engine.view import Decision
 from diamant_server.lobby import Lobby
 from diamant_server.records import record_file_name, write_record
+from diamant_server.storage import Storage
 
 from playing import play_out
 
@@ -133,16 +134,20 @@ def test_two_records_never_share_a_file_and_none_is_ever_half_written(tmp_path):
     assert len(list(folder.iterdir())) == 2, "no temporary or partial file is left behind"
 
 
-async def test_the_lobby_keeps_every_game_of_a_table_in_its_own_file(tmp_path):
-    """Saved twice in the same second (the game over, then the server stopping), a game
-    used to be written over its first file."""
-    lobby = Lobby(tmp_path, pace=0)
-    table = lobby.create(TableSettings(name="a-1", seats=3, bots=("cards:2",) * 3, pace=0), "t")
+async def test_the_lobby_keeps_a_game_saved_twice_as_one_game(tmp_path):
+    """Saved twice (in progress, then again as the server stops), a game is still one
+    game in the database, with its ``meta``."""
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, pace=0, storage=storage)
+    table = lobby.create(TableSettings(name="a-1", seats=3, bots=("cards:2",) * 3, pace=5), "t")
     table.start()
     try:
-        paths = {lobby.save_record(table), lobby.save_record(table)}
-        assert len(paths) == 2 and all(p.exists() for p in paths)
-        for path in paths:
-            assert read_record(path.read_text(encoding="utf-8")).meta["table"] == "a-1"
+        first = await lobby.save_game(table)
+        second = await lobby.save_game(table)
+        assert first == second and first is not None
+        [game] = await storage.games()
+        assert (game.id, game.table, game.players) == (first, "a-1", tuple(table.record()["players"]))
+        assert read_record(json.dumps(await storage.game_record(first))).meta["table"] == "a-1"
     finally:
         await table.close()
+        storage.close()

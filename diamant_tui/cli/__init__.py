@@ -18,6 +18,7 @@ SUBCOMMANDS = (
     "diamant_tui.cli.sim",
     "diamant_tui.cli.replay",
     "diamant_server.servecli",
+    "diamant_server.exportcli",
 )
 
 

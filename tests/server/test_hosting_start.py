@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from diamant_server.hostkey import HOST_KEY_NAME
+from diamant_server.storage import DATABASE
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 BANNER_CHECK = [sys.executable, "-c",
@@ -185,6 +186,7 @@ def test_check_on_a_good_configuration_says_what_the_server_would_do(tmp_path):
         "  ssh -p 23760 127.0.0.1",
         f"Host key: none yet; a new ED25519 key would be made in {data / HOST_KEY_NAME}",
         f"Data folder: {data} (would be created)",
+        f"Database: {data / DATABASE} would be created",
         "Metrics: http://127.0.0.1:23761/metrics",
         "Settings that differ from the defaults: max_connections = 50, "
         "server_name = 'Cave club', metrics_port = 23761",
@@ -280,6 +282,13 @@ def test_check_says_port_22_needs_a_privilege(tmp_path):
     assert line.startswith("Check failed: the server cannot listen on 127.0.0.1 port 22: "
                            "ports below 1024 need a privilege"), line
     assert "CAP_NET_BIND_SERVICE" in line
+
+
+def test_check_refuses_a_damaged_database_and_leaves_it_as_it_is(tmp_path):
+    (tmp_path / DATABASE).write_bytes(b"not a database" * 100)
+    line = one_line_failure(check("--port", "0", "--data-dir", str(tmp_path)))
+    assert line.startswith(f"Check failed: the database {tmp_path / DATABASE} ")
+    assert (tmp_path / DATABASE).read_bytes() == b"not a database" * 100
 
 
 @pytest.mark.parametrize("content", [b"garbage\n", b""])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -22,8 +23,8 @@ from conftest import TEST_CONFIG
 from harness import Player
 from diamant_tui.table import TableSettings
 from diamant_server.limits import ConnectionLimits
-from diamant_server.records import DataFolderError
 from diamant_server.server import GameServer
+from diamant_server.storage import DATABASE, StorageError
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 
@@ -346,9 +347,9 @@ async def test_sigterm_ends_the_server_within_seconds_after_a_key_flood(tmp_path
                 await player.close()
             except Exception:
                 pass
-    # The deadline is two graces and 5 s (servecli.stop_deadline); a little more for the
+    # The deadline is three graces and 5 s (servecli.stop_deadline); a little more for the
     # signal to arrive and the process to be gone.
-    assert took < 2 * grace + 5 + 3, f"the server took {took:.1f} s to end after SIGTERM"
+    assert took < 3 * grace + 5 + 3, f"the server took {took:.1f} s to end after SIGTERM"
 
 
 # --- the data folder ------------------------------------------------------------------------
@@ -357,7 +358,7 @@ async def test_a_data_folder_under_a_file_stops_the_start(tmp_path):
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     server = GameServer(replace(TEST_CONFIG, data_dir=blocked / "data"))
-    with pytest.raises(DataFolderError, match="cannot be written"):
+    with pytest.raises(StorageError, match="cannot be written"):
         await server.start()
     bad = subprocess.run([*DIAMANT, "serve", "--data-dir", str(blocked / "data"), "--port",
                           "0", "--host", "127.0.0.1"], capture_output=True, text=True,
@@ -392,16 +393,17 @@ async def test_a_failed_save_is_shown_to_the_host(tmp_path, players, make_key, c
     ann = players("ann")
     await ann.connect(server.port, key=make_key(), command="play cave")
     await ann.wait_for("Your turn")
-    # The records folder goes away and a file takes its name: no save can succeed (as root too).
-    records = tmp_path / "records"
-    for leftover in records.iterdir():
-        leftover.unlink()
-    records.rmdir()
-    records.write_text("in the way")
+    # The database refuses every new game from now on (as it would on a full disk; this
+    # way works as root too).
+    database = tmp_path / DATABASE
+    with sqlite3.connect(database) as db:
+        db.execute("CREATE TRIGGER no_room BEFORE INSERT ON games "
+                   "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
     assert await server.stop() == []
     err = capfd.readouterr().err
-    assert f"Could not save the game record of table 'cave' in {records}" in err
-    assert "Make that folder writable" in err
+    assert (f"Could not save the game of table 'cave' in the database {database}: could not "
+            f"write to the database {database}: database or disk is full") in err
+    assert "until then games are lost" in err
 
 
 # --- spectators ---------------------------------------------------------------------------------

@@ -58,8 +58,9 @@ async def test_a_finished_game_offers_a_rematch_and_the_way_back(server, players
     ann.press("r")
     await ann.wait_for(lambda t: "Round 1/5" in t and "Final scores" not in t)
     assert table.games_played == 1
-    records = list((server.config.data_path / "records").glob("*+solo+game1+*.json"))
-    assert records, "the finished game was written down"
+    await server.lobby.flush()
+    kept = await server.storage.games()
+    assert [(g.table, g.finished) for g in kept] == [("solo", True)], "the game was kept"
     ann.press("q")
     await ann.wait_for("Leave this table")
     ann.press("y")

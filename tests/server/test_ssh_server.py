@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import stat
 import subprocess
@@ -20,6 +19,7 @@ from diamant_server.hostkey import HOST_KEY_NAME, load_or_create
 from diamant_server.limits import ConnectionLimits
 from diamant_server.server import GameServer
 from diamant_server.servecli import register
+from diamant_server.storage import Storage
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 
@@ -168,10 +168,15 @@ async def test_stopping_tells_everyone_and_saves_games_in_progress(tmp_path, pla
         await person.wait_closed()
         assert b"The server is stopping" in person.raw
     assert len(saved) == 1
-    record = json.loads(saved[0].read_text())
+    storage = Storage.open(tmp_path)  # closed by the stop: everything queued is on disk
+    try:
+        record = await storage.game_record(saved[0])
+        [game] = await storage.games()
+    finally:
+        storage.close()
     assert record["format"] == "diamant-record/1"
     assert "ann" in record["players"] and "result" not in record
-    assert saved[0].parent == tmp_path / "records"
+    assert (game.id, game.table, game.finished) == (saved[0], "cave", False)
 
 
 async def serve_once(data_dir, client_key) -> str:

@@ -1,0 +1,590 @@
+"""The server's storage: one SQLite database, ``diamant.sqlite3`` in the data folder.
+
+This is the one module that knows SQL; the rest of the server calls the few methods of
+:class:`Storage`, so another database could stand behind them one day.
+
+What is kept: the people who logged in with a key (guests are not kept), the tables in
+progress (their settings and an opaque snapshot the table makes of its state, stored and
+returned as given), every game (its ``diamant-record/1`` record, kept as it grows, and who
+sat in each seat with their final place) and the ratings (:mod:`.ratings`).
+
+The event loop never waits on the disk. One writer thread owns the connection that writes:
+each write is queued, the writer commits whatever has queued up in one transaction (a burst
+of a hundred tables costs a few disk syncs, not a hundred in a row) and each write's
+awaitable resolves once its transaction is on disk (WAL mode, ``synchronous=FULL``). A
+write is queued when it is called, not when it is awaited, so writes land in the order
+they were asked for. Records and snapshots are handed over: they are turned into JSON in
+the writer's thread (a hundred of them at once would hold the event loop for several
+milliseconds), so the caller must not change them afterwards; every caller makes a new
+one for each write. Reads run on a connection of their own, in a thread of their own.
+
+The schema has a version (``PRAGMA user_version``) and an ordered list of migrations, run
+at start-up, one transaction each. A damaged database, one made by a newer version of
+Diamant, or a data folder that cannot be written is refused at start-up with a
+:class:`StorageError` naming the file and what to do; nothing is ever made again over it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import queue
+import sqlite3
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Sequence
+
+from .ratings import BOT_PREFIX, Rating, rate_game, rated_as
+
+log = logging.getLogger(__name__)
+
+DATABASE = "diamant.sqlite3"
+"""The database's file name in the data folder."""
+BATCH = 500
+"""Writes committed together at most, when that many have queued up."""
+_STOP = object()
+
+
+class StorageError(Exception):
+    """The database cannot be used; the message names the file and says what to do."""
+
+
+@dataclass(frozen=True)
+class Sitter:
+    """Who sat in a seat: a person (their id, ``key:SHA256:...``), a computer player (its
+    spec, such as ``expert`` or ``carry:20``), or a guest (neither: not kept)."""
+
+    name: str
+    person: str | None = None
+    computer: str | None = None
+
+
+@dataclass(frozen=True)
+class SavedTable:
+    """A table in progress as it was last saved."""
+
+    id: str
+    name: str
+    settings: Any
+    snapshot: Any
+    updated: str
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game: where and when it was played, by whom (names in seat order)."""
+
+    id: int
+    table: str
+    rules: str
+    started: str
+    ended: str | None
+    finished: bool
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A game in a person's history: the game, their seat, score and place (None for a
+    game that did not finish)."""
+
+    game: GameSummary
+    seat: int
+    score: int | None
+    place: int | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the leaderboard: ``who`` is a person's id or ``bot:<kind>``."""
+
+    rank: int
+    who: str
+    name: str
+    computer: bool
+    rating: Rating
+
+
+# --- the schema ---------------------------------------------------------------------------
+
+def _version_1(db: sqlite3.Connection) -> None:
+    """Players, tables in progress, games and who sat in each seat."""
+    for statement in (
+        """CREATE TABLE players (
+            person TEXT PRIMARY KEY, name TEXT NOT NULL, language TEXT NOT NULL,
+            first_seen TEXT NOT NULL, last_seen TEXT NOT NULL)""",
+        """CREATE TABLE open_tables (
+            id TEXT PRIMARY KEY, name TEXT NOT NULL, settings TEXT NOT NULL,
+            snapshot TEXT NOT NULL, updated TEXT NOT NULL)""",
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY, table_name TEXT NOT NULL, rules TEXT NOT NULL,
+            started TEXT NOT NULL, ended TEXT, record TEXT NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0)""",
+        """CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+            name TEXT NOT NULL, person TEXT, computer TEXT, score INTEGER, place INTEGER,
+            PRIMARY KEY (game_id, seat))""",
+        "CREATE INDEX seats_by_person ON seats(person, game_id)",
+    ):
+        db.execute(statement)
+
+
+def _version_2(db: sqlite3.Connection) -> None:
+    """Ratings, worked out again from the games already finished, in the order they ended."""
+    db.execute("""CREATE TABLE ratings (
+        who TEXT PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL,
+        games INTEGER NOT NULL, wins INTEGER NOT NULL)""")
+    for (game_id,) in db.execute(
+            "SELECT id FROM games WHERE finished = 1 ORDER BY ended, id").fetchall():
+        _rate(db, game_id)
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_version_1, _version_2)
+"""Migration ``n`` (from 0) takes a database from version ``n`` to ``n + 1``."""
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> None:
+    """Run the migrations a database lacks, up to version ``upto``, one transaction each
+    (a connection in autocommit mode: ``isolation_level=None``)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    for number in range(version, upto):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[number](db)
+            db.execute(f"PRAGMA user_version = {number + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        log.info("database upgraded to version %d", number + 1)
+
+
+# --- opening --------------------------------------------------------------------------------
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA busy_timeout = 5000")
+    return db
+
+
+def _check_folder(folder: Path) -> None:
+    """Make sure the database and its journal can be written in ``folder``."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".probe-", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise StorageError(
+            f"the data folder {folder} cannot be written ({exc.strerror or exc}), so the "
+            f"database {folder / DATABASE} cannot be kept there; make it writable by the "
+            f"user running the server, or choose another folder with --data-dir") from None
+
+
+def _prepare(db: sqlite3.Connection, path: Path, *, writing: bool) -> None:
+    """Check the database is whole and ours, then bring it to the current version."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StorageError(
+            f"the database {path} was made by a newer version of Diamant (schema version "
+            f"{version}; this one knows up to {SCHEMA_VERSION}); upgrade Diamant, or start "
+            f"with another --data-dir")
+    if version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+        raise StorageError(
+            f"the file {path} is an SQLite database but not a Diamant one; move it away, "
+            f"or start with another --data-dir")
+    problems = [row[0] for row in db.execute("PRAGMA quick_check")]
+    if problems != ["ok"]:
+        raise sqlite3.DatabaseError(problems[0])
+    if writing:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")  # a commit is on disk before it returns
+        migrate(db)
+        # A write undone: it fails now, not at the first game, if the file is read-only.
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        finally:
+            db.execute("ROLLBACK")
+
+
+@dataclass
+class _Write:
+    """A queued write: ``run`` is called with the writer's connection inside a transaction."""
+
+    run: Callable[[sqlite3.Connection], Any]
+    future: asyncio.Future
+    loop: asyncio.AbstractEventLoop
+
+    def settle(self, value: Any, error: BaseException | None) -> None:
+        def resolve() -> None:
+            if self.future.cancelled():
+                return
+            if error is None:
+                self.future.set_result(value)
+            else:
+                self.future.set_exception(error)
+
+        try:
+            self.loop.call_soon_threadsafe(resolve)
+        except RuntimeError:
+            pass  # the loop that asked has closed: nobody waits for the answer
+
+
+class Storage:
+    """The database (see the module docstring); made by :meth:`open`."""
+
+    def __init__(self, path: Path, db: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = db
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._closed = False
+        self.transactions = 0
+        """Transactions committed by the writer so far (writes share them when they queue)."""
+        self._writer = threading.Thread(target=self._write_loop, name="storage writer",
+                                        daemon=True)
+        self._writer.start()
+        self._reader_db: sqlite3.Connection | None = None
+        self._readers = ThreadPoolExecutor(1, thread_name_prefix="storage reader")
+
+    @classmethod
+    def open(cls, folder: Path, *, create: bool = True) -> "Storage":
+        """Open (or make) the database in ``folder`` and bring it up to date; a
+        :class:`StorageError` says what is wrong. Called once, at start-up (it waits on the
+        disk). Without ``create`` (to read it: ``diamant export``) a missing database is an
+        error too, and the database is left as it is, in whatever version it is."""
+        folder = Path(folder)
+        path = folder / DATABASE
+        if create:
+            _check_folder(folder)
+        elif not path.is_file():
+            raise StorageError(f"there is no database {path}; is {folder} the server's "
+                               f"data folder (its --data-dir)?")
+        try:
+            db = _connect(path)
+        except sqlite3.Error as exc:
+            raise StorageError(f"the database {path} cannot be opened ({exc}); check its "
+                               f"permissions, or start with another --data-dir") from None
+        try:
+            _prepare(db, path, writing=create)
+        except StorageError:
+            db.close()
+            raise
+        except sqlite3.Error as exc:
+            db.close()
+            if isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc):
+                raise StorageError(
+                    f"the database {path} cannot be written ({exc}); make it writable by the "
+                    f"user running the server, or start with another --data-dir") from None
+            raise StorageError(
+                f"the database {path} cannot be used ({exc}); it was left as it is: restore "
+                f"it from a backup or move it away, or start with another --data-dir"
+            ) from None
+        return cls(path, db)
+
+    # --- the writer -------------------------------------------------------------------------
+
+    def _write(self, run: Callable[[sqlite3.Connection], Any]) -> asyncio.Future:
+        """Queue ``run`` now; the future resolves to its result once it is on disk."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        if self._closed:
+            future.set_exception(StorageError(f"the database {self.path} is closed"))
+        else:
+            self._queue.put(_Write(run, future, loop))
+        return future
+
+    def _write_loop(self) -> None:
+        stopping = False
+        while not stopping:
+            item = self._queue.get()
+            if item is _STOP:
+                break
+            batch = [item]
+            while len(batch) < BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stopping = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+        self._db.close()
+
+    def _commit(self, batch: list[_Write]) -> None:
+        """Run ``batch`` in one transaction; a write that fails is undone alone (its own
+        savepoint) and its awaitable gets the error; a commit that fails fails them all."""
+        db = self._db
+        outcomes: list[tuple[Any, BaseException | None]] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for write in batch:
+                db.execute("SAVEPOINT one")
+                try:
+                    outcomes.append((write.run(db), None))
+                except Exception as exc:
+                    db.execute("ROLLBACK TO one")
+                    outcomes.append((None, self._error(exc)))
+                db.execute("RELEASE one")
+            db.execute("COMMIT")
+            self.transactions += 1
+        except sqlite3.Error as exc:
+            log.error("could not write to %s: %s", self.path, exc)
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            outcomes = [(None, self._error(exc))] * len(batch)
+        for write, (value, error) in zip(batch, outcomes):
+            write.settle(value, error)
+
+    def _error(self, exc: Exception) -> Exception:
+        if isinstance(exc, sqlite3.Error):
+            return StorageError(f"could not write to the database {self.path}: {exc}")
+        return exc
+
+    def close(self) -> None:
+        """Write everything queued, then close (it waits on the disk: call it at the end,
+        or from a thread)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(_STOP)
+        self._writer.join()
+        self._readers.submit(self._close_reader).result()
+        self._readers.shutdown(wait=True)
+
+    # --- the reader -------------------------------------------------------------------------
+
+    def _read(self, query: Callable[[sqlite3.Connection], Any]) -> Awaitable[Any]:
+        return asyncio.get_running_loop().run_in_executor(self._readers, self._in_reader, query)
+
+    def _in_reader(self, query: Callable[[sqlite3.Connection], Any]) -> Any:
+        if self._reader_db is None:
+            self._reader_db = _connect(self.path)
+            self._reader_db.execute("PRAGMA query_only = 1")
+        try:
+            return query(self._reader_db)
+        except sqlite3.Error as exc:
+            raise StorageError(f"could not read the database {self.path}: {exc}") from None
+
+    def _close_reader(self) -> None:
+        if self._reader_db is not None:
+            self._reader_db.close()
+            self._reader_db = None
+
+    # --- writes: each returns an awaitable, and is queued at once ------------------------------
+
+    def seen(self, person: str, name: str, language: str) -> Awaitable[None]:
+        """``person`` logged in as ``name``, reading ``language``."""
+        now = _now()
+        return self._write(_statement(
+            """INSERT INTO players (person, name, language, first_seen, last_seen)
+               VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT (person) DO UPDATE SET name = excluded.name,
+                   language = excluded.language, last_seen = excluded.last_seen""",
+            (person, name, language, now, now)))
+
+    def save_table(self, table_id: str, name: str, settings: Any, snapshot: Any) -> Awaitable[None]:
+        """Keep (or replace) the state of a table in progress; ``settings`` and
+        ``snapshot`` are anything JSON can hold (handed over: see the module docstring),
+        given back as they are."""
+        now = _now()
+
+        def run(db: sqlite3.Connection) -> None:
+            db.execute(
+                """INSERT INTO open_tables (id, name, settings, snapshot, updated)
+                   VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+                       settings = excluded.settings, snapshot = excluded.snapshot,
+                       updated = excluded.updated""",
+                (table_id, name, _json(settings), _json(snapshot), now))
+
+        return self._write(run)
+
+    def drop_table(self, table_id: str) -> Awaitable[None]:
+        """Forget a table that is no longer in progress."""
+        return self._write(_statement("DELETE FROM open_tables WHERE id = ?", (table_id,)))
+
+    def start_game(self, table: str, rules: str, started: datetime, seats: Sequence[Sitter],
+                   record: dict | None = None) -> Awaitable[int]:
+        """A new game at ``table``, with who sits in each seat (in seat order) and its
+        record so far (handed over); resolves to the game's id."""
+        sitters = list(seats)
+        when = _time(started)
+
+        def run(db: sqlite3.Connection) -> int:
+            game_id = db.execute(
+                "INSERT INTO games (table_name, rules, started, record) VALUES (?, ?, ?, ?)",
+                (table, rules, when, _json(record if record is not None else {}))).lastrowid
+            db.executemany(
+                "INSERT INTO seats (game_id, seat, name, person, computer) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, i, s.name, s.person, s.computer) for i, s in enumerate(sitters)])
+            return game_id
+
+        return self._write(run)
+
+    def save_game(self, game_id: int, record: dict) -> Awaitable[None]:
+        """Replace the record of a game in progress with ``record`` (it has grown;
+        handed over)."""
+        def run(db: sqlite3.Connection) -> None:
+            _unfinished(db, game_id)
+            db.execute("UPDATE games SET record = ? WHERE id = ?", (_json(record), game_id))
+
+        return self._write(run)
+
+    def finish_game(self, game_id: int, record: dict, places: Sequence[int]) -> Awaitable[None]:
+        """The game has ended: its final ``record`` and each seat's place (1 the best,
+        ties sharing one); the ratings of its players change in the same transaction.
+        The record is handed over."""
+        scores = record.get("result", {}).get("scores", {})
+        players = record.get("players", [])
+        places = list(places)
+        ended = record.get("meta", {}).get("ended") or _now()
+
+        def run(db: sqlite3.Connection) -> None:
+            _unfinished(db, game_id)
+            seats = db.execute("SELECT count(*) FROM seats WHERE game_id = ?",
+                               (game_id,)).fetchone()[0]
+            if seats != len(places):
+                raise StorageError(f"game {game_id} has {seats} seats, not {len(places)}")
+            db.execute("UPDATE games SET record = ?, ended = ?, finished = 1 WHERE id = ?",
+                       (_json(record), ended, game_id))
+            db.executemany(
+                "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
+                [(place, scores.get(players[i]) if i < len(players) else None, game_id, i)
+                 for i, place in enumerate(places)])
+            _rate(db, game_id)
+
+        return self._write(run)
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def tables_in_progress(self) -> list[SavedTable]:
+        """Every table saved and not dropped, oldest first."""
+        rows = await self._read(lambda db: db.execute(
+            "SELECT id, name, settings, snapshot, updated FROM open_tables "
+            "ORDER BY rowid").fetchall())
+        return [SavedTable(i, n, json.loads(s), json.loads(p), u) for i, n, s, p, u in rows]
+
+    async def game_record(self, game_id: int) -> dict | None:
+        """The record of game ``game_id`` (its ``meta`` included), if there is such a game."""
+        row = await self._read(lambda db: db.execute(
+            "SELECT record FROM games WHERE id = ?", (game_id,)).fetchone())
+        return None if row is None else json.loads(row[0])
+
+    async def games(self, limit: int | None = None) -> list[GameSummary]:
+        """The games kept, the latest first (all of them, or the last ``limit``)."""
+        def query(db: sqlite3.Connection) -> list[GameSummary]:
+            rows = db.execute(
+                "SELECT id, table_name, rules, started, ended, finished FROM games "
+                "ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)).fetchall()
+            return _summaries(db, rows)
+
+        return await self._read(query)
+
+    async def history(self, person: str, limit: int = 20) -> list[PastGame]:
+        """The last ``limit`` games ``person`` sat at, the latest first."""
+        def query(db: sqlite3.Connection) -> list[PastGame]:
+            rows = db.execute(
+                """SELECT g.id, g.table_name, g.rules, g.started, g.ended, g.finished,
+                          s.seat, s.score, s.place
+                   FROM seats s JOIN games g ON g.id = s.game_id
+                   WHERE s.person = ? ORDER BY g.id DESC LIMIT ?""",
+                (person, limit)).fetchall()
+            games = _summaries(db, [row[:6] for row in rows])
+            return [PastGame(game, *row[6:]) for game, row in zip(games, rows)]
+
+        return await self._read(query)
+
+    async def leaderboard(self, limit: int = 20) -> list[Standing]:
+        """The best ``limit`` ratings (people and computer levels), by the estimate shown."""
+        rows = await self._read(lambda db: db.execute(
+            """SELECT r.who, p.name, r.mu, r.sigma, r.games, r.wins
+               FROM ratings r LEFT JOIN players p ON p.person = r.who
+               ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.who LIMIT ?""",
+            (limit,)).fetchall())
+        standings = []
+        for rank, (who, name, mu, sigma, games, wins) in enumerate(rows, start=1):
+            computer = who.startswith(BOT_PREFIX)
+            shown = who.removeprefix(BOT_PREFIX) if computer else (name or who)
+            standings.append(Standing(rank, who, shown, computer, Rating(mu, sigma, games, wins)))
+        return standings
+
+
+# --- helpers (run in the writer's or the reader's thread) -----------------------------------
+
+def _statement(sql: str, parameters: tuple) -> Callable[[sqlite3.Connection], None]:
+    """A write that is one statement."""
+    def run(db: sqlite3.Connection) -> None:
+        db.execute(sql, parameters)
+
+    return run
+
+
+def _unfinished(db: sqlite3.Connection, game_id: int) -> None:
+    row = db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise StorageError(f"there is no game {game_id}")
+    if row[0]:
+        raise StorageError(f"game {game_id} has finished already")
+
+
+def _rate(db: sqlite3.Connection, game_id: int) -> None:
+    """Change the ratings of the players of finished game ``game_id``."""
+    seats = db.execute("SELECT person, computer, place FROM seats WHERE game_id = ? "
+                       "ORDER BY seat", (game_id,)).fetchall()
+    if any(place is None for _, _, place in seats):
+        return
+    names = [rated_as(person, computer) for person, computer, _ in seats]
+    current = {}
+    for name in set(filter(None, names)):
+        row = db.execute("SELECT mu, sigma, games, wins FROM ratings WHERE who = ?",
+                         (name,)).fetchone()
+        current[name] = Rating(*row) if row else None
+    new = rate_game([(name, current.get(name)) for name in names],
+                    [place for _, _, place in seats])
+    db.executemany(
+        """INSERT INTO ratings (who, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (who) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,
+               games = excluded.games, wins = excluded.wins""",
+        [(name, r.mu, r.sigma, r.games, r.wins) for name, r in sorted(new.items())])
+
+
+def _summaries(db: sqlite3.Connection, rows: list[tuple]) -> list[GameSummary]:
+    """Game summaries from ``(id, table, rules, started, ended, finished)`` rows."""
+    players: dict[int, list[str]] = {}
+    ids = sorted({row[0] for row in rows})
+    for start in range(0, len(ids), 500):  # SQLite allows only so many parameters
+        part = ids[start:start + 500]
+        marks = ", ".join("?" * len(part))
+        for game_id, name in db.execute(
+                f"SELECT game_id, name FROM seats WHERE game_id IN ({marks}) "
+                f"ORDER BY game_id, seat", part):
+            players.setdefault(game_id, []).append(name)
+    return [GameSummary(i, t, r, s, e, bool(f), tuple(players.get(i, ())))
+            for i, t, r, s, e, f in rows]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _time(when: datetime) -> str:
+    if when.tzinfo is None:
+        raise ValueError("times kept in the database must carry their time zone")
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _now() -> str:
+    return _time(datetime.now(timezone.utc))

@@ -1,0 +1,158 @@
+"""A game played over SSH is kept in the server's database: its record, who sat where,
+the places, the ratings; and `diamant export` gives it back as a file `diamant replay` reads."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+
+from diamant_tui.cli import main
+from diamant_tui.engine.record import PERSON, read_record
+from diamant_tui.table import TableSettings
+from diamant_server.lobby import Lobby, default_bot
+from diamant_server.ratings import places_from_scores, rated_as
+from diamant_server.storage import DATABASE, Storage, migrate
+
+DIAMANT = [sys.executable, "-m", "diamant_tui"]
+TURN = re.compile(r"Round \d/5 · card \d+")
+
+
+async def play_to_the_end(player) -> None:
+    """Leave at every decision until the final scores show."""
+    answered = None
+    while True:
+        text = await player.wait_for(lambda t: "Final scores" in t or (
+            "Your turn" in t and TURN.search(t)[0] != answered))
+        if "Final scores" in text:
+            return
+        answered = TURN.search(text)[0]
+        player.press("l")
+
+
+async def test_a_game_played_over_ssh_is_kept_with_its_places_and_ratings(server, players,
+                                                                         make_key):
+    key = make_key()
+    ann, gus = players("ann"), players("gus")
+    await ann.connect(server.port, key=key, command="play solo --seats 3 --bots 1")
+    await ann.wait_for("Waiting")
+    await gus.connect(server.port, command="play solo")  # a guest: kept, never rated
+    await asyncio.gather(play_to_the_end(ann), play_to_the_end(gus))
+    await server.lobby.flush()
+
+    person = "key:" + key.get_fingerprint("sha256")
+    [past] = await server.storage.history(person)
+    assert past.game.finished and past.game.table == "solo" and past.seat == 0
+    record = await server.storage.game_record(past.game.id)
+    replay = read_record(json.dumps(record))  # a whole, valid record
+    scores = record["result"]["scores"]
+    assert replay.outcome()["scores"] == scores
+    names = record["players"]
+    assert past.game.players == tuple(names)
+    assert past.score == scores[names[0]]
+    assert past.place == places_from_scores([scores[n] for n in names])[0]
+    assert record["meta"]["table"] == "solo"
+    assert list(record["meta"]["seats"].values()) == [PERSON, PERSON, default_bot()]
+
+    board = {s.who: s for s in await server.storage.leaderboard()}
+    computer = rated_as(None, default_bot())
+    assert set(board) == {person, computer}, "the guest is not rated"
+    assert board[person].name == "ann", "noted as seen when logging in"
+    assert board[person].rating.games == board[computer].rating.games == 1
+    assert board[person].rating.wins == (past.place == 1)
+
+
+async def finished_game(folder) -> int:
+    """Play a game of computer players at a real table; returns its id in the database."""
+    storage = Storage.open(folder)
+    lobby = Lobby(folder, storage=storage)
+    try:
+        table = lobby.create(TableSettings(name="den", seats=3, bots=("cards:2",) * 3,
+                                           seed=7, pace=0), None)
+        table.start()
+        while table.ended is None:
+            await asyncio.sleep(0.01)
+        await lobby.flush()
+        [game] = await storage.games()
+        assert game.finished
+        return game.id
+    finally:
+        await lobby.close()
+        storage.close()
+
+
+def diamant(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*DIAMANT, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_export_writes_a_record_that_replay_reads(tmp_path, capsys, monkeypatch):
+    data = tmp_path / "data"
+    game = asyncio.run(finished_game(data))
+    assert main(["export", "--data-dir", str(data), "--list"]) == 0
+    header, line = capsys.readouterr().out.splitlines()
+    assert header.split()[:3] == ["ID", "STARTED", "(UTC)"]
+    assert re.match(rf" *{game}  \d{{4}}-\d\d-\d\d \d\d:\d\d  den +classic +finished +"
+                    rf"Ana, Bruno, Chiara$", line), line
+
+    out = tmp_path / "out" / "den.json"
+    out.parent.mkdir()
+    written = diamant("export", "--data-dir", str(data), str(game), "-o", str(out))
+    assert written.returncode == 0, written.stderr
+    assert [p.name for p in out.parent.iterdir()] == ["den.json"], "no temporary file left"
+    replayed = diamant("replay", str(out), "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert json.loads(replayed.stdout)["scores"] == record["result"]["scores"]
+    assert record["meta"]["table"] == "den" and record["meta"]["seed"] == 7
+
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["export", "--data-dir", str(data), str(game)]) == 0
+    assert json.loads((tmp_path / f"game-{game}.json").read_text(encoding="utf-8")) == record
+    assert main(["export", "--data-dir", str(data), str(game)]) == 1, "never written over"
+    assert capsys.readouterr().err.endswith(
+        f"diamant export: game-{game}.json exists already; choose another file with -o FILE\n")
+
+
+def test_export_says_what_is_wrong(tmp_path, capsys):
+    data = tmp_path / "data"
+
+    def export(*args: str) -> str:
+        """What ``diamant export`` says on standard error, once it has refused."""
+        capsys.readouterr()
+        assert main(["export", "--data-dir", str(data), *args]) == 1
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and err.startswith("diamant export: ")
+        return err.removeprefix("diamant export: ").rstrip("\n")
+
+    assert export("--list") == (f"there is no database {data / 'diamant.sqlite3'}; is {data} "
+                                f"the server's data folder (its --data-dir)?")
+    assert not data.exists(), "nothing made where there was nothing"
+    Storage.open(data).close()
+    assert main(["export", "--data-dir", str(data), "--list"]) == 0
+    assert capsys.readouterr().out.startswith("No games kept in")
+    assert export("7").startswith(f"there is no game 7 in {data / 'diamant.sqlite3'}; ")
+    assert export("x1") == "'x1' is not a game id: give the number --list shows"
+    assert export().startswith("give either GAME_ID")
+    assert export("1", "--list").startswith("give either GAME_ID")
+
+
+def test_export_reads_a_database_without_changing_it(tmp_path, capsys):
+    """Export reads the games of an older version's database as they are: upgrading is
+    the server's business, and the database may be another user's."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with contextlib.closing(sqlite3.connect(data / DATABASE, isolation_level=None)) as db:
+        migrate(db, upto=1)
+        db.execute("INSERT INTO games VALUES (1, 'old', 'relics', '2024-01-02T03:04:05Z', NULL, "
+                   "'{\"format\": \"diamant-record/1\"}', 0)")
+        db.execute("INSERT INTO seats VALUES (1, 0, 'ann', NULL, NULL, NULL, NULL)")
+    assert main(["export", "--data-dir", str(data), "--list"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split() == [
+        "1", "2024-01-02", "03:04", "old", "relics", "unfinished", "ann"]
+    with contextlib.closing(sqlite3.connect(data / DATABASE)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
