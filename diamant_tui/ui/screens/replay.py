@@ -48,7 +48,7 @@ SPEED = Binding.Group("key.speed", compact=True)
 
 
 class ReplayScreen(DiamantScreen):
-    """A recorded game, one step at a time; any App can push it."""
+    """A recorded game, one step at a time; any DiamantApp can push it."""
 
     BINDINGS = [
         Binding("left", "previous", "key.back", group=STEP),
