@@ -348,8 +348,8 @@ def test_replay_json_prints_the_outcome(tmp_path, capsys):
 
 
 def test_replay_prints_a_readable_summary(tmp_path, capsys):
-    """Without --json: scores, winners, and per round how it ended."""
-    assert main(["replay", write(tmp_path, example())]) == 0
+    """With --summary: scores, winners, and per round how it ended."""
+    assert main(["replay", write(tmp_path, example()), "--summary"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines() == [
         "relics, 3 players (ann, bob, cy): finished.",
@@ -368,7 +368,7 @@ def test_replay_prints_a_readable_summary(tmp_path, capsys):
 
 def test_replay_summary_of_an_unfinished_game(tmp_path, capsys):
     """Unfinished games: scores count only what is banked."""
-    assert main(["replay", write(tmp_path, record([rnd("T9 T15", "LCC")]))]) == 0
+    assert main(["replay", write(tmp_path, record([rnd("T9 T15", "LCC")])), "--summary"]) == 0
     out = capsys.readouterr().out
     assert "unfinished, 0 of 5 rounds over" in out
     assert "Round 1: stops after card 2 with bob, cy still in the cave." in out
@@ -392,7 +392,7 @@ def test_replay_of_a_bad_record_exits_with_the_error(tmp_path, capsys, content, 
 
 
 def test_replay_of_a_missing_file(tmp_path, capsys):
-    assert main(["replay", str(tmp_path / "nothing.json")]) == 1
+    assert main(["replay", str(tmp_path / "nothing.json"), "--summary"]) == 1
     assert "cannot read the file: No such file or directory." in capsys.readouterr().err
 
 

@@ -10,7 +10,10 @@ import pytest
 
 from diamant_tui.cli import main
 from diamant_tui.engine.errors import RecordError
-from diamant_tui.engine.record import FORMAT, PERSON, read_record, record_meta, record_to_json
+from diamant_tui.engine.game import Game, GameConfig
+from diamant_tui.engine.record import (
+    FORMAT, PERSON, game_to_record, read_record, record_meta, record_to_json,
+)
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.engine.view import Decision
 from diamant_server.lobby import Lobby
@@ -45,7 +48,8 @@ def test_meta_never_changes_the_replay(tmp_path, capsys):
     """Not the seed, not the seats, not the table: only the cards and decisions count."""
     plain, described = tmp_path / "plain.json", tmp_path / "meta.json"
     plain.write_text(json.dumps(record()), encoding="utf-8")
-    odd = {**META, "seed": 123456, "seats": {"ann": "expert"}, "players": ["x", "y", "z"]}
+    odd = {**META, "seed": 123456, "seats": {"ann": "expert", "bob": "expert", "cy": "person"},
+           "players": ["x", "y", "z"]}
     described.write_text(json.dumps(record(meta=odd)), encoding="utf-8")
     assert main(["replay", str(plain), "--json"]) == 0
     first = capsys.readouterr().out
@@ -151,3 +155,27 @@ async def test_the_lobby_keeps_a_game_saved_twice_as_one_game(tmp_path):
     finally:
         await table.close()
         storage.close()
+
+
+def test_seats_when_given_name_every_player():
+    """RECORD.md: ``seats`` is per player, so when it is there every player has a seat."""
+    with pytest.raises(RecordError) as error:
+        read_record(json.dumps(record(meta={"seats": {"ann": "person"}})))
+    assert str(error.value) == (
+        'meta: seats gives no seat for bob, cy; it names each player with "person" '
+        "or a computer player's name."
+    )
+
+
+def test_the_writer_writes_only_a_meta_the_reader_accepts():
+    """What game_to_record writes, read_record reads: a meta of the wrong shape is refused
+    when the record is made, not later by whoever reads it."""
+    game = Game(GameConfig(NAMES, "classic"), seed=1)
+    with pytest.raises(RecordError, match="meta: seed must be a whole number, not True."):
+        game_to_record(game, {"seed": True})
+    with pytest.raises(RecordError, match="meta: seats gives no seat for bob, cy"):
+        game_to_record(game, record_meta(seats={"ann": PERSON}))
+    with pytest.raises(RecordError, match="meta: started must be an ISO 8601 time in UTC"):
+        game_to_record(game, {"started": "2025-03-01 18:45"})
+    meta = {**record_meta(table="t", seats=dict.fromkeys(NAMES, PERSON), seed=1), "later": [1]}
+    assert read_record(record_to_json(game_to_record(game, meta))).meta == meta

@@ -1,4 +1,8 @@
-"""``diamant replay FILE [--json]``: check a game record and show how the game went."""
+"""``diamant replay FILE``: watch a recorded game again, step by step, in this terminal.
+
+``--json`` and ``--summary`` check the record and print its outcome instead, for scripts
+and for a quick look.
+"""
 
 from __future__ import annotations
 
@@ -9,28 +13,50 @@ import sys
 from ..engine.errors import RecordError
 from ..engine.record import Replay, read_record
 from ..engine.view import Phase
+from ..i18n import LANGUAGES, UnknownLanguage, detect_language, parse_language
+
+BAD_RECORD_HINT = "Choose a game record saved by diamant (the diamant-record/1 format)."
+UNREADABLE_HINT = "Check the file's name and that you may read it."
+
+
+class _CannotWatch(Exception):
+    """The replay screen cannot open: one line says why and what to do instead."""
+
+
+class _Unreadable(RecordError):
+    """The file could not be read at all (missing, a folder, not allowed)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``replay`` subcommand to the ``diamant`` command."""
     parser = subparsers.add_parser(
         "replay",
-        help="check a game record and show its outcome",
-        description="Replay a diamant-record/1 game record through the rules, checking every "
-        "step, and print the outcome. Exits with status 1 when the record is invalid or its "
-        "result disagrees with the replay.",
+        help="watch a recorded game again, or check it and print its outcome",
+        description="Open a diamant-record/1 game record in this terminal and watch the game "
+        "again step by step: forward and back, jump to a round, or let it play at a chosen "
+        "speed. Every step of the record is checked first; a bad record exits with status 2. "
+        "With --json or --summary the outcome is printed instead (exit status 1 when the "
+        "record is invalid or its result disagrees with the replay).",
     )
-    parser.add_argument("file", metavar="FILE", help="the record (JSON); - reads standard input")
-    parser.add_argument(
+    parser.add_argument("file", metavar="FILE",
+                        help="the record (JSON); - reads standard input (with --json or --summary)")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
         "--json",
         action="store_true",
-        help='print {"scores", "winners", "chests", "relics"} as JSON instead of a summary',
+        help='print {"scores", "winners", "chests", "relics"} as JSON',
     )
+    shown.add_argument("--summary", action="store_true",
+                       help="print a short account of the game (rounds, scores, winners)")
+    parser.add_argument("--lang", help=f"language of the replay screen: {', '.join(LANGUAGES)} "
+                        "(default: from LC_ALL, LC_MESSAGES or LANG)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay ``args.file``; print the outcome, or the error on standard error."""
+    """Watch ``args.file`` again, or print its outcome; errors go to standard error."""
+    if not (args.json or args.summary):
+        return watch(args)
     try:
         text = _read(args.file)
         replay = read_record(text)
@@ -44,6 +70,45 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def watch(args: argparse.Namespace) -> int:
+    """Open the replay screen on ``args.file``; anything in the way is one line, status 2."""
+    try:
+        replay = _watchable(args)
+    except _CannotWatch as exc:
+        print(f"diamant replay: {exc}", file=sys.stderr)
+        return 2
+    from ..ui import DiamantApp  # only here: the printing modes need no interface
+
+    DiamantApp(lang=args.lang, replay=replay).run()
+    return 0
+
+
+def _watchable(args: argparse.Namespace) -> Replay:
+    """The checked record of ``args.file``, once sure the screen can show it."""
+    try:
+        args.lang = parse_language(args.lang) if args.lang else detect_language()
+    except UnknownLanguage as exc:
+        raise _CannotWatch(f"--lang: {exc}") from None
+    if args.file == "-":
+        raise _CannotWatch(
+            "the replay screen reads its keys from standard input, so the record cannot "
+            "come from there: give its file name, or add --json or --summary to print "
+            "the outcome."
+        )
+    try:
+        replay = read_record(_read(args.file))
+    except _Unreadable as exc:
+        raise _CannotWatch(f"{args.file}: {exc} {UNREADABLE_HINT}") from None
+    except RecordError as exc:
+        raise _CannotWatch(f"{args.file}: {exc} {BAD_RECORD_HINT}") from None
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise _CannotWatch(
+            f"{args.file}: the replay screen needs a terminal; add --summary or --json "
+            "to print the outcome instead."
+        )
+    return replay
+
+
 def _read(path: str) -> str:
     try:
         if path == "-":
@@ -53,7 +118,7 @@ def _read(path: str) -> str:
     except UnicodeDecodeError:
         raise RecordError("not a record: the file is not UTF-8 text.") from None
     except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}.") from None
+        raise _Unreadable(f"cannot read the file: {exc.strerror or exc}.") from None
 
 
 def summary(replay: Replay) -> str:

@@ -78,7 +78,8 @@ def _utc(when: datetime) -> str:
 def game_to_record(game: Game, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The record of ``game`` so far; a finished game also gets its ``result``.
 
-    ``meta`` (see :func:`record_meta`) is stored as given; it never changes a replay.
+    ``meta`` (see :func:`record_meta`) is checked as a reader checks it (RecordError if
+    it has the wrong shape) and stored as given; it never changes a replay.
     A record states no number of rounds, so only a game of the usual five can be written.
     """
     if game.config.rounds != ROUNDS:
@@ -105,7 +106,8 @@ def game_to_record(game: Game, meta: Mapping[str, Any] | None = None) -> dict[st
         "players": list(game.names),
     }
     if meta is not None:
-        record["meta"] = dict(meta)
+        # Checked here too, so that no record is written that its readers would refuse.
+        record["meta"] = _check_meta(dict(meta), game.names)
     record["rounds"] = rounds
     if game.over:
         record["result"] = {
@@ -244,6 +246,13 @@ def _check_meta(meta: Any, names: tuple[str, ...]) -> dict[str, Any]:
                         f"meta: seats: {name}'s seat must be \"person\" or a computer "
                         f"player's name, not {_short(seat)}."
                     )
+            # Per player (RECORD.md): a seats object that is there names every one.
+            missing = [name for name in names if name not in value]
+            if missing:
+                raise RecordError(
+                    f"meta: seats gives no seat for {', '.join(missing)}; it names each "
+                    "player with \"person\" or a computer player's name."
+                )
     return dict(meta)
 
 

@@ -1,7 +1,8 @@
 """The Diamant app: the setup screen for local play, or a table's screen for a seat.
 
 ``make_app(member=...)`` is the factory a host calls for a person already at a table;
-``DiamantApp()`` alone shows the setup screen and plays locally.
+``DiamantApp()`` alone shows the setup screen and plays locally, and
+``DiamantApp(replay=...)`` shows a recorded game again.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding
 
+from ..engine.record import Replay
 from ..i18n import Translator, detect_language
 from ..table import Member, Table, TableStatus
 from .bindings import translate_bindings
 from .colours import apply_colours
 from .literal import printable
-from .messages import LeaveTable, TableUpdated
+from .messages import LeaveReplay, LeaveTable, TableUpdated
 from .screens.base import _Guarded
+from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
@@ -51,6 +54,7 @@ class DiamantApp(App):
         member: Member | None = None,
         choices: SetupChoices | None = None,
         on_leave: LeaveHandler | None = None,
+        replay: Replay | None = None,
         **app_options,
     ) -> None:
         super().__init__(**app_options)
@@ -59,6 +63,8 @@ class DiamantApp(App):
         """Where this person is: their place at a table (seat or watching), if any."""
         self.choices = choices
         self._on_leave = on_leave
+        self.replay = replay
+        """A recorded game this app was opened to show (``diamant replay FILE``), if any."""
         self.help_note: str | None = None
         """A line the host wants shown at the top of the rules (e.g. a guest's resume code)."""
         self._own_table: Table | None = None
@@ -85,6 +91,8 @@ class DiamantApp(App):
         translate_bindings(self, self.t)
         if self.member is not None:
             self.push_screen(TableScreen(self.member))
+        elif self.replay is not None:
+            self.push_screen(ReplayScreen(self.replay))
         else:
             self.push_screen(SetupScreen(self.choices))
 
@@ -154,6 +162,13 @@ class DiamantApp(App):
 
     def on_leave_table(self, message: LeaveTable) -> None:
         self.leave_table()
+
+    def on_leave_replay(self, message: LeaveReplay) -> None:
+        # Opened for the replay alone, the app ends with it; else back to what was before.
+        if self.replay is not None or len(self.screen_stack) <= 2:
+            self.exit()
+        elif isinstance(self.screen, ReplayScreen):
+            self.pop_screen()
 
     def leave_table(self) -> None:
         """The person leaves the table: the host decides what that means (local: quit)."""

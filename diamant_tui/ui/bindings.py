@@ -1,8 +1,8 @@
 """Key hints in the app's language.
 
-Bindings are declared with a catalogue key as description (``"key.rules"``); each
-node gets its own translated copy when mounted or when the language changes, so two
-apps in different languages never share a description.
+Bindings are declared with a catalogue key as description (``"key.rules"``, also for a
+group of keys shown together); each node gets its own translated copy when mounted or
+when the language changes, so two apps in different languages never share a description.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from textual.binding import BindingsMap
+from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 
 
@@ -19,8 +19,15 @@ def translate_bindings(node: DOMNode, t: Callable[..., str]) -> None:
     merged = type(node)._merged_bindings
     if merged is None:
         return
-    node._bindings = BindingsMap(
-        replace(binding, description=t(binding.description)) if binding.description else binding
-        for _, binding in merged
-    )
+    node._bindings = BindingsMap(_translated(binding, t) for _, binding in merged)
     node.refresh_bindings()
+
+
+def _translated(binding: Binding, t: Callable[..., str]) -> Binding:
+    """``binding`` with its description, and its group's (keys shown together), translated."""
+    if binding.description:
+        binding = replace(binding, description=t(binding.description))
+    if binding.group is not None and binding.group.description:
+        binding = replace(binding, group=replace(binding.group,
+                                                 description=t(binding.group.description)))
+    return binding

@@ -18,3 +18,8 @@ class TableUpdated(Message):
 class LeaveTable(Message):
     """The person leaves the table they are looking at; the app decides what that means
     (locally: quit; on a server: back to the lobby)."""
+
+
+class LeaveReplay(Message):
+    """The person stops watching a recorded game; the app decides what that means
+    (locally: quit; on a server: back to where the replay was chosen)."""
