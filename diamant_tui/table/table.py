@@ -132,6 +132,7 @@ class Table:
 
     @property
     def name(self) -> str:
+        """The table's name, from its settings."""
         return self.settings.name
 
     @property
@@ -166,14 +167,17 @@ class Table:
 
     @property
     def seats(self) -> tuple[SeatInfo, ...]:
+        """Every seat as everyone sees it."""
         return self._seats.infos()
 
     @property
     def free_seats(self) -> int:
+        """How many seats still wait for a person."""
         return self._seats.free
 
     @property
     def people_connected(self) -> int:
+        """How many seated people are connected now."""
         return self._seats.people_connected
 
     @property
