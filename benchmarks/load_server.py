@@ -83,30 +83,32 @@ class _ErrorCounter(logging.Handler):
 
 def _instrument(probe: Probe) -> None:
     """Wrap the two places measured; each wrapper calls the original unchanged."""
-    from diamant_tui.table import Table, TableStatus
+    from diamant_tui.table import TableStatus
+    from diamant_tui.table.updates import Updates
     from diamant_server.session import GameSession
 
-    publish = Table._publish
+    publish = Updates.publish
     send = GameSession.send
 
-    def timed_publish(table: Table, events, **how) -> None:
-        game = table.game
+    def timed_publish(updates: Updates, events, **how) -> None:
+        state, name = updates._state, updates._table_name  # the table's, as it publishes
+        game = state.game
         if game is not None:
             if game.step >= 1:
-                step = (table.games_played, game.round, game.step)
-                if probe._last_step.get(table.name) != step:
-                    probe._last_step[table.name] = step
-                    probe.reveals.append((table.name, *step, time.monotonic()))
-            if table.status is TableStatus.FINISHED:
-                probe.finished.add((table.name, table.games_played))
-        publish(table, events, **how)
+                step = (state.games_played, game.round, game.step)
+                if probe._last_step.get(name) != step:
+                    probe._last_step[name] = step
+                    probe.reveals.append((name, *step, time.monotonic()))
+            if state.status is TableStatus.FINISHED:
+                probe.finished.add((name, state.games_played))
+        publish(updates, events, **how)
 
     def counted_send(session: GameSession, data: bytes) -> bool:
         probe.sends += 1
         probe.sent_bytes += len(data)
         return send(session, data)
 
-    Table._publish = timed_publish  # type: ignore[method-assign]
+    Updates.publish = timed_publish  # type: ignore[method-assign]
     GameSession.send = counted_send  # type: ignore[method-assign]
 
 

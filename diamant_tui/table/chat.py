@@ -1,24 +1,66 @@
-"""How much a table's chat may still carry: each person's lines, the spectators' together
-and the whole table's, in a sliding window (:class:`~diamant_tui.table_info.ChatLimits`).
+"""A table's chat: the lines it keeps (:class:`Chat`), and how much it may still carry
+(:class:`ChatAllowances`): each person's lines, the spectators' together and the whole
+table's, in a sliding window (:class:`~diamant_tui.table.info.ChatLimits`).
 
 Every line reaches every screen at the table, so what the table passes on is bounded as
 a whole, not only per person; allowances are counted per identity, never per name (a
 name can look like another's, and two connections of one person share one allowance).
+When the lines go out is the updates' business (:mod:`~diamant_tui.table.updates`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 from collections import deque
+from typing import Iterator
 
 from ..i18n import Translator
-from .info import ChatLimits, ChatRejected
+from ..names import clean_text
+from .info import ChatLimits, ChatLine, ChatRejected
 
 log = logging.getLogger("diamant_tui.table")  # lines about a table, in its log
 
+CHAT_MAX_CHARS = 200
+"""The longest chat line, in characters (longer ones are cut)."""
+CHAT_BURST = ChatLimits.person
+CHAT_WINDOW = ChatLimits.window
+CHAT_KEPT = 50
+"""Chat lines a table keeps, and sends to whoever comes to it."""
+
 _ENGLISH = Translator("en")
 """The English text of a refusal, for ``str()`` and the log (each person reads their own)."""
+
+
+class Chat:
+    """The last lines said at one table (iterating gives them, oldest first), and the
+    allowances each new line counts against."""
+
+    def __init__(self, limits: ChatLimits, table_name: str) -> None:
+        self._lines: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
+        self._allowances = ChatAllowances(limits, table_name)
+
+    def __iter__(self) -> Iterator[ChatLine]:
+        return iter(self._lines)
+
+    def say(self, identity: str, name: str, watching: bool, text: str, people: int) -> ChatLine:
+        """Keep a line said now under ``name``: at most 200 characters, no control
+        characters, within the allowances (``people`` are at the table); raises
+        :class:`ChatRejected` saying why not."""
+        line = clean_text(text, CHAT_MAX_CHARS)
+        if not line:
+            raise ChatRejected("an empty chat line was not sent.")
+        now = asyncio.get_running_loop().time()
+        self._allowances.count(identity, watching, now, people)
+        chat = ChatLine(name, line, watching=watching)
+        self._lines.append(chat)
+        return chat
+
+    def may_chat(self, identity: str, watching: bool) -> None:
+        """Raise :class:`ChatRejected` (saying when to try again) if a line of this
+        person would be refused now for its allowance."""
+        self._allowances.check(identity, watching, asyncio.get_running_loop().time())
 
 
 class ChatAllowances:

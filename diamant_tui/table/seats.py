@@ -1,0 +1,184 @@
+"""Who sits where at a table, who is at it, and who may do what.
+
+:class:`Seats` keeps the table's seats (people and computer players, each seat's
+:class:`~diamant_tui.table.state.Seat` in the table's state) and its members: the people
+in a seat and the spectators, each with the callback their updates go to. It asks
+nothing of the game: the table decides when a seat is freed or played for its person,
+and this module carries it out, naming people so that nobody shows as someone else.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Iterator, Protocol
+
+from ..bots import Bot, make_bot
+from ..names import clean_name, distinct_name
+from .info import STAND_IN_BOT, NotAllowed, SeatInfo, SeatKind, TableUpdate
+from .state import Seat
+
+BOT_NAMES = ("Ana", "Bruno", "Chiara", "Dmytro", "Elena", "Farid", "Greta", "Hugo")
+"""Names given to computer seats, in seat order of filling."""
+
+Listener = Callable[[TableUpdate], None]
+"""Where a member's updates go (set when they subscribe)."""
+
+
+class Attendee(Protocol):
+    """What the seats know of a member (:class:`~diamant_tui.table.Member`)."""
+
+    seat: int | None
+    identity: str
+    name: str
+
+    @property
+    def watching(self) -> bool: ...
+
+
+class Seats:
+    """The seats of one table and the members at it; iterating gives each seat in order."""
+
+    def __init__(self, seats: list[Seat], rng: random.Random) -> None:
+        self._seats = seats
+        self._rng = rng
+        """The table's; each computer player is seeded from it, in the order they come."""
+        self.members: dict[Attendee, Listener | None] = {}
+        """Everyone at the table (seated or watching) in the order they came, with the
+        callback their updates go to (None until they subscribe)."""
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self._seats)
+
+    def __getitem__(self, seat: int) -> Seat:
+        return self._seats[seat]
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    # -- who sits where ----------------------------------------------------------
+
+    def infos(self) -> tuple[SeatInfo, ...]:
+        """Every seat as everyone sees it."""
+        return tuple(s.info(i) for i, s in enumerate(self._seats))
+
+    @property
+    def free(self) -> int:
+        """How many seats still wait for a person."""
+        return sum(1 for s in self._seats if s.kind is SeatKind.EMPTY)
+
+    @property
+    def people_connected(self) -> int:
+        """How many seated people are connected now."""
+        return sum(1 for s in self._seats if s.kind is SeatKind.PERSON and s.connected)
+
+    def seat_of(self, identity: str) -> int | None:
+        """The seat a person with ``identity`` holds, if any."""
+        for i, s in enumerate(self._seats):
+            if s.kind is SeatKind.PERSON and s.identity == identity:
+                return i
+        return None
+
+    def watchers(self) -> tuple[str, ...]:
+        """The names of the spectators, in the order they came."""
+        return tuple(m.name for m in self.members if m.watching)
+
+    def watcher_identities(self) -> tuple[str, ...]:
+        """Who the spectators are (their identities), in the order they came."""
+        return tuple(m.identity for m in self.members if m.watching)
+
+    def rematch_voters(self) -> list[int]:
+        """The seats whose people must agree to a rematch: connected and at the keyboard."""
+        return [i for i, s in enumerate(self._seats)
+                if s.kind is SeatKind.PERSON and s.connected and not s.away]
+
+    # -- people coming and going ---------------------------------------------------
+
+    def seat_person(self, name: str, identity: str) -> int:
+        """Put a person in the first free seat (there must be one) under a name of
+        their own at this table; returns the seat."""
+        index = next(i for i, s in enumerate(self._seats) if s.kind is SeatKind.EMPTY)
+        shown = distinct_name(clean_name(name), self._names_taken_from(identity))
+        self._seats[index] = Seat(shown, SeatKind.PERSON, identity=identity, connected=True)
+        return index
+
+    def come_back(self, seat: int) -> None:
+        """The seat's person is here again, at the keyboard: an earlier member for the
+        seat (an older connection) can do nothing more."""
+        s = self._seats[seat]
+        s.connected, s.away = True, False
+        for old in [m for m in self.members if m.seat == seat]:
+            del self.members[old]
+
+    def watching_name(self, name: str, identity: str) -> str:
+        """The name a spectator shows under: the one they watch under already, or their
+        own at this table (``ann²`` when someone else shows as ``ann``)."""
+        shown = next((m.name for m in self.members if m.watching and m.identity == identity), None)
+        if shown is None:
+            shown = distinct_name(clean_name(name), self._names_taken_from(identity))
+        return shown
+
+    def _names_taken_from(self, identity: str) -> set[str]:
+        """The names others (people, computer players, spectators) show under here."""
+        taken = {s.name for s in self._seats if s.kind is not SeatKind.EMPTY and s.identity != identity}
+        taken |= {m.name for m in self.members if m.identity != identity}
+        return taken
+
+    def join(self, member: Attendee) -> None:
+        """Count ``member`` at the table (they get updates once they subscribe)."""
+        self.members[member] = None
+
+    def part(self, member: Attendee) -> bool:
+        """``member`` is no longer at the table; False if they were not (any more)."""
+        if member not in self.members:
+            return False
+        del self.members[member]
+        return True
+
+    def free_seat(self, seat: int) -> None:
+        """Empty a seat (its person left before the game began)."""
+        self._seats[seat] = Seat()
+
+    def set_away(self, seat: int) -> None:
+        """A computer plays for the seat's person now (a stand-in, unless it has one)."""
+        s = self._seats[seat]
+        s.away = True
+        if s.bot is None:
+            s.bot = self.stand_in()
+            s.spec = STAND_IN_BOT
+
+    def wake(self, seat: int) -> bool:
+        """The seat's person is at the keyboard again; False if nothing changed."""
+        s = self._seats[seat]
+        if s.kind is SeatKind.PERSON and s.away and s.connected:
+            s.away = False
+            return True
+        return False
+
+    # -- computer players ----------------------------------------------------------
+
+    def seat_bot(self, seat: int, spec: str) -> None:
+        """Put the computer player ``spec`` in ``seat``, named after the seat."""
+        bot = make_bot(spec, rng=random.Random(self._rng.random()))
+        name = distinct_name(BOT_NAMES[seat], {s.name for s in self._seats if s.kind is not SeatKind.EMPTY})
+        self._seats[seat] = Seat(name, SeatKind.BOT, spec, bot, connected=True)
+
+    def fill(self, spec: str) -> None:
+        """Put the computer player ``spec`` in every seat still free."""
+        for i, s in enumerate(self._seats):
+            if s.kind is SeatKind.EMPTY:
+                self.seat_bot(i, spec)
+
+    def stand_in(self) -> Bot:
+        """A new computer player to decide for someone who cannot now."""
+        return make_bot(STAND_IN_BOT, rng=random.Random(self._rng.random()))
+
+    # -- who may act -------------------------------------------------------------
+
+    def check(self, member: Attendee, *, seated: bool = True) -> int | None:
+        """The member's seat, if they may act: still at this table, and seated when it
+        matters; raises :class:`NotAllowed` saying why not."""
+        if member not in self.members:  # left, replaced by a newer connection, or elsewhere
+            raise NotAllowed("you are no longer at this table.")
+        if seated and member.seat is None:
+            raise NotAllowed("you are watching this table; only its players can do that.")
+        return member.seat

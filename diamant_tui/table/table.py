@@ -1,0 +1,365 @@
+"""The :class:`Table`, and the :class:`Member` it hands to each person at it.
+
+A table is the one way in: people reach it only through their member, and every intent
+(decide, chat, vote for a rematch, start early, leave) is checked here (by
+:meth:`Seats.check <diamant_tui.table.seats.Seats.check>`) before the part concerned acts:
+the seats (:mod:`.seats`), the chat (:mod:`.chat`), the game loop (:mod:`.play`), the
+updates that tell everyone (:mod:`.updates`). Everything a table would save to be rebuilt
+is in its :class:`~diamant_tui.table.state.TableState`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import datetime, timezone
+from typing import Callable
+
+from ..engine.errors import IllegalAction
+from ..engine.game import Game, GameConfig
+from ..engine.view import Decision
+from .chat import Chat
+from .clock import TurnClock
+from .info import (
+    ChatLimits,
+    ChatLine,
+    NotAllowed,
+    SeatInfo,
+    SeatKind,
+    TableError,
+    TableFull,
+    TableSettings,
+    TableStatus,
+    TableUpdate,
+)
+from .play import Play
+from .seats import Seats
+from .state import Seat, TableState
+from .updates import MARKS_DELAY, Updates
+
+log = logging.getLogger("diamant_tui.table")
+
+
+class Member:
+    """Someone at a table: the person in a seat, or a spectator (``seat`` None).
+
+    Made by the table only (:meth:`Table.sit`, :meth:`Table.watch`); each method is one
+    intent, which the table checks and refuses with a :class:`TableError` that says why.
+    """
+
+    def __init__(self, table: Table, seat: int | None, identity: str, name: str) -> None:
+        self.table = table
+        self.seat = seat
+        self.identity = identity
+        self.name = name
+        """The name this member chats under (their seat's name, or their watching name)."""
+
+    @property
+    def watching(self) -> bool:
+        """A spectator, not a seat."""
+        return self.seat is None
+
+    @property
+    def active(self) -> bool:
+        """Still at the table (not left, not replaced by a newer connection)."""
+        return self in self.table._seats.members
+
+    def subscribe(self, callback: Callable[[TableUpdate], None]) -> Callable[[], None]:
+        """Send ``callback`` an update now and after every change; returns the unsubscriber."""
+        return self.table._subscribe(self, callback)
+
+    def decide(self, decision: Decision) -> None:
+        """Continue or leave, for this turn; it may change until the last choice is in."""
+        self.table._decide(self, decision)
+
+    def say(self, text: str) -> ChatLine:
+        """Add a line to the table's chat, under this member's name."""
+        return self.table._say(self, text)
+
+    def may_chat(self) -> None:
+        """Raise :class:`ChatRejected` (saying when to try again) if a line from this
+        member would be refused now for its allowance: asked before the chat box opens."""
+        self.table._may_chat(self)
+
+    def vote_rematch(self) -> None:
+        """Ask for a rematch of the finished game; it starts once every person agrees."""
+        self.table._vote_rematch(self)
+
+    def start_now(self) -> None:
+        """The table's creator starts the game early; computer players take free seats."""
+        self.table._start_now(self)
+
+    def wake(self) -> None:
+        """This person is at the keyboard again: a computer no longer plays for them."""
+        self.table._wake(self)
+
+    def leave(self) -> None:
+        """Leave the table: a waiting seat is freed, a seat in a game is played for them."""
+        self.table._leave(self)
+
+
+class Table:
+    """Runs one game (and its rematches) for people and computer players."""
+
+    def __init__(
+        self,
+        settings: TableSettings,
+        *,
+        creator: str | None = None,
+        on_game_over: Callable[["Table"], None] | None = None,
+        marks_delay: float = MARKS_DELAY,
+        chat: ChatLimits = ChatLimits(),
+    ) -> None:
+        self.settings = settings.checked()
+        self.chat_limits = chat
+        self.on_game_over = on_game_over
+        self._state = TableState([Seat() for _ in range(self.settings.seats)], creator)
+        """All the table would save (with its settings): see TableState."""
+        self._seats = Seats(self._state.seats, random.Random(self.settings.seed))
+        first_bot = self.settings.seats - len(self.settings.bots)
+        for seat, spec in enumerate(self.settings.bots, start=first_bot):
+            self._seats.seat_bot(seat, spec)
+        self._chat = Chat(chat, self.settings.name)
+        clock = TurnClock(self.settings.timer)
+        self._updates = Updates(self._state, self._seats, self._chat, clock,
+                                table_name=self.name,
+                                marks_delay=marks_delay, chat_gather=chat.gather)
+        self._play = Play(self._state, self._seats, self._updates, clock,
+                          pace=self.settings.pace, table_name=self.name,
+                          on_over=self._game_over)
+
+    # -- what everyone may know ----------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The table's name, from its settings."""
+        return self.settings.name
+
+    @property
+    def creator(self) -> str | None:
+        """The identity of the person who opened the table (who may start it early)."""
+        return self._state.creator
+
+    @property
+    def status(self) -> TableStatus:
+        """Where the table is in its life: waiting for people, playing, or finished."""
+        return self._state.status
+
+    @property
+    def game(self) -> Game | None:
+        """The current (or last) game; None until the first begins."""
+        return self._state.game
+
+    @property
+    def games_played(self) -> int:
+        """The rematches begun: games this table played before the current one."""
+        return self._state.games_played
+
+    @property
+    def started(self) -> datetime | None:
+        """When the current game began."""
+        return self._state.started
+
+    @property
+    def ended(self) -> datetime | None:
+        """When the current game ended, if it has."""
+        return self._state.ended
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        """Every seat as everyone sees it."""
+        return self._seats.infos()
+
+    @property
+    def free_seats(self) -> int:
+        """How many seats still wait for a person."""
+        return self._seats.free
+
+    @property
+    def people_connected(self) -> int:
+        """How many seated people are connected now."""
+        return self._seats.people_connected
+
+    @property
+    def watchers(self) -> tuple[str, ...]:
+        """The names of the spectators, in the order they came."""
+        return self._seats.watchers()
+
+    @property
+    def watcher_identities(self) -> tuple[str, ...]:
+        """Who the spectators are (their identities), in the order they came."""
+        return self._seats.watcher_identities()
+
+    @property
+    def creator_seat(self) -> int | None:
+        """The seat of the person who opened the table, if they sit at it."""
+        return None if self.creator is None else self._seats.seat_of(self.creator)
+
+    def seat_of(self, identity: str) -> int | None:
+        """The seat a person with ``identity`` holds at this table, if any."""
+        return self._seats.seat_of(identity)
+
+    # -- coming and going ------------------------------------------------------------
+
+    def sit(self, name: str, identity: str) -> Member:
+        """Seat a person: the seat ``identity`` already holds (they come back, and any
+        earlier member for that seat can do nothing more) or the first free one."""
+        held = self._seats.seat_of(identity)
+        if held is not None:
+            self._seats.come_back(held)
+            return self._join(Member(self, held, identity, self._seats[held].name))
+        if self.status is not TableStatus.WAITING:
+            raise TableFull(f"the game at table {self.name!r} has begun; you can watch it.")
+        if not self._seats.free:
+            raise TableFull(f"table {self.name!r} is full; you can watch it.")
+        seat = self._seats.seat_person(name, identity)
+        member = self._join(Member(self, seat, identity, self._seats[seat].name))
+        if not self._seats.free:
+            self.start()
+        return member
+
+    def watch(self, name: str, identity: str) -> Member:
+        """A spectator: they see what a player in camp sees, chat marked as watching,
+        and can do nothing else. Their name is their own at this table (``ann²`` when
+        someone else shows as ``ann``)."""
+        return self._join(Member(self, None, identity, self._seats.watching_name(name, identity)))
+
+    def _join(self, member: Member) -> Member:
+        self._seats.join(member)
+        self._updates.publish(())
+        return member
+
+    def _leave(self, member: Member) -> None:
+        if not self._seats.part(member):
+            return  # left already, or a newer connection took the seat over
+        if member.seat is not None:
+            if self.status is TableStatus.WAITING:
+                self._seats.free_seat(member.seat)
+            else:
+                self._seats[member.seat].connected = False
+                self._set_away(member.seat)
+            self._state.votes.discard(member.seat)
+        self._updates.publish(())
+        self._rematch_if_agreed()
+
+    def _wake(self, member: Member) -> None:
+        seat = self._seats.check(member, seated=False)
+        if seat is not None and self._seats.wake(seat):
+            self._updates.publish(())
+
+    def _set_away(self, seat: int) -> None:
+        self._seats.set_away(seat)
+        self._play.wake()  # the turn may wait on this seat, which a computer now plays
+
+    # -- intents -----------------------------------------------------------------
+
+    def _subscribe(self, member: Member, callback: Callable[[TableUpdate], None]) -> Callable[[], None]:
+        self._seats.check(member, seated=False)
+        return self._updates.subscribe(member, callback)
+
+    def _decide(self, member: Member, decision: Decision) -> None:
+        seat = self._seats.check(member)
+        if self.game is None:
+            raise IllegalAction("the game has not started yet.")
+        events = self.game.submit(seat, decision)
+        self._seats[seat].away = False
+        self._updates.decided(events, member)
+        self._play.wake()
+
+    def _say(self, member: Member, text: str) -> ChatLine:
+        """At most 200 characters, no control characters, within the chat allowances
+        (:class:`ChatLimits`): each person's, the spectators' together, the table's."""
+        self._seats.check(member, seated=False)
+        line = self._chat.say(member.identity, member.name, member.watching, text,
+                              len(self._seats.members))
+        self._updates.chat_said()
+        return line
+
+    def _may_chat(self, member: Member) -> None:
+        self._seats.check(member, seated=False)
+        self._chat.may_chat(member.identity, member.watching)
+
+    def _start_now(self, member: Member) -> None:
+        seat = self._seats.check(member)
+        if self.status is not TableStatus.WAITING:
+            raise NotAllowed("the game has already begun.")
+        if member.identity != self.creator:
+            raise NotAllowed("only the person who opened the table can start it early.")
+        assert seat is not None
+        self.start()
+
+    def _vote_rematch(self, member: Member) -> None:
+        seat = self._seats.check(member)
+        if self.status is not TableStatus.FINISHED:
+            raise NotAllowed("a rematch can only be asked for once the game is over.")
+        assert seat is not None
+        self._seats[seat].away = False  # voting is being at the keyboard
+        self._state.votes.add(seat)
+        self._updates.publish(())
+        self._rematch_if_agreed()
+
+    def _rematch_if_agreed(self) -> None:
+        votes = self._state.votes
+        if self.status is not TableStatus.FINISHED or not votes:
+            return
+        if all(seat in votes for seat in self._seats.rematch_voters()):
+            self.rematch()
+
+    # -- the host's commands -----------------------------------------------------------
+
+    def start(self) -> None:
+        """Fill empty seats with computer players and begin the game (the host's command;
+        people start a table early through :meth:`Member.start_now`)."""
+        if self.status is TableStatus.PLAYING:
+            return
+        self._seats.fill(self.settings.filler)
+        state = self._state
+        seed = None if self.settings.seed is None else self.settings.seed + self.games_played
+        state.started, state.ended = datetime.now(timezone.utc), None
+        state.game = Game(
+            GameConfig(
+                tuple(s.name for s in self._seats),
+                self.settings.rules,
+                chests_hidden=self.settings.hidden_chests,
+            ),
+            seed=seed,
+        )
+        state.status = TableStatus.PLAYING
+        state.votes.clear()
+        self._updates.publish(tuple(state.game.events))
+        self._play.begin()
+
+    def rematch(self) -> None:
+        """Play again at the same table with the same seats (once the people agree)."""
+        if self.status is not TableStatus.FINISHED:
+            raise TableError("a rematch can only start once the game is over.")
+        self._state.games_played += 1
+        self.start()
+
+    async def close(self) -> None:
+        """Stop the game task; nobody at the table gets anything more."""
+        self._seats.members.clear()
+        self._updates.cancel()
+        await self._play.stop()
+
+    def record(self) -> dict:
+        """The current game as a ``diamant-record/1`` dict (finished or not)."""
+        from ..engine.record import PERSON, game_to_record, record_meta
+
+        if self.game is None:
+            raise TableError("no game has started at this table.")
+        seed = self.settings.seed
+        meta = record_meta(
+            table=self.name, started=self.started, ended=self.ended,
+            seats={s.name: PERSON if s.kind is SeatKind.PERSON else str(s.spec) for s in self._seats},
+            seed=None if seed is None else seed + self.games_played,
+        )
+        return game_to_record(self.game, meta)
+
+    def _game_over(self) -> None:
+        """The game has ended and everyone was told: hand it on to be kept."""
+        if self.on_game_over is not None:
+            try:
+                self.on_game_over(self)
+            except Exception:
+                log.exception("table %s: saving the finished game failed", self.name)

@@ -1,0 +1,166 @@
+"""What a table sends the people at it, and when.
+
+Every change reaches every member as a :class:`~diamant_tui.table.info.TableUpdate`: their
+own view, the events since their last update, the seats, the chat. Each update is a frame
+for every screen at the table, so :class:`Updates` sends fewer of them where nobody loses
+by it: a mark that someone has decided reaches the others a moment later
+(:data:`MARKS_DELAY`), lines of chat said close together go out together, and whatever
+was put off rides on the next update, one timer for all of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from typing import Callable, Iterable
+
+from ..engine.events import DecisionMade, Event
+from .clock import TurnClock
+from .info import ChatLine, TableStatus, TableUpdate
+from .seats import Attendee, Listener, Seats
+from .state import TableState
+
+log = logging.getLogger("diamant_tui.table")
+
+CHAT_GATHER_PEOPLE = 10
+"""Past this many people at a table, chat updates are gathered for proportionally longer."""
+MARKS_DELAY = 0.5
+"""Seconds the others may wait to see that a player has decided. Marks made meanwhile go
+out together: every update is a frame for every screen at the table, and one per
+decision was most of what a table cost a server. Whoever decides sees it at once."""
+
+
+def only_a_mark(events: Iterable[Event]) -> bool:
+    """Whether ``events`` only say that someone decided (the turn goes on)."""
+    return all(isinstance(event, DecisionMade) for event in events)
+
+
+class Updates:
+    """Sends every member of one table their update, at once or a little later."""
+
+    def __init__(self, state: TableState, seats: Seats, chat: Iterable[ChatLine],
+                 clock: TurnClock, *, table_name: str, marks_delay: float,
+                 chat_gather: float) -> None:
+        self._state = state
+        self._seats = seats
+        self._chat = chat
+        self._clock = clock
+        self._table_name = table_name
+        self._marks_delay = marks_delay
+        self._chat_gather = chat_gather
+        self._chat_sent = -math.inf
+        self._chat_waiting = False
+        """Chat lines said since the last update, waiting for the next one."""
+        self._held: list[tuple[Attendee | None, Event]] = []
+        """Decision marks not yet sent to everyone, each with who was sent it already."""
+        self._later: asyncio.TimerHandle | None = None
+        """The one update put off (held marks, gathered chat), whatever put it off."""
+
+    def subscribe(self, member: Attendee, callback: Listener) -> Callable[[], None]:
+        """Send ``member``'s updates to ``callback``, starting with one now; returns the
+        unsubscriber (the member must be at the table)."""
+        self._seats.members[member] = callback
+        self._send(member, callback, (), self._shared())
+
+        def unsubscribe() -> None:
+            if self._seats.members.get(member) is callback:
+                self._seats.members[member] = None
+
+        return unsubscribe
+
+    def publish(self, events: Iterable[Event], *,
+                decider: Attendee | None = None, mark: bool = False) -> None:
+        """Send everyone their update with ``events``.
+
+        A ``mark`` (a choice that does not end the turn, by ``decider`` or a computer
+        player) goes at once to the decider only; the others get it with the next
+        update, at the latest :data:`MARKS_DELAY` later (see there why).
+        """
+        events = tuple(events)
+        if mark and self._marks_delay > 0:
+            self._held.extend((decider, event) for event in events)
+            callback = self._seats.members.get(decider) if decider is not None else None
+            if callback is not None:
+                self._send(decider, callback, events, self._shared())
+            self._publish_within(self._marks_delay)
+            return
+        held, self._held = self._held, []
+        self.cancel()  # this update carries whatever was put off
+        if self._chat_waiting:
+            self._chat_waiting = False
+            self._chat_sent = asyncio.get_running_loop().time()
+        shared = self._shared()
+        for member, callback in list(self._seats.members.items()):
+            if callback is not None:
+                mine = tuple(event for sent_to, event in held if sent_to is not member)
+                self._send(member, callback, mine + events, shared)
+
+    def decided(self, events: list[Event], decider: Attendee | None = None) -> None:
+        """Send the events of a decision (by ``decider``, or by a computer player)."""
+        self.publish(events, decider=decider, mark=only_a_mark(events))
+
+    def chat_said(self) -> None:
+        """Send the chat to everyone, gathering lines said close together: each update
+        costs every app at the table a redraw, however short the line."""
+        if self._chat_waiting and self._later is not None:
+            return  # an update is on its way already; it carries this line too
+        self._chat_waiting = True
+        # The more people at the table, the more an update costs: gather for longer.
+        gather = self._chat_gather * max(1.0, len(self._seats.members) / CHAT_GATHER_PEOPLE)
+        wait = self._chat_sent + gather - asyncio.get_running_loop().time()
+        if wait <= 0:
+            self.publish(())
+        else:
+            self._publish_within(wait)
+
+    def cancel(self) -> None:
+        """Forget the update put off, if any (it is sent now, or never)."""
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
+
+    def _publish_within(self, wait: float) -> None:
+        """Send everyone an update ``wait`` seconds from now at the latest: one update put
+        off carries all that was put off (marks, chat), at the earliest time any needs."""
+        loop = asyncio.get_running_loop()
+        when = loop.time() + wait
+        if self._later is not None:
+            if self._later.when() <= when:
+                return
+            self._later.cancel()
+        self._later = loop.call_at(when, self.publish, ())
+
+    def _shared(self) -> dict:
+        """What every update of one publish has in common (computed once)."""
+        state, seats = self._state, self._seats
+        return dict(
+            seats=seats.infos(),
+            status=state.status,
+            chat=tuple(self._chat),
+            creator=None if state.creator is None else seats.seat_of(state.creator),
+            rematch_votes=frozenset(state.votes),
+            rematch_voters=frozenset(seats.rematch_voters()),
+            watchers=seats.watchers(),
+        )
+
+    def _send(self, member: Attendee, callback: Listener, events: tuple[Event, ...],
+              shared: dict) -> None:
+        game = self._state.game
+        view = game.view_for(member.seat) if game else None
+        deadline = self._clock.deadline
+        update = TableUpdate(
+            view=view,
+            events=events,
+            deadline=deadline if view is not None and view.decision_due else None,
+            seat=member.seat,
+            may_start=(self._state.status is TableStatus.WAITING and member.seat is not None
+                       and member.seat == shared["creator"]),
+            **shared,
+        )
+        try:
+            callback(update)
+        except Exception:  # one broken listener must not stop the table
+            log.exception("table %s: a subscriber failed; it is dropped", self._table_name)
+            if self._seats.members.get(member) is callback:
+                self._seats.members[member] = None
