@@ -183,12 +183,19 @@ def _no_constant(name: str) -> Any:
     raise RecordError(f"not valid JSON for a record: {name} is not a number.")
 
 
-def replay_record(record: Any) -> Replay:
-    """Check ``record`` and play it through the engine; raise RecordError if anything is wrong."""
+def replay_record(record: Any, config: GameConfig | None = None) -> Replay:
+    """Check ``record`` and play it through the engine; raise RecordError if anything is wrong.
+
+    ``config`` gives the game's settings a record does not hold (hidden chests): a saved
+    table is rebuilt that way. Its players and rule set must be the record's."""
     _check_keys(record, RECORD_KEYS, "the record", required=REQUIRED_KEYS)
     if record["format"] != FORMAT:
         raise RecordError(f"format {_short(record['format'])} is not {FORMAT!r}.")
     game = _new_game(record["rules"], record["players"])
+    if config is not None:
+        if (config.players, config.rules) != (game.config.players, game.config.rules):
+            raise RecordError("the record's players and rule set are not the game's.")
+        game = Game(config)
     # Checked, kept, and otherwise left alone: nothing in it changes the replay.
     meta = _check_meta(record.get("meta", {}), game.names)
     rounds = record["rounds"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timezone
-from typing import Callable
+from typing import Awaitable, Callable
 
 from ..bots.outside import as_decision
 from ..engine.game import Game
@@ -36,8 +36,11 @@ class Play:
     """Plays the table's current game, one task at a time."""
 
     def __init__(self, state: TableState, seats: Seats, updates: Updates, clock: TurnClock,
-                 *, pace: float, table_name: str, on_over: Callable[[], None]) -> None:
+                 *, pace: float, table_name: str, on_over: Callable[[], None],
+                 saved: Callable[[], Awaitable[None]] | None = None) -> None:
         self._state = state
+        self._saved = saved
+        """Resolves once the table's changes so far are saved (see Journal.saved)."""
         self._seats = seats
         self._updates = updates
         self._clock = clock
@@ -78,6 +81,11 @@ class Play:
                     await asyncio.sleep(pace * ROUND_PAUSE)
                     self._updates.publish(game.start_next_round())
                 if game.phase is Phase.REVEAL:
+                    if self._saved is not None:
+                        # What led to this card (the turn's choices) is safe before
+                        # anyone sees the card; the card itself is saved next, and a
+                        # restart before that draws the same card again (same generator).
+                        await self._saved()
                     events = game.reveal_random()
                     # The card and the turn it opens (with its timer) in one update.
                     self._clock.start(game)

@@ -40,7 +40,7 @@ class Seats:
 
     def __init__(self, seats: list[Seat], rng: random.Random) -> None:
         self._seats = seats
-        self._rng = rng
+        self.rng = rng
         """The table's; each computer player is seeded from it, in the order they come."""
         self.members: dict[Attendee, Listener | None] = {}
         """Everyone at the table (seated or watching) in the order they came, with the
@@ -143,7 +143,8 @@ class Seats:
         s = self._seats[seat]
         s.away = True
         if s.bot is None:
-            s.bot = self.stand_in()
+            s.bot_seed = self.rng.random()
+            s.bot = make_bot(STAND_IN_BOT, rng=random.Random(s.bot_seed))
             s.spec = STAND_IN_BOT
 
     def wake(self, seat: int) -> bool:
@@ -158,9 +159,10 @@ class Seats:
 
     def seat_bot(self, seat: int, spec: str) -> None:
         """Put the computer player ``spec`` in ``seat``, named after the seat."""
-        bot = make_bot(spec, rng=random.Random(self._rng.random()))
+        seed = self.rng.random()
+        bot = make_bot(spec, rng=random.Random(seed))
         name = distinct_name(BOT_NAMES[seat], {s.name for s in self._seats if s.kind is not SeatKind.EMPTY})
-        self._seats[seat] = Seat(name, SeatKind.BOT, spec, bot, connected=True)
+        self._seats[seat] = Seat(name, SeatKind.BOT, spec, bot, seed, connected=True)
 
     def fill(self, spec: str) -> None:
         """Put the computer player ``spec`` in every seat still free."""
@@ -170,7 +172,7 @@ class Seats:
 
     def stand_in(self) -> Bot:
         """A new computer player to decide for someone who cannot now."""
-        return make_bot(STAND_IN_BOT, rng=random.Random(self._rng.random()))
+        return make_bot(STAND_IN_BOT, rng=random.Random(self.rng.random()))
 
     # -- who may act -------------------------------------------------------------
 

@@ -27,7 +27,10 @@ class Seat:
     spec: str | None = None
     """The computer player's spec: a computer seat's, or the stand-in of an away person."""
     bot: Bot | None = None
-    """That computer player (made again from ``spec`` when a table is rebuilt)."""
+    """That computer player (made again from ``spec`` and ``bot_seed`` when a table is
+    rebuilt)."""
+    bot_seed: float | None = None
+    """The seed its random choices were drawn with."""
     identity: str | None = None
     """Who the person in this seat is (never their name: names can look alike)."""
     away: bool = False

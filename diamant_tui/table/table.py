@@ -10,6 +10,7 @@ is in its :class:`~diamant_tui.table.state.TableState`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from datetime import datetime, timezone
@@ -32,6 +33,8 @@ from .info import (
     TableStatus,
     TableUpdate,
 )
+from . import snapshot as snapshot_module
+from .journal import Journal, Save
 from .play import Play
 from .seats import Seats
 from .state import Seat, TableState
@@ -109,24 +112,81 @@ class Table:
         on_game_over: Callable[["Table"], None] | None = None,
         marks_delay: float = MARKS_DELAY,
         chat: ChatLimits = ChatLimits(),
+        save: Save | None = None,
+        _restored: tuple[TableState, random.Random] | None = None,
     ) -> None:
+        """``save`` keeps the table's snapshots (see :mod:`.journal`); without it, the
+        table lives in memory only."""
         self.settings = settings.checked()
         self.chat_limits = chat
         self.on_game_over = on_game_over
-        self._state = TableState([Seat() for _ in range(self.settings.seats)], creator)
-        """All the table would save (with its settings): see TableState."""
-        self._seats = Seats(self._state.seats, random.Random(self.settings.seed))
-        first_bot = self.settings.seats - len(self.settings.bots)
-        for seat, spec in enumerate(self.settings.bots, start=first_bot):
-            self._seats.seat_bot(seat, spec)
+        if _restored is not None:
+            self._state, rng = _restored
+            self._seats = Seats(self._state.seats, rng)
+        else:
+            self._state = TableState([Seat() for _ in range(self.settings.seats)], creator)
+            self._seats = Seats(self._state.seats, random.Random(self.settings.seed))
+            first_bot = self.settings.seats - len(self.settings.bots)
+            for seat, spec in enumerate(self.settings.bots, start=first_bot):
+                self._seats.seat_bot(seat, spec)
+        # self._state: all the table would save (with its settings), see TableState.
+        self._journal = Journal(save, self.snapshot, self.settings.name)
         self._chat = Chat(chat, self.settings.name)
         clock = TurnClock(self.settings.timer)
         self._updates = Updates(self._state, self._seats, self._chat, clock,
                                 table_name=self.name,
-                                marks_delay=marks_delay, chat_gather=chat.gather)
+                                marks_delay=marks_delay, chat_gather=chat.gather,
+                                on_change=self._journal.changed)
         self._play = Play(self._state, self._seats, self._updates, clock,
                           pace=self.settings.pace, table_name=self.name,
-                          on_over=self._game_over)
+                          on_over=self._game_over,
+                          saved=self._journal.saved if save is not None else None)
+        self._waiting_for_people: asyncio.TimerHandle | None = None
+        """After a restart: when the game goes on without the people not back yet."""
+
+    @classmethod
+    def restore(cls, data: dict, *, wait: float, on_game_over: Callable[["Table"], None] | None = None,
+                marks_delay: float = MARKS_DELAY, chat: ChatLimits = ChatLimits(),
+                save: Save | None = None) -> "Table":
+        """The table saved in ``data`` (a :meth:`snapshot`), at the point it had reached.
+
+        Nobody is connected: each person comes back through :meth:`sit` with their
+        identity. A game in progress goes on once they are all back, or ``wait`` seconds
+        after now for those who are not (computer players then play their seats), so a
+        restart does not play people's games for them. Raises
+        :class:`~diamant_tui.table.snapshot.SnapshotError` for a snapshot that makes no
+        table. Must be called with an event loop running."""
+        settings, state, rng = snapshot_module.restore(data)
+        table = cls(settings, on_game_over=on_game_over, marks_delay=marks_delay, chat=chat,
+                    save=save, _restored=(state, rng))
+        if state.status is TableStatus.PLAYING:
+            loop = asyncio.get_running_loop()
+            table._waiting_for_people = loop.call_later(wait, table._go_on)
+            table._back_after_restart()  # nobody to wait for: computer players only
+        return table
+
+    def snapshot(self) -> dict:
+        """Everything needed to rebuild this table after a restart, as plain JSON values
+        (see :mod:`.snapshot`)."""
+        return snapshot_module.snapshot(self.settings, self._state, self._seats.rng)
+
+    def _go_on(self) -> None:
+        """After a restart: play on; computer players play the seats of people not back."""
+        if self._waiting_for_people is None:
+            return
+        self._waiting_for_people.cancel()
+        self._waiting_for_people = None
+        for seat, s in enumerate(self._seats):
+            if s.kind is SeatKind.PERSON and not s.connected:
+                self._seats.set_away(seat)
+        self._updates.publish(())
+        self._play.begin()
+
+    def _back_after_restart(self) -> None:
+        """Someone came back after a restart: once everyone is, play on at once."""
+        if self._waiting_for_people is not None and all(
+                s.connected for s in self._seats if s.kind is SeatKind.PERSON):
+            self._go_on()
 
     # -- what everyone may know ----------------------------------------------------
 
@@ -207,7 +267,9 @@ class Table:
         held = self._seats.seat_of(identity)
         if held is not None:
             self._seats.come_back(held)
-            return self._join(Member(self, held, identity, self._seats[held].name))
+            member = self._join(Member(self, held, identity, self._seats[held].name))
+            self._back_after_restart()
+            return member
         if self.status is not TableStatus.WAITING:
             raise TableFull(f"the game at table {self.name!r} has begun; you can watch it.")
         if not self._seats.free:
@@ -337,10 +399,19 @@ class Table:
         self.start()
 
     async def close(self) -> None:
-        """Stop the game task; nobody at the table gets anything more."""
+        """Stop the game task; nobody at the table gets anything more. The last change
+        is saved first (a table closed as the server stops is rebuilt as it was)."""
         self._seats.members.clear()
         self._updates.cancel()
+        if self._waiting_for_people is not None:
+            self._waiting_for_people.cancel()
+            self._waiting_for_people = None
         await self._play.stop()
+        await self._journal.saved()
+
+    async def saved(self) -> None:
+        """Wait until every change so far has been saved."""
+        await self._journal.saved()
 
     def record(self) -> dict:
         """The current game as a ``diamant-record/1`` dict (finished or not)."""

@@ -41,8 +41,10 @@ class Updates:
 
     def __init__(self, state: TableState, seats: Seats, chat: Iterable[ChatLine],
                  clock: TurnClock, *, table_name: str, marks_delay: float,
-                 chat_gather: float) -> None:
+                 chat_gather: float, on_change: Callable[[], None] = lambda: None) -> None:
         self._state = state
+        self._on_change = on_change
+        """Told of every change sent out (the table's journal saves it)."""
         self._seats = seats
         self._chat = chat
         self._clock = clock
@@ -78,6 +80,7 @@ class Updates:
         update, at the latest :data:`MARKS_DELAY` later (see there why).
         """
         events = tuple(events)
+        self._on_change()
         if mark and self._marks_delay > 0:
             self._held.extend((decider, event) for event in events)
             callback = self._seats.members.get(decider) if decider is not None else None

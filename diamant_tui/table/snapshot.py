@@ -1,0 +1,138 @@
+"""A table as plain JSON values, and the table state rebuilt from them after a restart.
+
+What is kept is the :class:`~diamant_tui.table.state.TableState` with the table's settings:
+the game as its record (which the engine replays), the game's random generator (so the
+cards still to come come in the same order), the decisions already made this turn (kept
+secret: stored, never shown), who sits where and who is away, the computer players'
+specs and seeds, and the random generator the table seeds its computer players from.
+People's connections, the chat and the turn's clock are not kept: people come back
+through :meth:`~diamant_tui.table.Table.sit`, and the clock starts again.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from typing import Any
+
+from ..bots import make_bot
+from ..engine.config import GameConfig
+from ..engine.record import game_to_record, replay_record
+from ..engine.view import Decision
+from .info import SeatKind, TableSettings, TableStatus
+from .state import Seat, TableState
+
+FORMAT = "diamant-table/1"
+
+
+class SnapshotError(ValueError):
+    """A saved table that cannot be rebuilt; the message says what is wrong."""
+
+
+def settings_to_json(settings: TableSettings) -> dict[str, Any]:
+    """A table's settings as plain JSON values."""
+    return {
+        "name": settings.name, "rules": settings.rules.value, "seats": settings.seats,
+        "bots": list(settings.bots), "timer": settings.timer,
+        "hidden_chests": settings.hidden_chests, "seed": settings.seed,
+        "pace": settings.pace, "filler": settings.filler,
+    }
+
+
+def settings_from_json(data: dict[str, Any]) -> TableSettings:
+    """The settings :func:`settings_to_json` wrote, checked as a new table's are."""
+    return TableSettings(**{**data, "bots": tuple(data["bots"])}).checked()
+
+
+def snapshot(settings: TableSettings, state: TableState, rng: random.Random) -> dict[str, Any]:
+    """Everything needed to rebuild the table (see the module's docstring); a new dict
+    made of new lists and dicts, which the caller may keep or hand to another thread."""
+    game = state.game
+    saved_game = None
+    if game is not None:
+        saved_game = {
+            "config": game.config.to_dict(),
+            "record": game_to_record(game),
+            "rng": _rng_to_json(game.rng),
+            "pending": {str(seat): decision.value for seat, decision in game.pending.items()},
+        }
+    return {
+        "format": FORMAT,
+        "settings": settings_to_json(settings),
+        "creator": state.creator,
+        "status": state.status.value,
+        "games_played": state.games_played,
+        "started": None if state.started is None else state.started.isoformat(),
+        "ended": None if state.ended is None else state.ended.isoformat(),
+        "votes": sorted(state.votes),
+        "rng": _rng_to_json(rng),
+        "seats": [
+            {"name": s.name, "kind": s.kind.value, "spec": s.spec, "seed": s.bot_seed,
+             "identity": s.identity, "away": s.away}
+            for s in state.seats
+        ],
+        "game": saved_game,
+    }
+
+
+def restore(data: Any) -> tuple[TableSettings, TableState, random.Random]:
+    """The settings, state and computer players' generator of a saved table. Every person
+    is away from the keyboard and not connected until they come back; raises
+    :class:`SnapshotError` for anything that does not make a table."""
+    try:
+        if data.get("format") != FORMAT:
+            raise SnapshotError(f"not a {FORMAT} table")
+        settings = settings_from_json(data["settings"])
+        seats = [_seat(s) for s in data["seats"]]
+        if len(seats) != settings.seats:
+            raise SnapshotError(f"{len(seats)} seats saved for a table of {settings.seats}")
+        state = TableState(
+            seats, data["creator"], TableStatus(data["status"]),
+            games_played=int(data["games_played"]),
+            started=_time(data["started"]), ended=_time(data["ended"]),
+            votes={int(seat) for seat in data["votes"]},
+        )
+        if data["game"] is not None:
+            state.game = _game(data["game"])
+        return settings, state, _rng_from_json(data["rng"])
+    except SnapshotError:
+        raise
+    except Exception as exc:  # a damaged or foreign snapshot: say what, never half-build
+        raise SnapshotError(f"{type(exc).__name__}: {exc}") from None
+
+
+def _seat(data: dict[str, Any]) -> Seat:
+    kind = SeatKind(data["kind"])
+    seat = Seat(data["name"], kind, data["spec"], identity=data["identity"],
+                away=bool(data["away"]), connected=kind is SeatKind.BOT)
+    if data["spec"] is not None and data["seed"] is not None:
+        seat.bot_seed = float(data["seed"])
+        seat.bot = make_bot(data["spec"], rng=random.Random(seat.bot_seed))
+    return seat
+
+
+def _game(data: dict[str, Any]):
+    config = GameConfig.from_dict(data["config"])
+    game = replay_record(data["record"], config).game
+    game.rng.setstate(_rng_from_json(data["rng"]).getstate())
+    for seat, decision in data["pending"].items():
+        game.submit(int(seat), Decision(decision))
+    return game
+
+
+def _time(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _rng_to_json(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from_json(data: list[Any]) -> random.Random:
+    rng = random.Random()
+    version, internal, gauss = data
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
+
+

@@ -1,0 +1,126 @@
+"""A table saved as it goes and rebuilt after a restart: it goes on to the same end."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+
+import pytest
+
+from diamant_tui.engine.view import Decision, Phase
+from diamant_tui.table import SeatKind, Table, TableSettings, TableStatus
+from diamant_tui.table.snapshot import SnapshotError
+
+BOTS = ("carry:12", "cards:4", "hazards:2")
+
+
+async def until(predicate, timeout: float = 20.0) -> None:
+    """Wait until ``predicate()`` holds (a generous bound, not a timing assertion)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError("condition not reached")
+        await asyncio.sleep(0.002)
+
+
+class Disk:
+    """Keeps every snapshot a table hands over, as JSON text (as a database would)."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+
+    async def save(self, snapshot: dict) -> None:
+        await asyncio.sleep(0)  # a write completes later, as a real one does
+        self.kept.append(json.dumps(snapshot))
+
+
+def rounds_of(table: Table) -> list:
+    return table.record()["rounds"]
+
+
+async def play_out(table: Table) -> None:
+    await until(lambda: table.status is TableStatus.FINISHED)
+
+
+async def test_a_table_of_computers_rebuilt_from_any_save_ends_as_it_would_have():
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS, pace=0, seed=11), save=disk.save)
+    table.start()
+    await play_out(table)
+    await table.close()
+    whole = rounds_of(table)
+    assert len(disk.kept) > 10
+    # Rebuilt from saves all through the game (cards drawn, turns half done), each goes on
+    # to exactly the same game.
+    for text in disk.kept[1::max(1, len(disk.kept) // 7)]:
+        again = Table.restore(json.loads(text), wait=30)
+        await play_out(again)
+        await again.close()
+        assert rounds_of(again) == whole
+
+
+async def test_a_decision_made_before_the_restart_stays_made_and_secret():
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
+                  save=disk.save)
+    ann, bob = table.sit("ann", "key:ann"), table.sit("bob", "key:bob")
+    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
+    ann.decide(Decision.LEAVE)
+    await table.saved()
+    saved = json.loads(disk.kept[-1])
+    await table.close()
+
+    again = Table.restore(saved, wait=30)
+    game = again.game
+    turn = (game.round, game.step)
+    assert game is not None and game.pending[0] is Decision.LEAVE and 1 not in game.pending
+    # bob sees that ann has decided, not what.
+    view = game.view_for(1)
+    assert view.players[0].decided and "leave" not in repr(view.players[0]).lower()
+    # The game waits for its people: nothing moves until both are back.
+    bob_again = again.sit("bob", "key:bob")
+    await asyncio.sleep(0.05)
+    assert again.game.phase is Phase.DECISION and again.game.pending == game.pending
+    again.sit("ann", "key:ann")
+    bob_again.decide(Decision.CONTINUE)
+    await until(lambda: (game.round, game.step) > turn)
+    await again.close()
+
+
+async def test_people_not_back_in_time_are_played_for():
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS[:2], pace=0, seed=5),
+                  save=disk.save)
+    table.sit("ann", "key:ann")
+    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
+    await table.saved()
+    saved = json.loads(disk.kept[-1])
+    await table.close()
+
+    again = Table.restore(saved, wait=0.05)
+    ann_seat = again.seats[0]
+    assert ann_seat.kind is SeatKind.PERSON and not ann_seat.connected
+    await play_out(again)
+    assert again.seats[0].away
+    await again.close()
+
+
+@pytest.mark.parametrize("damage", [
+    lambda s: s.update(format="something else"),
+    lambda s: s["seats"].pop(),
+    lambda s: s["game"]["record"]["rounds"][0]["cards"].insert(0, "T99"),
+    lambda s: s.update(settings="nonsense"),
+])
+async def test_a_damaged_save_is_refused_with_a_reason(damage):
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS, pace=0, seed=1), save=disk.save)
+    table.start()
+    await until(lambda: len(disk.kept) > 3)
+    await table.close()
+    saved = json.loads(disk.kept[-1])
+    broken = copy.deepcopy(saved)
+    damage(broken)
+    with pytest.raises(SnapshotError):
+        Table.restore(broken, wait=1)
