@@ -71,6 +71,7 @@ class ServerConfig:
     max_tables: int = 200
     max_tables_per_person: int = 3
     empty_table_timeout: float = 120.0
+    restore_wait: float = 120.0
     max_watchers: int = 20
     chat_person_lines: int = 5
     chat_watchers_lines: int = 10
@@ -147,6 +148,8 @@ _HELP: dict[str, str] = {
     "max_tables_per_person": "most open tables one person (an SSH key, or a guest's address) "
                              "has opened, so that one person cannot fill the server",
     "empty_table_timeout": "seconds a table with nobody at it stays open",
+    "restore_wait": "seconds a game rebuilt after a restart waits for its people to come "
+                    "back before computer players play their seats",
     "max_watchers": "most spectators at one table: every update of a table is a redraw for "
                     "each of them",
     "chat_person_lines": "chat lines one person may send in a chat window",

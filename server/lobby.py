@@ -24,6 +24,8 @@ from typing import Awaitable, Callable
 from diamant_tui.engine.errors import DiamantError
 from diamant_tui.i18n import Translator
 from diamant_tui.table import ChatLimits, Member, SeatKind, Table, TableSettings, TableStatus
+from diamant_tui.table.journal import Save
+from diamant_tui.table.snapshot import SnapshotError
 from diamant_tui.ui.setup_choices import default_level, levels
 
 from .config import ServerConfig
@@ -144,6 +146,8 @@ class Lobby:
         self._game_rows: dict[Table, tuple[int, asyncio.Future[int]]] = {}
         """The game (by its number at the table) each table has a row for, and its id."""
         self._saving: set[asyncio.Task] = set()
+        self._ids: dict[Table, str] = {}
+        """Each table's id in the database, where it is saved as it changes."""
 
     # --- tables -------------------------------------------------------------------------
 
@@ -162,11 +166,15 @@ class Lobby:
         if settings.name in self.tables:
             raise LobbyError("lobby.error.taken", name=settings.name)
         self.check_room(owner, session)
+        table_id = secrets.token_hex(8)
+        holder: list[Table] = []
         try:
             table = Table(settings, creator=creator, on_game_over=self._game_over,
-                          chat=self.chat)
+                          chat=self.chat, save=self._saver(table_id, holder))
         except (DiamantError, ValueError) as exc:
             raise LobbyError("lobby.error.settings", reason=str(exc)) from None
+        holder.append(table)
+        self._ids[table] = table_id
         self.tables[settings.name] = table
         if owner is not None:
             self._owners[table] = owner
@@ -306,6 +314,85 @@ class Lobby:
         for seat in range(len(table.seats)):
             self._sitters.pop((table, seat), None)
         table.on_game_over = None
+        table_id = self._ids.pop(table, None)
+        if table_id is not None and self.storage is not None:
+            self._in_background(self._drop(table, table_id), f"forgetting table {name!r}")
+
+    async def _drop(self, table: Table, table_id: str) -> None:
+        """Forget a closed table's save, once its last change is saved (so that no late
+        save brings it back)."""
+        await table.saved()
+        if self.storage is not None:
+            await self.storage.drop_table(table_id)
+
+    # --- tables kept across a restart ---------------------------------------------------
+
+    def _saver(self, table_id: str, holder: list[Table]) -> Save | None:
+        """What a table saves its snapshots with: the database's open tables, with what
+        the lobby knows of it (whose table it is, its guests' resume codes)."""
+        if self.storage is None:
+            return None
+
+        async def save(snapshot: dict) -> None:
+            table = holder[0] if holder else None
+            if (table is None or self.storage is None or self._ids.get(table) != table_id):
+                return  # closed meanwhile: nothing to keep
+            kept = {"table": snapshot, "lobby": self._lobby_part(table)}
+            await self.storage.save_table(table_id, table.name, snapshot["settings"], kept)
+
+        return save
+
+    def _lobby_part(self, table: Table) -> dict:
+        seated = {self._sitters.get((table, seat)) for seat in range(len(table.seats))}
+        return {
+            "owner": self._owners.get(table),
+            "codes": {identity: code for identity, code in self._code_of.items()
+                      if identity in seated},
+        }
+
+    async def restore_tables(self, wait: float) -> list[str]:
+        """Rebuild the tables saved in the database (after a stop or a crash), each at the
+        point it had reached; their people come back to their seats as they connect, and
+        games go on once they are back or ``wait`` seconds from now. A saved table that
+        cannot be rebuilt is left in the database as it is, and the host is told.
+        Returns the names of the tables rebuilt."""
+        if self.storage is None:
+            return []
+        rebuilt = []
+        for saved in await self.storage.tables_in_progress():
+            try:
+                kept = saved.snapshot
+                snapshot = kept["table"]
+                holder: list[Table] = []
+                table = Table.restore(snapshot, wait=wait, on_game_over=self._game_over,
+                                      chat=self.chat, save=self._saver(saved.id, holder))
+            except (KeyError, TypeError, SnapshotError, DiamantError, ValueError) as exc:
+                log.error("saved table %r (%s) cannot be rebuilt: %s", saved.name, saved.id, exc)
+                tell_host(f"The saved table {saved.name!r} (id {saved.id}) could not be rebuilt "
+                          f"({exc}); it is left in the database as it was.")
+                continue
+            if table.name in self.tables:
+                log.error("saved table %r (%s): a table of that name is open already",
+                          saved.name, saved.id)
+                await table.close()
+                continue
+            holder.append(table)
+            self._ids[table] = saved.id
+            self.tables[table.name] = table
+            lobby_part = kept.get("lobby") or {}
+            if lobby_part.get("owner"):
+                self._owners[table] = lobby_part["owner"]
+            for seat, info in enumerate(snapshot["seats"]):
+                if info.get("identity") and info.get("kind") == SeatKind.PERSON.value:
+                    self._sitters[(table, seat)] = info["identity"]
+            for identity, code in (lobby_part.get("codes") or {}).items():
+                self._codes[code] = identity
+                self._code_of[identity] = code
+            rebuilt.append(table.name)
+            log.info("table %r rebuilt as it was saved (%s)", table.name, table.status.value,
+                     extra={"event": "table_restored", "table": table.name})
+            self._tell("opened", table)
+        return rebuilt
 
     def take_seat(self, member: Member, holder: object) -> object | None:
         """Record that ``holder`` (a session's app) now shows ``member``'s seat; returns the
@@ -477,6 +564,34 @@ class Lobby:
         task = asyncio.get_running_loop().create_task(run())
         self._saving.add(task)
         task.add_done_callback(self._saving.discard)
+
+    def keep_tables(self) -> dict[str, asyncio.Future]:
+        """Save every open table as it is now (at once: no waiting), to be rebuilt when
+        the server starts again; returns the saves under way, by table name."""
+        saves = {}
+        for table in list(self.tables.values()):
+            table_id = self._ids.get(table)
+            if table_id is None or self.storage is None:
+                continue
+            snapshot = table.snapshot()
+            kept = {"table": snapshot, "lobby": self._lobby_part(table)}
+            save = asyncio.ensure_future(self._keep_table(table.name, table_id, kept))
+            self._saving.add(save)
+            save.add_done_callback(self._saving.discard)
+            saves[table.name] = save
+        return saves
+
+    async def _keep_table(self, name: str, table_id: str, kept: dict) -> None:
+        assert self.storage is not None
+        try:
+            await self.storage.save_table(table_id, name, kept["table"]["settings"], kept)
+        except Exception as exc:
+            log.exception("table %r: could not be saved", name)
+            # The host must see it, wherever the log goes: the table is being lost.
+            tell_host(f"Could not save table {name!r} in the database {self.storage.path}: "
+                      f"{exc}. Check the disk and the data folder (space left, "
+                      f"permissions); the game at that table is lost.")
+            raise
 
     def save_games(self) -> list[asyncio.Task[int | None]]:
         """Start keeping every game in progress (at once: no waiting); returns the saves.

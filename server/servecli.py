@@ -155,8 +155,8 @@ async def _serve(config: ServerConfig) -> int:
         log.info("stop requested")
         saved = await server.stop()
         watchdog.saved = True
-        for game in saved:
-            log.info("game %d saved as far as it went", game)
+        for name in saved:
+            log.info("table %r saved as it was, to be rebuilt at the next start", name)
         # Sessions still ending are cut when asyncio.run cancels the tasks left.
     except BaseException:
         watchdog.cancel()

@@ -131,6 +131,11 @@ class GameServer:
         self.storage = Storage.open(self.config.data_path)
         self.lobby.storage = self.storage
         try:
+            # Before anyone can connect: people who come back find their seats.
+            restored = await self.lobby.restore_tables(self.config.restore_wait)
+            if restored:
+                log.info("%d tables rebuilt as they were saved: %s", len(restored),
+                         ", ".join(map(repr, restored)))
             await self._listen()
         except BaseException:
             self.lobby.storage = None
@@ -215,8 +220,9 @@ class GameServer:
     def _port(self) -> int:
         return self._acceptor.get_port() if self._acceptor is not None else self.config.port
 
-    async def stop(self, message: str | None = None) -> list[int]:
-        """Save the games in progress (returns their ids in the database), tell everyone
+    async def stop(self, message: str | None = None) -> list[str]:
+        """Save the open tables as they are, to be rebuilt at the next start (returns their
+        names), tell everyone
         (``message``, or the stopping notice in each person's language), close every
         session, close the database and stop. Every wait is bounded (``stop_grace``):
         connections still open after it are cut."""
@@ -232,7 +238,7 @@ class GameServer:
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
-        saves = self.lobby.save_games()  # first, and at once: nothing may delay it
+        saves = self.lobby.keep_tables()  # first, and at once: nothing may delay it
         await self._within(self.lobby.close_tables(), grace, "stopping the tables")
         for session in list(self.sessions):
             session.close(message or session.t("server.stopping"))
@@ -248,12 +254,12 @@ class GameServer:
         await self._within(acceptor.wait_closed(), 0.5, "closing the listener")
         # The saves were queued first thing and are most likely on disk by now.
         await self._within(self._close_storage(), grace, "saving the games")
-        saved = [save.result() for save in saves if save.done() and not save.cancelled()
-                 and save.exception() is None and save.result() is not None]
+        saved = [name for name, save in saves.items() if save.done()
+                 and not save.cancelled() and save.exception() is None]
         await self._within(self.metrics.stop(), 1.0, "stopping the metrics endpoint")
         self._acceptor = None
         self._stopped.set()
-        log.info("stopped in %.1f s; %d games in progress saved", time.monotonic() - started,
+        log.info("stopped in %.1f s; %d open tables saved", time.monotonic() - started,
                  len(saved))
         return saved
 

@@ -397,13 +397,14 @@ async def test_a_failed_save_is_shown_to_the_host(tmp_path, players, make_key, c
     # way works as root too).
     database = tmp_path / DATABASE
     with sqlite3.connect(database) as db:
-        db.execute("CREATE TRIGGER no_room BEFORE INSERT ON games "
-                   "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        for change in ("INSERT", "UPDATE"):
+            db.execute(f"CREATE TRIGGER no_room_{change} BEFORE {change} ON open_tables "
+                       "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
     assert await server.stop() == []
     err = capfd.readouterr().err
-    assert (f"Could not save the game of table 'cave' in the database {database}: could not "
+    assert (f"Could not save table 'cave' in the database {database}: could not "
             f"write to the database {database}: database or disk is full") in err
-    assert "until then games are lost" in err
+    assert "the game at that table is lost" in err
 
 
 # --- spectators ---------------------------------------------------------------------------------

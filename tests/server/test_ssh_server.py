@@ -13,13 +13,12 @@ import asyncssh
 import pytest
 
 from conftest import TEST_CONFIG
-from diamant_tui.table import TableSettings
+from diamant_tui.table import TableSettings, TableStatus
 from diamant_server.config import ConfigError, ServerConfig, load
 from diamant_server.hostkey import HOST_KEY_NAME, load_or_create
 from diamant_server.limits import ConnectionLimits
 from diamant_server.server import GameServer
 from diamant_server.servecli import register
-from diamant_server.storage import Storage
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 
@@ -153,30 +152,38 @@ async def test_an_idle_lobby_session_is_closed_with_a_message(tmp_path, players,
         await server.stop()
 
 
-async def test_stopping_tells_everyone_and_saves_games_in_progress(tmp_path, players, make_key):
+async def test_stopping_tells_everyone_and_keeps_tables_for_the_next_start(tmp_path, players,
+                                                                         make_key):
     server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
     await server.start()
     server.lobby.create(TableSettings(name="cave", seats=3, bots=("carry:20",) * 2, seed=1,
                                       pace=0.02), "test")
     ann, watcher = players("ann"), players("wes")
-    await ann.connect(server.port, key=make_key(), command="play cave")
+    ann_key = make_key()
+    await ann.connect(server.port, key=ann_key, command="play cave")
     await ann.wait_for("Your turn")
     await watcher.connect(server.port, key=make_key())
     await watcher.wait_for("lobby")
+    before = server.lobby.get("cave").record()
     saved = await server.stop()
     for person in (ann, watcher):
         await person.wait_closed()
         assert b"The server is stopping" in person.raw
-    assert len(saved) == 1
-    storage = Storage.open(tmp_path)  # closed by the stop: everything queued is on disk
+    assert saved == ["cave"]
+    # Started again on the same data folder, the table is there as it was, and ann's key
+    # takes her straight back to her seat.
+    again = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await again.start()
     try:
-        record = await storage.game_record(saved[0])
-        [game] = await storage.games()
+        table = again.lobby.get("cave")
+        assert table is not None and table.status is TableStatus.PLAYING
+        assert table.record()["rounds"] == before["rounds"]
+        back = players("ann")
+        await back.connect(again.port, key=ann_key)
+        await back.wait_for("Your turn")
+        assert table.seats[0].connected
     finally:
-        storage.close()
-    assert record["format"] == "diamant-record/1"
-    assert "ann" in record["players"] and "result" not in record
-    assert (game.id, game.table, game.finished) == (saved[0], "cave", False)
+        await again.stop()
 
 
 async def serve_once(data_dir, client_key) -> str:

@@ -1,0 +1,137 @@
+"""A server killed in the middle of a round (``kill -9``) and started again on the same data
+folder: the table is back at the point it had reached, its people reconnect with their keys
+and go straight back to their seats, and the game ends as it would have without the kill."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import sys
+
+from harness import Player
+
+from diamant_tui.engine.record import game_to_record
+from diamant_tui.engine.view import Decision, Phase
+from diamant_tui.table.snapshot import restore
+from diamant_server.storage import DATABASE
+
+DIAMANT = [sys.executable, "-m", "diamant_tui"]
+TURN = "Your turn"
+
+
+async def serve(data_dir, *options: str) -> tuple[asyncio.subprocess.Process, int]:
+    """``diamant serve`` on a free loopback port; returns the process and its port."""
+    proc = await asyncio.create_subprocess_exec(
+        *DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir),
+        "--pace", "0.05", *options,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "DIAMANT_LOG_LEVEL": "warning"})
+    line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+    assert "port " in line, line + (await proc.stderr.read()).decode()
+    return proc, int(line.split("port ")[1].split()[0])
+
+
+def saved_table(data_dir, name: str) -> dict | None:
+    """The table ``name`` as last saved in the database (read without changing it)."""
+    with sqlite3.connect(f"file:{data_dir / DATABASE}?mode=ro", uri=True) as db:
+        for (text,) in db.execute("SELECT snapshot FROM open_tables WHERE name = ?", (name,)):
+            return json.loads(text)["table"]
+    return None
+
+
+def finished_record(data_dir) -> dict | None:
+    with sqlite3.connect(f"file:{data_dir / DATABASE}?mode=ro", uri=True) as db:
+        for (text,) in db.execute("SELECT record FROM games WHERE finished = 1"):
+            return json.loads(text)
+    return None
+
+
+async def until(test, timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not test():
+        assert loop.time() < end, "not reached in time"
+        await asyncio.sleep(0.05)
+
+
+async def leave_at_every_turn(player: Player, done: asyncio.Event) -> None:
+    """Press ``l`` (back to camp) whenever it is this player's turn, until ``done``."""
+    while not done.is_set():
+        if TURN in player.text:
+            player.press("l")
+            await until(lambda: TURN not in player.text or done.is_set(), 30)
+        await asyncio.sleep(0.05)
+
+
+def continued_from(snapshot: dict, final: dict) -> dict:
+    """The game of ``snapshot`` played on with the choices ``final`` records, every card
+    drawn by the game's own generator (as it would have gone without the kill)."""
+    _, state, _ = restore(snapshot)
+    game = state.game
+    rounds = final["rounds"]
+    while not game.over:
+        if game.phase is Phase.DECISION:
+            choices = rounds[game.round - 1]["decisions"][game.step - 1]
+            for name, choice in choices.items():
+                seat = game.names.index(name)
+                if seat in game.pending:
+                    assert game.pending[seat] is Decision(choice), "a decision changed"
+                else:
+                    game.submit(seat, choice)
+        else:
+            game.reveal_random()
+    return game_to_record(game)
+
+
+async def test_a_game_survives_kill_9_of_the_server(tmp_path, players, make_key):
+    keys = {name: make_key() for name in ("ann", "bob", "cy")}
+    proc, port = await serve(tmp_path, "--restore-wait", "120")
+    try:
+        ann, bob, cy = (players(name) for name in ("ann", "bob", "cy"))
+        await ann.connect(port, key=keys["ann"], command="play cave --seats 3")
+        await ann.wait_for("cave")
+        for player in (bob, cy):
+            await player.connect(port, key=keys[player.name], command="play cave")
+        for player in (ann, bob, cy):
+            await player.wait_for(TURN)
+        ann.press("c")  # ann's decision is in; bob's and cy's are not
+        await until(lambda: (saved_table(tmp_path, "cave") or {}).get("game", {})
+                    and "0" in saved_table(tmp_path, "cave")["game"]["pending"])
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        await proc.wait()
+    snapshot = saved_table(tmp_path, "cave")
+    assert snapshot["game"]["pending"] == {"0": "continue"}
+    for player in (ann, bob, cy):
+        await player.wait_closed()
+
+    proc, port = await serve(tmp_path, "--restore-wait", "120")
+    try:
+        back = {name: players(name) for name in ("ann", "bob", "cy")}
+        for name, player in back.items():
+            await player.connect(port, key=keys[name])  # no command: straight to the seat
+        await back["bob"].wait_for(TURN)
+        await back["cy"].wait_for(TURN)
+        assert TURN not in back["ann"].text  # her choice was kept
+        done = asyncio.Event()
+        pressing = [asyncio.create_task(leave_at_every_turn(p, done)) for p in back.values()]
+        try:
+            await until(lambda: finished_record(tmp_path) is not None, 120)
+        finally:
+            done.set()
+            await asyncio.gather(*pressing)
+    finally:
+        proc.terminate()
+        assert await asyncio.wait_for(proc.wait(), 60) == 0
+    final = finished_record(tmp_path)
+    assert final["players"] == ["ann", "bob", "cy"]
+    # Step for step, what the same game would have been without the kill.
+    expected = continued_from(snapshot, final)
+    assert final["rounds"] == expected["rounds"]
+    assert final["result"] == expected["result"]
+    # What was played before the kill is the start of the game as it ended.
+    before = snapshot["game"]["record"]["rounds"]
+    assert final["rounds"][0]["cards"][:len(before[0]["cards"])] == before[0]["cards"]
