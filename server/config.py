@@ -72,6 +72,7 @@ class ServerConfig:
     max_tables_per_person: int = 3
     empty_table_timeout: float = 120.0
     restore_wait: float = 120.0
+    bot_time_limit: float = 5.0
     max_watchers: int = 20
     chat_person_lines: int = 5
     chat_watchers_lines: int = 10
@@ -79,6 +80,7 @@ class ServerConfig:
     chat_window: float = 10.0
     resume_guesses: int = 5
     resume_window: float = 60.0
+    resume_addresses: int = 10_000
     # A public room: its face, its log and its metrics.
     server_name: str = ""
     motd: str = ""
@@ -98,6 +100,17 @@ class ServerConfig:
         """The names nobody may log in under (``refused_names``, split at commas)."""
         return tuple(name.strip() for name in self.refused_names.split(",") if name.strip())
 
+
+# Bounds that are not settings, because the game's shape fixes them rather than the
+# host's machine (each is defined, with its reason, where it is enforced):
+# - NAME_MAX_CHARS (16, diamant_tui/names.py) and CHAT_MAX_CHARS (200,
+#   diamant_tui/table/chat.py): the screens are laid out for them at 80x24;
+# - CHAT_KEPT (50 lines a table keeps, diamant_tui/table/chat.py): what the chat panel shows;
+# - TERM_MAX_LENGTH (64), RESIZE_INTERVAL and RESIZE_CELLS (server/session.py): a terminal
+#   name is short, and a resize is laid out at most a few times a second;
+# - MAX_SEQUENCE (32) and FLOOD_QUIET (server/input_limits.py): the longest escape
+#   sequence a terminal sends, and the quiet that ends a flood.
+# Every other limit is a setting below.
 
 # name -> help text: what the setting is and, for a limit, what it bounds and why.
 # The order is the order of ``--help``.
@@ -148,6 +161,9 @@ _HELP: dict[str, str] = {
     "max_tables_per_person": "most open tables one person (an SSH key, or a guest's address) "
                              "has opened, so that one person cannot fill the server",
     "empty_table_timeout": "seconds a table with nobody at it stays open",
+    "bot_time_limit": "seconds a computer player may think over one decision before a "
+                      "stand-in decides for it (a strong one may think longer; each is a "
+                      "thread's time)",
     "restore_wait": "seconds a game rebuilt after a restart waits for its people to come "
                     "back before computer players play their seats",
     "max_watchers": "most spectators at one table: every update of a table is a redraw for "
@@ -161,6 +177,9 @@ _HELP: dict[str, str] = {
     "resume_guesses": "wrong resume codes one address may type in a resume window before it "
                       "must wait (a code gives a seat)",
     "resume_window": "seconds over which wrong resume codes are counted",
+    "resume_addresses": "addresses whose wrong resume codes are remembered at once (the "
+                        "oldest is forgotten past it): bounded memory under a spray of "
+                        "addresses",
     "server_name": "the server's name, shown at the top of the lobby (empty: none)",
     "motd": "a message of the day, shown in the lobby under its title (empty: none)",
     "refused_names": "names nobody may log in under, separated by commas; names that only "

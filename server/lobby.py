@@ -43,8 +43,6 @@ TableHook = Callable[[str, Table], None]
 TABLE_NAME = re.compile(r"[\w.-]{1,20}")
 """Table names: letters, digits, ``_``, ``.`` and ``-``, at most 20 characters."""
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read and type
-RESUME_ADDRESSES = 10_000
-"""Addresses whose wrong codes are remembered at most (the oldest are forgotten first)."""
 _DEFAULTS = ServerConfig()
 FREE_NAME = "cave-{n}"
 """The names offered for a new table when its creator types none."""
@@ -110,6 +108,8 @@ class Lobby:
                  resume_guesses: int = _DEFAULTS.resume_guesses,
                  resume_window: float = _DEFAULTS.resume_window,
                  max_watchers: int = _DEFAULTS.max_watchers,
+                 bot_time_limit: float = _DEFAULTS.bot_time_limit,
+                 resume_addresses: int = _DEFAULTS.resume_addresses,
                  storage: Storage | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """The limits' defaults are the server's (:class:`~diamant_server.config.ServerConfig`).
@@ -125,6 +125,8 @@ class Lobby:
         self.resume_guesses = resume_guesses
         self.resume_window = resume_window
         self.max_watchers = max_watchers
+        self.bot_time_limit = bot_time_limit
+        self.resume_addresses = resume_addresses
         self._clock = clock
         self.server_name = ""
         """The server's name, shown at the top of the lobby (empty: none)."""
@@ -170,7 +172,8 @@ class Lobby:
         holder: list[Table] = []
         try:
             table = Table(settings, creator=creator, on_game_over=self._game_over,
-                          chat=self.chat, save=self._saver(table_id, holder))
+                          chat=self.chat, save=self._saver(table_id, holder),
+                          bot_time_limit=self.bot_time_limit)
         except (DiamantError, ValueError) as exc:
             raise LobbyError("lobby.error.settings", reason=str(exc)) from None
         holder.append(table)
@@ -365,7 +368,8 @@ class Lobby:
                 snapshot = kept["table"]
                 holder: list[Table] = []
                 table = Table.restore(snapshot, wait=wait, on_game_over=self._game_over,
-                                      chat=self.chat, save=self._saver(saved.id, holder))
+                                      chat=self.chat, save=self._saver(saved.id, holder),
+                                      bot_time_limit=self.bot_time_limit)
             except (KeyError, TypeError, SnapshotError, DiamantError, ValueError) as exc:
                 log.error("saved table %r (%s) cannot be rebuilt: %s", saved.name, saved.id, exc)
                 tell_host(f"The saved table {saved.name!r} (id {saved.id}) could not be rebuilt "
@@ -463,7 +467,7 @@ class Lobby:
         if identity is not None and self.seat_of(identity) is not None:
             return identity
         if wrong is None:
-            if len(self._wrong_codes) >= RESUME_ADDRESSES:
+            if len(self._wrong_codes) >= self.resume_addresses:
                 del self._wrong_codes[next(iter(self._wrong_codes))]
             wrong = self._wrong_codes[address] = deque()
         wrong.append(loop_time)

@@ -86,6 +86,8 @@ class GameServer:
                            resume_guesses=config.resume_guesses,
                            resume_window=config.resume_window,
                            max_watchers=config.max_watchers,
+                           bot_time_limit=config.bot_time_limit,
+                           resume_addresses=config.resume_addresses,
                            chat=ChatLimits(person=config.chat_person_lines,
                                            watchers=config.chat_watchers_lines,
                                            table=config.chat_table_lines,

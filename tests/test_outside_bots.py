@@ -179,6 +179,20 @@ async def test_at_a_table_a_stand_in_decides_for_a_failing_bot_and_it_is_logged(
     assert "ev decided for it" in text
 
 
+async def test_at_a_table_a_bot_thinking_past_the_hosts_limit_gets_a_stand_in(bot_dir, caplog):
+    """The limit is the table's setting (the server's ``bot_time_limit``)."""
+    table = Table(TableSettings(name="t", seats=3, bots=("badbots.py:Late", "cards:3", "cards:3"),
+                                pace=0, seed=3), bot_time_limit=0.05)
+    caplog.set_level(logging.WARNING, logger="diamant_tui.table")
+    table.start()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 60
+    while "computer player badbots.py:Late took more than 0.05 s" not in caplog.text:
+        assert loop.time() < end, caplog.text
+        await asyncio.sleep(0.01)
+    await table.close()
+
+
 # -- tournament -------------------------------------------------------------------------
 
 

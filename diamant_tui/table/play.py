@@ -37,8 +37,10 @@ class Play:
 
     def __init__(self, state: TableState, seats: Seats, updates: Updates, clock: TurnClock,
                  *, pace: float, table_name: str, on_over: Callable[[], None],
-                 saved: Callable[[], Awaitable[None]] | None = None) -> None:
+                 saved: Callable[[], Awaitable[None]] | None = None,
+                 bot_time_limit: float = BOT_TIME_LIMIT) -> None:
         self._state = state
+        self._bot_time_limit = bot_time_limit
         self._saved = saved
         """Resolves once the table's changes so far are saved (see Journal.saved)."""
         self._seats = seats
@@ -155,8 +157,9 @@ class Play:
             # A strong computer player may think for a while: keep the loop free. (Not
             # wait_for: on this Python it can swallow the table's own cancellation.)
             thinking = loop.run_in_executor(None, s.bot.decide, view)
-            done, _ = await asyncio.wait({thinking}, timeout=BOT_TIME_LIMIT)
-            decision, problem = None, f"took more than {BOT_TIME_LIMIT:g} s"
+            limit = self._bot_time_limit
+            done, _ = await asyncio.wait({thinking}, timeout=limit)
+            decision, problem = None, f"took more than {limit:g} s"
             if done:
                 try:
                     answer = thinking.result()

@@ -35,7 +35,7 @@ from .info import (
 )
 from . import snapshot as snapshot_module
 from .journal import Journal, Save
-from .play import Play
+from .play import BOT_TIME_LIMIT, Play
 from .seats import Seats
 from .state import Seat, TableState
 from .updates import MARKS_DELAY, Updates
@@ -113,10 +113,12 @@ class Table:
         marks_delay: float = MARKS_DELAY,
         chat: ChatLimits = ChatLimits(),
         save: Save | None = None,
+        bot_time_limit: float = BOT_TIME_LIMIT,
         _restored: tuple[TableState, random.Random] | None = None,
     ) -> None:
         """``save`` keeps the table's snapshots (see :mod:`.journal`); without it, the
-        table lives in memory only."""
+        table lives in memory only. A computer player that thinks longer than
+        ``bot_time_limit`` seconds has a stand-in decide for it."""
         self.settings = settings.checked()
         self.chat_limits = chat
         self.on_game_over = on_game_over
@@ -140,14 +142,15 @@ class Table:
         self._play = Play(self._state, self._seats, self._updates, clock,
                           pace=self.settings.pace, table_name=self.name,
                           on_over=self._game_over,
-                          saved=self._journal.saved if save is not None else None)
+                          saved=self._journal.saved if save is not None else None,
+                          bot_time_limit=bot_time_limit)
         self._waiting_for_people: asyncio.TimerHandle | None = None
         """After a restart: when the game goes on without the people not back yet."""
 
     @classmethod
     def restore(cls, data: dict, *, wait: float, on_game_over: Callable[["Table"], None] | None = None,
                 marks_delay: float = MARKS_DELAY, chat: ChatLimits = ChatLimits(),
-                save: Save | None = None) -> "Table":
+                save: Save | None = None, bot_time_limit: float = BOT_TIME_LIMIT) -> "Table":
         """The table saved in ``data`` (a :meth:`snapshot`), at the point it had reached.
 
         Nobody is connected: each person comes back through :meth:`sit` with their
@@ -158,7 +161,7 @@ class Table:
         table. Must be called with an event loop running."""
         settings, state, rng = snapshot_module.restore(data)
         table = cls(settings, on_game_over=on_game_over, marks_delay=marks_delay, chat=chat,
-                    save=save, _restored=(state, rng))
+                    save=save, bot_time_limit=bot_time_limit, _restored=(state, rng))
         if state.status is TableStatus.PLAYING:
             loop = asyncio.get_running_loop()
             table._waiting_for_people = loop.call_later(wait, table._go_on)
