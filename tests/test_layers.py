@@ -113,3 +113,24 @@ def test_the_table_does_not_import_the_interface():
         if name.startswith("diamant_tui.table"):
             ours = imports(name, path, known)
             assert not any(m.startswith(("diamant_tui.ui", "diamant_server")) for m in ours), name
+
+
+def test_the_readme_draws_the_folders_as_they_are():
+    """The README's map of the code names every package folder, and only folders that exist."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How the code is laid out", 1)[1].split("\n## ", 1)[0]
+    tree = section.split("```", 2)[1]
+    named: set[str] = set()
+    parent = ""
+    for line in tree.splitlines():
+        entry = line.split()[0] if line.strip() else ""
+        if not entry.endswith("/"):
+            continue
+        if line.startswith(" "):
+            named.add(parent + entry.rstrip("/"))
+        else:
+            parent = entry
+            named.add(entry.rstrip("/"))
+    assert all((ROOT / folder).is_dir() for folder in named), named
+    packages = {str(p.parent.relative_to(ROOT)) for p in (ROOT / "diamant_tui").glob("*/__init__.py")}
+    assert packages <= named, packages - named

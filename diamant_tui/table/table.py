@@ -33,7 +33,8 @@ from .info import (
     TableStatus,
     TableUpdate,
 )
-from . import snapshot as snapshot_module
+from .snapshot import restore as restore_snapshot
+from .snapshot import snapshot as take_snapshot
 from .journal import Journal, Save
 from .play import BOT_TIME_LIMIT, Play
 from .seats import Seats
@@ -159,7 +160,7 @@ class Table:
         restart does not play people's games for them. Raises
         :class:`~diamant_tui.table.snapshot.SnapshotError` for a snapshot that makes no
         table. Must be called with an event loop running."""
-        settings, state, rng = snapshot_module.restore(data)
+        settings, state, rng = restore_snapshot(data)
         table = cls(settings, on_game_over=on_game_over, marks_delay=marks_delay, chat=chat,
                     save=save, bot_time_limit=bot_time_limit, _restored=(state, rng))
         if state.status is TableStatus.PLAYING:
@@ -171,7 +172,7 @@ class Table:
     def snapshot(self) -> dict:
         """Everything needed to rebuild this table after a restart, as plain JSON values
         (see :mod:`.snapshot`)."""
-        return snapshot_module.snapshot(self.settings, self._state, self._seats.rng)
+        return take_snapshot(self.settings, self._state, self._seats.rng)
 
     def _go_on(self) -> None:
         """After a restart: play on; computer players play the seats of people not back."""
