@@ -8,6 +8,8 @@ Before the game begins it shows who sits where instead of the cave.
 
 from __future__ import annotations
 
+import time
+
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -42,6 +44,8 @@ CHAT_TOAST_LINES = 3
 """Chat lines shown at most in one toast (the game log keeps them all)."""
 DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
+REFUSAL_SHOWN = 4.0
+"""Seconds a chat refusal stays on screen; asking again meanwhile adds no other note."""
 
 
 class TableScreen(DiamantScreen):
@@ -75,6 +79,7 @@ class TableScreen(DiamantScreen):
         """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
         self._focus_before_summary: Widget | None = None
+        self._refusal_until = float("-inf")
 
     @property
     def game_goes_on(self) -> bool:
@@ -358,7 +363,7 @@ class TableScreen(DiamantScreen):
         try:
             intent(*args)
         except ChatRejected as error:  # says why, and when the person may speak again
-            self.notify(error.text(self.app.t), severity="warning", markup=False)
+            self._refuse_chat(error)
         except DiamantError as error:
             self.notify(str(error), severity="warning", markup=False)
 
@@ -378,13 +383,24 @@ class TableScreen(DiamantScreen):
         except ChatRejected as error:
             # Said at once, before the box opens: opening and closing it for a line that
             # would be refused costs the screen two restylings and a new key bar.
-            self.notify(error.text(self.app.t), severity="warning", markup=False)
+            self._refuse_chat(error)
             return
         except DiamantError:
             pass  # no longer at the table: sending the line will say so
         chat = self.query_one("#chat-input", Input)
         chat.add_class("-open")
         chat.focus()
+
+    def _refuse_chat(self, error: ChatRejected) -> None:
+        """Say why a line is refused and when to try again, unless that is on screen
+        already: a toast costs a layout of the whole screen, coming and going, and a
+        person hammering t would otherwise pile them up."""
+        now = time.monotonic()
+        if now < self._refusal_until:
+            return
+        self._refusal_until = now + REFUSAL_SHOWN
+        self.notify(error.text(self.app.t), severity="warning", timeout=REFUSAL_SHOWN,
+                    markup=False)
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()
