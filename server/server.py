@@ -23,6 +23,7 @@ from .app import make_app_factory
 from .auth import ConnectionHandler
 from .identity import Identity
 from .config import ServerConfig
+from .fair_share import LoopShare
 from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
@@ -66,6 +67,10 @@ class GameServer:
             lobby, idle_timeout=config.lobby_idle_timeout,
             waiting_timeout=config.waiting_timeout))
         self._app_factory = build(self.lobby)
+        self.share = LoopShare(lag=config.fair_share_lag, window=config.fair_share_window,
+                               hold=config.fair_share_hold,
+                               seat_weight=config.fair_share_seat_weight)
+        """Each session's share of the event loop all the apps run in."""
         self.sessions: set[GameSession] = set()
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.fingerprint = ""
@@ -103,6 +108,7 @@ class GameServer:
         )
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
                                                                name="empty tables")
+        self.share.start()
         log.info("listening on %s port %d; host key %s", self.config.host, self.port,
                  self.fingerprint)
 
@@ -119,7 +125,8 @@ class GameServer:
         build = self._build_app if refusal is None else functools.partial(_refuse, refusal)
         session = GameSession(identity, build, port=self._port,
                               public_host=self.config.public_host or None, on_close=closed,
-                              limits=SessionLimits.from_config(self.config))
+                              limits=SessionLimits.from_config(self.config),
+                              share=self.share)
         self.sessions.add(session)
         return session
 
@@ -151,6 +158,7 @@ class GameServer:
         log.info("stopping: %d sessions open", len(self.sessions))
         for session in list(self.sessions):
             session.stop_input()  # first: a flood must not hold up the stop
+        self.share.stop()
         acceptor.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
