@@ -1,13 +1,14 @@
-"""A chat line refused by the table's allowances is said once, not once per key: every
-toast costs each screen a layout coming and going, and a crowd hammering t would pile
-them up on the server."""
+"""What a crowd at a table costs the players: a refused chat line is said once, not once
+per key (every toast costs a layout coming and going), and the spectators' screens draw
+the table's updates after the players' (on a server they all take turns on one loop)."""
 
 from __future__ import annotations
 
 from diamant_tui.table import ChatLimits, Table, TableSettings
 from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.screens import table as table_screen
 from diamant_tui.ui.screens.table import TableScreen
-from ui_helpers import until
+from ui_helpers import FixedTable, T, mid_round, until
 
 
 def refusals(app) -> list[str]:
@@ -32,3 +33,32 @@ async def test_asking_again_while_the_refusal_is_shown_adds_no_other_note():
         assert len(refusals(app)) == 1, refusals(app)
         assert "-open" not in app.screen.query_one("#chat-input").classes
     await table.close()
+
+
+async def test_the_spectators_screens_draw_an_update_after_the_players(monkeypatch):
+    """When the player's screen draws the new card, the spectator's (which came first)
+    has not taken it in yet: it does a moment later, with whatever else came meanwhile."""
+    monkeypatch.setattr(table_screen, "SPECTATOR_DELAY", 2.0, raising=False)  # > a frame
+    table = mid_round(FixedTable())
+    table.decide(Ana="continue")  # the turn's last choice: the next card is due
+    spectator_app = DiamantApp(lang="en", member=table.member(None))
+    player_app = DiamantApp(lang="en", member=table.member(0))
+    seen_by_spectator_then: list[bool] = []
+    async with spectator_app.run_test(size=(80, 24)) as spectator, \
+            player_app.run_test(size=(80, 24)) as player:
+        for app in (spectator_app, player_app):
+            await until(spectator, lambda: getattr(app.screen, "view", None) is not None)
+        await player.pause()
+        cards = len(player_app.screen.view.path)
+        display = player_app._display
+
+        def frame(screen, renderable) -> None:
+            if renderable is not None and len(player_app.screen.view.path) > cards:
+                seen_by_spectator_then.append(len(spectator_app.screen.view.path) > cards)
+            display(screen, renderable)
+
+        player_app._display = frame
+        table.reveal(T(14))
+        await until(player, lambda: seen_by_spectator_then)
+        assert seen_by_spectator_then[0] is False
+        await until(spectator, lambda: len(spectator_app.screen.view.path) > cards)

@@ -8,6 +8,7 @@ Before the game begins it shows who sits where instead of the cave.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from textual import events
@@ -46,6 +47,10 @@ DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
 REFUSAL_SHOWN = 4.0
 """Seconds a chat refusal stays on screen; asking again meanwhile adds no other note."""
+SPECTATOR_DELAY = 0.2
+"""Seconds a spectator's screen lets the table's updates wait (those arriving meanwhile
+are drawn together): every screen at a table draws each update, and on a server they all
+take turns on one processor, so the players' screens, which have turns to take, go first."""
 
 
 class TableScreen(DiamantScreen):
@@ -80,6 +85,7 @@ class TableScreen(DiamantScreen):
         self._due_round: int | None = None
         self._focus_before_summary: Widget | None = None
         self._refusal_until = float("-inf")
+        self._waiting_updates: list[TableUpdate] = []
 
     @property
     def game_goes_on(self) -> bool:
@@ -121,7 +127,18 @@ class TableScreen(DiamantScreen):
 
     def _on_table_update(self, update: TableUpdate) -> None:
         # The table calls this on the event loop; hand the update to the screen's queue.
+        if self.seat is None and self.update_ is not None:
+            # A spectator's screen (once it shows the table) draws after the players'.
+            self._waiting_updates.append(update)
+            if len(self._waiting_updates) == 1:
+                asyncio.get_running_loop().call_later(SPECTATOR_DELAY, self._post_waiting)
+            return
         self.post_message(TableUpdated(update))
+
+    def _post_waiting(self) -> None:
+        waiting, self._waiting_updates = self._waiting_updates, []
+        for update in waiting:
+            self.post_message(TableUpdated(update))
 
     # -- updates -------------------------------------------------------------------
 
