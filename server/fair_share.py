@@ -143,6 +143,11 @@ class LoopShare:
         use = self._uses.get(session)
         return use.rate if use is not None else 0.0
 
+    def weight(self, session: Metered) -> float:
+        """How many shares of the loop ``session`` gets (a seat in a game more)."""
+        use = self._uses.get(session)
+        return use.weight if use is not None else 1.0
+
     def should_hold(self, session: Metered) -> bool:
         """Whether input arriving now for ``session`` must wait: it uses more than its
         share while the loop is late, or while others over their share are waiting."""

@@ -4,6 +4,7 @@ another's keys go through first; a table's game loop is charged to nobody."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 from dataclasses import replace
 
@@ -97,15 +98,39 @@ async def test_a_tables_game_loop_is_charged_to_nobody(fair_server, players, mak
 
 def test_the_share_settings_are_named_in_help_and_checked():
     from diamant_server.config import ConfigError, ServerConfig, load
-    from test_ssh_server import parse
+    from test_ssh_server import DIAMANT, parse
+
+    out = subprocess.run([*DIAMANT, "serve", "--help"], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    out = " ".join(out.split())
+    for flag in ("--fair-share-lag", "--fair-share-window", "--fair-share-hold",
+                 "--fair-share-seat-weight"):
+        assert flag in out
+    assert "a crowd's typing cannot slow a player's game" in out
 
     config = load(parse(["--fair-share-lag", "0.1", "--fair-share-window", "2",
-                         "--fair-share-hold", "5"]), {})
-    assert (config.fair_share_lag, config.fair_share_window, config.fair_share_hold) == (
-        0.1, 2.0, 5.0)
+                         "--fair-share-hold", "5", "--fair-share-seat-weight", "3"]), {})
+    assert (config.fair_share_lag, config.fair_share_window, config.fair_share_hold,
+            config.fair_share_seat_weight) == (0.1, 2.0, 5.0, 3.0)
     assert ServerConfig().fair_share_lag == 0.05
     with pytest.raises(ConfigError, match="fair_share_hold: must be more than 0"):
         load(parse(["--fair-share-hold", "0"]), {})
     server = GameServer(replace(TEST_CONFIG, fair_share_lag=0.1, fair_share_window=2.0,
-                                fair_share_hold=5.0))
-    assert (server.share.lag, server.share.window, server.share.hold) == (0.1, 2.0, 5.0)
+                                fair_share_hold=5.0, fair_share_seat_weight=3.0))
+    share = server.share
+    assert (share.lag, share.window, share.hold, share.seat_weight) == (0.1, 2.0, 5.0, 3.0)
+
+
+async def test_a_seat_in_a_game_counts_for_more_of_the_loop_than_watching(
+        fair_server, players, make_key):
+    """Ann has turns to take; Wes only watches: Ann's session gets the seat's weight."""
+    server = fair_server
+    ann, wes = players("ann"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 2")
+    await ann.wait_for("Your turn")
+    await wes.connect(server.port, key=make_key(), command="watch den")
+    await wes.wait_for("You are watching")
+    anns, wess = session_of(server, "ann"), session_of(server, "wes")
+    assert anns.seated and not wess.seated
+    assert server.config.fair_share_seat_weight == 2.0
+    await until(lambda: server.share.weight(anns) == 2.0 and server.share.weight(wess) == 1.0)
