@@ -253,6 +253,9 @@ class GameSession(asyncssh.SSHServerSession):
             log.warning("%s: input flood; throwing away input", self.id)
             self._tell(self.t("server.flood"))
         self._flooding = True
+        # What waits for its turn goes too: the parser starts afresh, and the rest of a
+        # paste held back would otherwise reach it without its end and swallow later keys.
+        self._held, self._held_bytes = [], 0
         if self.gate is not None:
             self.gate.note_dropped()
         if self._driver is not None:

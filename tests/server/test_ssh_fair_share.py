@@ -134,3 +134,24 @@ async def test_a_seat_in_a_game_counts_for_more_of_the_loop_than_watching(
     assert anns.seated and not wess.seated
     assert server.config.fair_share_seat_weight == 2.0
     await until(lambda: server.share.weight(anns) == 2.0 and server.share.weight(wess) == 1.0)
+
+
+async def test_a_flood_throws_away_what_was_held_with_it(fair_server, players, make_key):
+    """Pat's paste begins while his input waits for its turn, and the rest of it is over
+    his allowance: the part held back goes too, so that it cannot reach the parser without
+    its end and swallow the keys he types next."""
+    server = fair_server
+    pat, bea = players("pat"), players("bea")
+    for person in (pat, bea):
+        await person.connect(server.port, key=make_key())
+        await person.wait_for("lobby")
+    pats, beas = session_of(server, "pat"), session_of(server, "bea")
+    stop_hogging = hog(pats.app, every=0.1, busy=0.09)
+    bea.press("down")  # Bea is there too: the loop is shared between two
+    await until(lambda: server.share.should_hold(pats) and not server.share.should_hold(beas))
+    pat.send(b"\x1b[200~the start of a paste ")
+    await until(lambda: pats.input_held)
+    pat.send(b"x" * (server.config.input_byte_burst + 1))  # over the allowance at once
+    await pat.wait_for("some of it was ignored")
+    stop_hogging()
+    await pat.press_until("n", "Open a table")
