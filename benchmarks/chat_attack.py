@@ -4,8 +4,9 @@ A bystander (its own key) plays ``play NAME --seats 3 --bots 2`` and presses ``c
 each of its turns; meanwhile ``--spectators`` clients (a key each) watch that table and
 chat as fast as their own allowance lets them (``--lines`` lines, then a pause of the
 allowance's window). It prints the bystander's delays from pressing ``c`` to seeing the
-next card, with and without the flood, the time a fresh connection needs to reach the
-lobby during the flood, and the server's RSS when ``--pid`` names its process.
+next card, with and without the flood (median, 90th percentile, worst), the time a fresh
+connection needs to reach the lobby during the flood, and, when ``--pid`` names the
+server's process, its RSS and the CPU it used before and during the flood.
 
 Run: ``diamant serve --host 127.0.0.1 --port 2321 --data-dir DIR`` then
 ``python benchmarks/chat_attack.py --port 2321 --pid PID``.
@@ -22,6 +23,8 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+
+from procstat import cpu_seconds
 
 TURN = re.compile(r"Round (\d+)/\d+ · card (\d+)")
 
@@ -126,8 +129,14 @@ def rss(pid: int | None) -> int | None:
 def summary(values: list[float]) -> str:
     if not values:
         return "none"
+    ranked = sorted(values)
+    p90 = ranked[min(len(ranked) - 1, int(0.9 * len(ranked)))]
     return (f"n={len(values)} median {statistics.median(values):.2f} s, "
-            f"worst {max(values):.2f} s")
+            f"p90 {p90:.2f} s, worst {max(values):.2f} s")
+
+
+def cpu(pid: int | None) -> float | None:
+    return None if pid is None else cpu_seconds(pid)
 
 
 async def main() -> None:
@@ -148,6 +157,7 @@ async def main() -> None:
     flood_from = now + args.quiet + connect_for
     until = flood_from + args.flood
     rss_before = rss(args.pid)
+    cpu_at = [(time.monotonic(), cpu(args.pid))]
     bystander = asyncio.create_task(play(args.port, args.table, until, delays))
     await asyncio.sleep(2)
     sent = [0]
@@ -156,10 +166,14 @@ async def main() -> None:
         spectators.append(asyncio.create_task(
             chat(args.port, n, args.table, flood_from, until, args.lines, args.window, sent)))
         await asyncio.sleep(0.1)
+    await asyncio.sleep(max(0.0, flood_from - time.monotonic()))
+    cpu_at.append((time.monotonic(), cpu(args.pid)))
     await asyncio.sleep(max(0.0, flood_from + args.flood / 2 - time.monotonic()))
     join = await fresh_join(args.port)
     rss_during = rss(args.pid)
-    await asyncio.gather(bystander, *spectators, return_exceptions=True)
+    await asyncio.gather(*spectators, return_exceptions=True)
+    cpu_at.append((time.monotonic(), cpu(args.pid)))
+    await asyncio.gather(bystander, return_exceptions=True)
     quiet = [d for t, d in delays if t < flood_from]
     flood = [d for t, d in delays if t >= flood_from]
     print(f"{args.spectators} spectators, {args.lines} lines per {args.window:g} s each, "
@@ -169,6 +183,10 @@ async def main() -> None:
     print(f"fresh connection to the lobby during the flood: {join:.2f} s")
     if rss_before is not None:
         print(f"server RSS: {rss_before} MiB before, {rss_during} MiB during the flood")
+        (start, c0), (flood, c1), (end, c2) = cpu_at
+        print(f"server CPU: {100 * (c1 - c0) / (flood - start):.0f} % of a core before "
+              f"the flood (spectators joining), {100 * (c2 - c1) / (end - flood):.0f} % "
+              "during it")
 
 
 if __name__ == "__main__":

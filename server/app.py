@@ -71,6 +71,14 @@ class ServerApp(DiamantApp):
         """The code of this app's language."""
         return self.translator.lang
 
+    @property
+    def seated_in_a_game(self) -> bool:
+        """Whether this person holds a seat in a game being played: a turn may be theirs,
+        so their session gets more of the server's loop than a spectator's."""
+        member = self.member
+        return (member is not None and member.seat is not None and member.active
+                and member.table.status is TableStatus.PLAYING)
+
     # --- where the person lands ---------------------------------------------------------
 
     def on_mount(self, event: events.Mount) -> None:

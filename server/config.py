@@ -67,6 +67,11 @@ class ServerConfig:
     output_stall_timeout: float = 60.0
     env_max_count: int = 16
     env_max_length: int = 64
+    # Every session's share of the one event loop all the apps run in.
+    fair_share_lag: float = 0.05
+    fair_share_window: float = 1.0
+    fair_share_hold: float = 2.0
+    fair_share_seat_weight: float = 2.0
     # Tables, spectators, chat and resume codes.
     max_tables: int = 200
     max_tables_per_person: int = 3
@@ -157,6 +162,16 @@ _HELP: dict[str, str] = {
     "env_max_count": "environment variables kept for a session (only those the game reads)",
     "env_max_length": "longest environment variable kept, name or value (a locale or a "
                       "terminal name)",
+    "fair_share_lag": "seconds the event loop (one for every session) may run late before "
+                      "the input of sessions using more than their share of it waits, so "
+                      "that a crowd's typing cannot slow a player's game",
+    "fair_share_window": "seconds over which each session's use of the event loop is "
+                         "averaged to compare it with its share",
+    "fair_share_hold": "most seconds a session's input waits for its turn while the event "
+                       "loop runs late (none of it is lost)",
+    "fair_share_seat_weight": "shares of the event loop a seat in a game in progress gets "
+                              "for one share of a spectator or a lobby session: a player has "
+                              "turns to take",
     "max_tables": "most tables open at once, in all",
     "max_tables_per_person": "most open tables one person (an SSH key, or a guest's address) "
                              "has opened, so that one person cannot fill the server",

@@ -25,6 +25,7 @@ from .auth import ConnectionHandler
 from .chat_watch import ChatWatch
 from .identity import Identity
 from .config import ServerConfig
+from .fair_share import LoopShare
 from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
@@ -106,6 +107,10 @@ class GameServer:
             lobby, idle_timeout=config.lobby_idle_timeout,
             waiting_timeout=config.waiting_timeout, chat_watch=chat_watch))
         self._app_factory = build(self.lobby)
+        self.share = LoopShare(lag=config.fair_share_lag, window=config.fair_share_window,
+                               hold=config.fair_share_hold,
+                               seat_weight=config.fair_share_seat_weight)
+        """Each session's share of the event loop all the apps run in."""
         self.sessions: set[GameSession] = set()
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.fingerprint = ""
@@ -177,6 +182,7 @@ class GameServer:
                               f"port {self.config.metrics_port}: {exc.strerror}") from None
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
                                                                name="empty tables")
+        self.share.start()
         log.info("listening on %s port %d; host key %s", self.config.host, self.port,
                  self.fingerprint)
 
@@ -198,7 +204,7 @@ class GameServer:
         session = GameSession(identity, build, port=self._port,
                               public_host=self.config.public_host or None, on_close=closed,
                               limits=SessionLimits.from_config(self.config),
-                              session_id=session_id)
+                              session_id=session_id, share=self.share)
         if build is _refuse_name:
             self.metrics.refuse("name")
             session.log.info("refused the name %r: it is kept for the server",
@@ -236,6 +242,7 @@ class GameServer:
         log.info("stopping: %d sessions open", len(self.sessions))
         for session in list(self.sessions):
             session.stop_input()  # first: a flood must not hold up the stop
+        self.share.stop()
         acceptor.close()
         if self._sweeper is not None:
             self._sweeper.cancel()

@@ -3,8 +3,10 @@
 The session is the :class:`~diamant_server.driver.Terminal` its app's driver writes to. It keeps
 the pty's size and type within bounds, keeps only the environment variables the app uses,
 thins input floods (:mod:`diamant_server.input_limits`) and closes a session that keeps flooding,
-bounds what waits to be sent to a client that does not read (and closes one stuck for too
-long), and logs and closes itself (never the server) when its app fails.
+holds its input back while it uses more than its share of the server's loop
+(:mod:`diamant_server.fair_share`), bounds what waits to be sent to a client that does not
+read (and closes one stuck for too long), and logs and closes itself (never the server) when
+its app fails.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .config import ServerConfig
 from .commands import without_secrets
 from .driver import SSHDriver
 from .eventlog import SessionLog, new_session_id
+from .fair_share import CURRENT_SESSION, LoopShare
 from .input_limits import InputGate
 from .logtext import WarningLimiter, loggable
 
@@ -122,7 +125,8 @@ class GameSession(asyncssh.SSHServerSession):
     def __init__(self, identity: "Identity", app_factory: AppFactory, *, port: int,
                  public_host: str | None = None,
                  on_close: Callable[["GameSession"], None] | None = None,
-                 limits: SessionLimits | None = None, session_id: str | None = None) -> None:
+                 limits: SessionLimits | None = None, session_id: str | None = None,
+                 share: LoopShare | None = None) -> None:
         self.id = session_id or new_session_id()
         """The connection's id (given at accept): every log line about it carries it."""
         self.log = SessionLog(log, self.id)
@@ -163,6 +167,13 @@ class GameSession(asyncssh.SSHServerSession):
         self._resize_handle: asyncio.TimerHandle | None = None
         self._resized_at = float("-inf")
         self._applied_size = DEFAULT_SIZE
+        self.share = share
+        """The server's loop share: this session's input waits while it uses too much."""
+        self.loop_seconds = 0.0
+        """Seconds of the server's loop this session's app and input have used so far."""
+        self._held: list[bytes] = []
+        """Input held back (see :mod:`~diamant_server.fair_share`), oldest first."""
+        self._held_bytes = 0
 
     # --- asyncssh callbacks ----------------------------------------------------------
 
@@ -223,19 +234,42 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self.last_input = time.monotonic()
         if not self._take_tokens(len(data)):
-            if not self._flooding:
-                self.log.warning("input flood; throwing away input",
-                                 extra={"event": "limit", "limit": "input_bytes_per_second"})
-                self._tell(self.t("server.flood"))
-            self._flooding = True
-            if self.gate is not None:
-                self.gate.note_dropped()
-            if self._driver is not None:
-                self._driver.discard_input()
-            self._check_flood()
+            self._thrown_away()
             return
         self._flooding = False
+        share = self.share
+        if self._held or (share is not None and share.should_hold(self)):
+            # Over its share of a busy loop: the input waits, in order, for its turn.
+            if self._held_bytes + len(data) > self.limits.input_byte_burst:
+                self._thrown_away()  # more than a person types while waiting
+                return
+            self._held.append(data)
+            self._held_bytes += len(data)
+            if share is not None:
+                share.holding(self)
+            return
+        self._feed(data)
+
+    def _thrown_away(self) -> None:
+        """Input over the allowances was thrown away: say so once, close a long flood."""
+        if not self._flooding:
+            self.log.warning("input flood; throwing away input",
+                             extra={"event": "limit", "limit": "input_bytes_per_second"})
+            self._tell(self.t("server.flood"))
+        self._flooding = True
+        # What waits for its turn goes too: the parser starts afresh, and the rest of a
+        # paste held back would otherwise reach it without its end and swallow later keys.
+        self._held, self._held_bytes = [], 0
+        if self.gate is not None:
+            self.gate.note_dropped()
         if self._driver is not None:
+            self._driver.discard_input()
+        self._check_flood()
+
+    def _feed(self, data: bytes) -> None:
+        """Pass input on to the app's driver (its parsing is charged to this session)."""
+        if self._driver is not None:
+            started = time.perf_counter()
             try:
                 self._driver.feed(data)
             except Exception as exc:
@@ -243,8 +277,28 @@ class GameSession(asyncssh.SSHServerSession):
                 self._warnings.warning("unreadable", "unreadable input (%s: %s); parser reset",
                                        type(exc).__name__, loggable(exc, 100))
                 self._driver.discard_input()
+            if CURRENT_SESSION.get() is not self:  # else the loop's meter counts it already
+                self.loop_seconds += time.perf_counter() - started
         if self.gate is not None and self.gate.dropped:
             self._check_flood()
+
+    def release_input(self) -> None:
+        """The loop has time for this session again: pass on the input held back."""
+        held, self._held, self._held_bytes = self._held, [], 0
+        for data in held:
+            if self._input_stopped:
+                return
+            self._feed(data)
+
+    @property
+    def seated(self) -> bool:
+        """Whether the person holds a seat in a game being played (their app says)."""
+        return bool(getattr(self.app, "seated_in_a_game", False))
+
+    @property
+    def input_held(self) -> bool:
+        """True while input from the client waits for this session's turn in the loop."""
+        return bool(self._held)
 
     def _check_flood(self) -> None:
         """Input was dropped: tell the person once per flood, close a flood that goes on."""
@@ -269,6 +323,9 @@ class GameSession(asyncssh.SSHServerSession):
         """Ignore everything the client sends from now on (the session is ending)."""
         self._input_stopped = True
         self.gate = None
+        self._held, self._held_bytes = [], 0
+        if self.share is not None:
+            self.share.remove(self)
         if self._driver is not None:
             self._driver.discard_input()
 
@@ -462,6 +519,10 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def _run(self) -> None:
         status = 0
+        # The app's tasks inherit this: the loop's work for them is charged to this session.
+        CURRENT_SESSION.set(self)
+        if self.share is not None:
+            self.share.add(self)
         try:
             try:
                 app = self.app = self._factory(self)
@@ -503,6 +564,9 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _finished(self) -> None:
         self.log.info("closed", extra={"event": "session_closed"})
+        self._held, self._held_bytes = [], 0
+        if self.share is not None:
+            self.share.remove(self)
         if self._watch is not None:
             self._watch.cancel()
             self._watch = None

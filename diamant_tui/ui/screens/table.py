@@ -8,6 +8,9 @@ Before the game begins it shows who sits where instead of the cave.
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -42,6 +45,12 @@ CHAT_TOAST_LINES = 3
 """Chat lines shown at most in one toast (the game log keeps them all)."""
 DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
+REFUSAL_SHOWN = 4.0
+"""Seconds a chat refusal stays on screen; asking again meanwhile adds no other note."""
+SPECTATOR_DELAY = 0.2
+"""Seconds a spectator's screen lets the table's updates wait (those arriving meanwhile
+are drawn together): every screen at a table draws each update, and on a server they all
+take turns on one processor, so the players' screens, which have turns to take, go first."""
 
 
 class TableScreen(DiamantScreen):
@@ -75,6 +84,8 @@ class TableScreen(DiamantScreen):
         """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
         self._focus_before_summary: Widget | None = None
+        self._refusal_until = float("-inf")
+        self._waiting_updates: list[TableUpdate] = []
 
     @property
     def game_goes_on(self) -> bool:
@@ -116,7 +127,18 @@ class TableScreen(DiamantScreen):
 
     def _on_table_update(self, update: TableUpdate) -> None:
         # The table calls this on the event loop; hand the update to the screen's queue.
+        if self.seat is None and self.update_ is not None:
+            # A spectator's screen (once it shows the table) draws after the players'.
+            self._waiting_updates.append(update)
+            if len(self._waiting_updates) == 1:
+                asyncio.get_running_loop().call_later(SPECTATOR_DELAY, self._post_waiting)
+            return
         self.post_message(TableUpdated(update))
+
+    def _post_waiting(self) -> None:
+        waiting, self._waiting_updates = self._waiting_updates, []
+        for update in waiting:
+            self.post_message(TableUpdated(update))
 
     # -- updates -------------------------------------------------------------------
 
@@ -358,7 +380,7 @@ class TableScreen(DiamantScreen):
         try:
             intent(*args)
         except ChatRejected as error:  # says why, and when the person may speak again
-            self.notify(error.text(self.app.t), severity="warning", markup=False)
+            self._refuse_chat(error)
         except DiamantError as error:
             self.notify(str(error), severity="warning", markup=False)
 
@@ -378,13 +400,24 @@ class TableScreen(DiamantScreen):
         except ChatRejected as error:
             # Said at once, before the box opens: opening and closing it for a line that
             # would be refused costs the screen two restylings and a new key bar.
-            self.notify(error.text(self.app.t), severity="warning", markup=False)
+            self._refuse_chat(error)
             return
         except DiamantError:
             pass  # no longer at the table: sending the line will say so
         chat = self.query_one("#chat-input", Input)
         chat.add_class("-open")
         chat.focus()
+
+    def _refuse_chat(self, error: ChatRejected) -> None:
+        """Say why a line is refused and when to try again, unless that is on screen
+        already: a toast costs a layout of the whole screen, coming and going, and a
+        person hammering t would otherwise pile them up."""
+        now = time.monotonic()
+        if now < self._refusal_until:
+            return
+        self._refusal_until = now + REFUSAL_SHOWN
+        self.notify(error.text(self.app.t), severity="warning", timeout=REFUSAL_SHOWN,
+                    markup=False)
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()

@@ -1,0 +1,157 @@
+"""Every session's fair share of the one event loop all the apps run in: a session that
+uses more than its share while the loop runs late gets its keys later (none lost), and
+another's keys go through first; a table's game loop is charged to nobody."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from dataclasses import replace
+
+import pytest
+
+from conftest import TEST_CONFIG
+from diamant_server.fair_share import CURRENT_SESSION
+from diamant_server.server import GameServer
+from diamant_tui.engine.events import CardRevealed
+from test_ssh_terminal import until
+
+NEW_TABLE = "Open a table"
+"""What ``n`` in the lobby shows: a key with a visible effect."""
+
+
+@pytest.fixture
+async def fair_server(tmp_path):
+    """A server that finds its loop late from 20 ms on, and lets input wait as long as
+    the test needs (the bound on waiting is not what is tested here)."""
+    game_server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path, fair_share_lag=0.02,
+                                     fair_share_hold=600.0))
+    await game_server.start()
+    yield game_server
+    await game_server.stop()
+
+
+def session_of(server, name: str):
+    return next(s for s in server.sessions if s.identity.name == name)
+
+
+def hog(app, every: float, busy: float):
+    """Make ``app`` cost the loop ``busy`` seconds in every ``every`` (as an app whose
+    frames are very dear would): a timer of the app's own, so the loop's work for it is
+    the app's. Returns what stops it."""
+    timers = []
+
+    def work() -> None:
+        end = time.perf_counter() + busy
+        while time.perf_counter() < end:
+            pass
+
+    app.call_later(lambda: timers.append(app.set_interval(every, work)))
+    return lambda: [timer.stop() for timer in timers]
+
+
+async def test_a_session_over_its_share_gets_its_keys_once_the_loop_keeps_time(
+        fair_server, players, make_key):
+    """Hugo's app keeps the loop busy; Bea only types. While the loop runs late, Bea's key
+    goes through at once and Hugo's waits; once the loop keeps time, Hugo's comes too."""
+    server = fair_server
+    hugo, bea = players("hugo"), players("bea")
+    for person in (hugo, bea):
+        await person.connect(server.port, key=make_key())
+        await person.wait_for("lobby")
+    hugos, beas = session_of(server, "hugo"), session_of(server, "bea")
+    stop_hogging = hog(hugos.app, every=0.1, busy=0.09)
+    # The loop is late, Hugo over his share and Bea within hers (her start has worn off).
+    await until(lambda: server.share.should_hold(hugos) and not server.share.should_hold(beas))
+    bea.press("n")
+    await bea.wait_for(NEW_TABLE)
+    await until(lambda: server.share.should_hold(hugos))
+    hugo.press("n")
+    await until(lambda: hugos.input_held)
+    await until(lambda: not server.share.should_hold(beas))  # her form has worn off too
+    bea.press("escape")  # Bea goes on typing all the while: her keys are never held
+    await bea.wait_for(lambda text: NEW_TABLE not in text)
+    assert NEW_TABLE not in hugo.text
+    assert hugos.input_held and not beas.input_held
+
+    stop_hogging()
+    await hugo.wait_for(NEW_TABLE)  # nothing lost: the key was only late
+    assert not hugos.input_held
+
+
+async def test_a_tables_game_loop_is_charged_to_nobody(fair_server, players, make_key):
+    """The game at a table starts when its last seat is taken, in that person's app; the
+    loop of that game (bots, reveals) then runs for everyone, not as that person's work."""
+    server = fair_server
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 2")
+    await ann.wait_for("Your turn")
+    table = server.lobby.get("den")
+    charged = []
+    table.watch("probe", "probe").subscribe(lambda update: charged.append(
+        CURRENT_SESSION.get()) if any(isinstance(e, CardRevealed) for e in update.events)
+        else None)
+    ann.press("c")
+    await until(lambda: charged)
+    assert charged[0] is None, charged
+
+
+def test_the_share_settings_are_named_in_help_and_checked():
+    from diamant_server.config import ConfigError, ServerConfig, load
+    from test_ssh_server import DIAMANT, parse
+
+    out = subprocess.run([*DIAMANT, "serve", "--help"], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    out = " ".join(out.split())
+    for flag in ("--fair-share-lag", "--fair-share-window", "--fair-share-hold",
+                 "--fair-share-seat-weight"):
+        assert flag in out
+    assert "a crowd's typing cannot slow a player's game" in out
+
+    config = load(parse(["--fair-share-lag", "0.1", "--fair-share-window", "2",
+                         "--fair-share-hold", "5", "--fair-share-seat-weight", "3"]), {})
+    assert (config.fair_share_lag, config.fair_share_window, config.fair_share_hold,
+            config.fair_share_seat_weight) == (0.1, 2.0, 5.0, 3.0)
+    assert ServerConfig().fair_share_lag == 0.05
+    with pytest.raises(ConfigError, match="fair_share_hold: must be more than 0"):
+        load(parse(["--fair-share-hold", "0"]), {})
+    server = GameServer(replace(TEST_CONFIG, fair_share_lag=0.1, fair_share_window=2.0,
+                                fair_share_hold=5.0, fair_share_seat_weight=3.0))
+    share = server.share
+    assert (share.lag, share.window, share.hold, share.seat_weight) == (0.1, 2.0, 5.0, 3.0)
+
+
+async def test_a_seat_in_a_game_counts_for_more_of_the_loop_than_watching(
+        fair_server, players, make_key):
+    """Ann has turns to take; Wes only watches: Ann's session gets the seat's weight."""
+    server = fair_server
+    ann, wes = players("ann"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 2")
+    await ann.wait_for("Your turn")
+    await wes.connect(server.port, key=make_key(), command="watch den")
+    await wes.wait_for("You are watching")
+    anns, wess = session_of(server, "ann"), session_of(server, "wes")
+    assert anns.seated and not wess.seated
+    assert server.config.fair_share_seat_weight == 2.0
+    await until(lambda: server.share.weight(anns) == 2.0 and server.share.weight(wess) == 1.0)
+
+
+async def test_a_flood_throws_away_what_was_held_with_it(fair_server, players, make_key):
+    """Pat's paste begins while his input waits for its turn, and the rest of it is over
+    his allowance: the part held back goes too, so that it cannot reach the parser without
+    its end and swallow the keys he types next."""
+    server = fair_server
+    pat, bea = players("pat"), players("bea")
+    for person in (pat, bea):
+        await person.connect(server.port, key=make_key())
+        await person.wait_for("lobby")
+    pats, beas = session_of(server, "pat"), session_of(server, "bea")
+    stop_hogging = hog(pats.app, every=0.1, busy=0.09)
+    bea.press("down")  # Bea is there too: the loop is shared between two
+    await until(lambda: server.share.should_hold(pats) and not server.share.should_hold(beas))
+    pat.send(b"\x1b[200~the start of a paste ")
+    await until(lambda: pats.input_held)
+    pat.send(b"x" * (server.config.input_byte_burst + 1))  # over the allowance at once
+    await pat.wait_for("some of it was ignored")
+    stop_hogging()
+    await pat.press_until("n", "Open a table")

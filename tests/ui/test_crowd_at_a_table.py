@@ -1,0 +1,64 @@
+"""What a crowd at a table costs the players: a refused chat line is said once, not once
+per key (every toast costs a layout coming and going), and the spectators' screens draw
+the table's updates after the players' (on a server they all take turns on one loop)."""
+
+from __future__ import annotations
+
+from diamant_tui.table import ChatLimits, Table, TableSettings
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.screens import table as table_screen
+from diamant_tui.ui.screens.table import TableScreen
+from ui_helpers import FixedTable, T, mid_round, until
+
+
+def refusals(app) -> list[str]:
+    return [n.message for n in app._notifications if "before you chat again" in n.message]
+
+
+async def test_asking_again_while_the_refusal_is_shown_adds_no_other_note():
+    """The spectator has used their one line: t, t, t say once when they may speak again,
+    and the chat box stays closed."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:3",) * 2, pace=0.05),
+                  chat=ChatLimits(person=1, window=60.0))
+    table.sit("ann", "ann")
+    wes = table.watch("wes", "wes")
+    app = DiamantApp(lang="en", member=wes)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        wes.say("hello")
+        for _ in range(3):
+            await pilot.press("t")
+            await pilot.pause()
+        await until(pilot, lambda: refusals(app))
+        assert len(refusals(app)) == 1, refusals(app)
+        assert "-open" not in app.screen.query_one("#chat-input").classes
+    await table.close()
+
+
+async def test_the_spectators_screens_draw_an_update_after_the_players(monkeypatch):
+    """When the player's screen draws the new card, the spectator's (which came first)
+    has not taken it in yet: it does a moment later, with whatever else came meanwhile."""
+    monkeypatch.setattr(table_screen, "SPECTATOR_DELAY", 2.0, raising=False)  # > a frame
+    table = mid_round(FixedTable())
+    table.decide(Ana="continue")  # the turn's last choice: the next card is due
+    spectator_app = DiamantApp(lang="en", member=table.member(None))
+    player_app = DiamantApp(lang="en", member=table.member(0))
+    seen_by_spectator_then: list[bool] = []
+    async with spectator_app.run_test(size=(80, 24)) as spectator, \
+            player_app.run_test(size=(80, 24)) as player:
+        for app in (spectator_app, player_app):
+            await until(spectator, lambda: getattr(app.screen, "view", None) is not None)
+        await player.pause()
+        cards = len(player_app.screen.view.path)
+        display = player_app._display
+
+        def frame(screen, renderable) -> None:
+            if renderable is not None and len(player_app.screen.view.path) > cards:
+                seen_by_spectator_then.append(len(spectator_app.screen.view.path) > cards)
+            display(screen, renderable)
+
+        player_app._display = frame
+        table.reveal(T(14))
+        await until(player, lambda: seen_by_spectator_then)
+        assert seen_by_spectator_then[0] is False
+        await until(spectator, lambda: len(spectator_app.screen.view.path) > cards)
