@@ -17,7 +17,8 @@ from textual import events
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from diamant_tui.engine.errors import DiamantError
+from diamant_tui.engine.errors import DiamantError, RecordError
+from diamant_tui.engine.record import replay_record
 from diamant_tui.i18n import LANGUAGES, detect_language
 from diamant_tui.table import Member, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp, TableScreen
@@ -29,10 +30,13 @@ from .commands import Command, CommandError, parse_command
 from .config import ServerConfig
 from .console import client_environment, configure_app
 from .eventlog import SessionLog
+from .history_screen import HistoryScreen
+from .leaderboard_screen import LeaderboardScreen
 from .lobby import Lobby, LobbyError, default_bot
 from .lobby_screen import LobbyScreen
 from .logtext import loggable
 from .session import SessionRefused
+from .storage import StorageError
 from .unavailable_screen import TableUnavailableScreen
 
 if TYPE_CHECKING:
@@ -258,6 +262,29 @@ class ServerApp(DiamantApp):
         await self.set_language(LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)])
         self.lobby.seen(self.identity, self.lang)
 
+    async def on_history_screen_watch_past_game(
+            self, message: HistoryScreen.WatchPastGame) -> None:
+        """Watch a past game again, in the replay screen (when this version has one)."""
+        try:
+            from diamant_tui.ui.screens.replay import ReplayScreen
+        except ModuleNotFoundError:
+            return
+        storage = self.lobby.storage
+        try:
+            record = None if storage is None else await storage.game_record(message.game_id)
+        except StorageError:
+            self.notify(self.t("records.failed"), severity="warning")
+            return
+        if record is None:
+            self.notify(self.t("history.gone"), severity="warning")
+            return
+        try:
+            replay = replay_record(record)
+        except RecordError:
+            self.notify(self.t("history.unreadable"), severity="warning")
+            return
+        self.push_screen(ReplayScreen(replay))
+
     def leave_table(self) -> None:
         """Back to the lobby: a waiting seat is freed, a seat in a game is played for you."""
         self._to_lobby_level()
@@ -281,7 +308,9 @@ class ServerApp(DiamantApp):
     # --- life of the session ------------------------------------------------------------
 
     def _check_idle(self) -> None:
-        if isinstance(self.screen, LobbyScreen) and self.session.idle_seconds > self.idle_timeout:
+        # The leaderboard and "my games" are part of the lobby: idle there is idle in it.
+        in_lobby = isinstance(self.screen, (LobbyScreen, LeaderboardScreen, HistoryScreen))
+        if in_lobby and self.session.idle_seconds > self.idle_timeout:
             minutes = round(self.idle_timeout / 60)
             self.session_log.info("idle in the lobby for %d minutes; closed", minutes,
                           extra={"event": "limit", "limit": "lobby_idle_timeout"})

@@ -18,7 +18,10 @@ from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
 
 from .create_screen import CreateTableScreen, ResumeScreen
+from .history_screen import HistoryScreen
 from .identity import Identity
+from .key_line import KeyLine
+from .leaderboard_screen import LeaderboardScreen
 from .lobby import Lobby, LobbyError, TableSummary
 
 REFRESH = 2.0
@@ -92,6 +95,9 @@ class LobbyScreen(DiamantScreen):
         Binding("r", "resume", "lobby.key.resume"),
         Binding("g", "language", "lobby.key.language"),
         Binding("q", "quit_lobby", "key.quit"),
+        # On a line of their own: the key bar has no room left for them at 80 columns.
+        Binding("l", "leaderboard", "lobby.key.leaderboard", show=False),
+        Binding("h", "my_games", "lobby.key.my_games", show=False),
     ]
 
     def __init__(self, lobby: Lobby, identity: Identity,
@@ -116,6 +122,7 @@ class LobbyScreen(DiamantScreen):
             table.add_columns(*(t(f"lobby.col.{column}") for column in COLUMNS))
             yield table
             yield Static(t("lobby.empty"), id="empty")
+        yield KeyLine("leaderboard", "my_games", id="more-keys")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -221,6 +228,13 @@ class LobbyScreen(DiamantScreen):
                 self.post_message(self.Resume(code))
 
         self.app.push_screen(ResumeScreen(), entered)
+
+    def action_leaderboard(self) -> None:
+        self.app.push_screen(LeaderboardScreen(self.lobby.storage, self.identity))
+
+    def action_my_games(self) -> None:
+        self.app.push_screen(HistoryScreen(self.lobby.storage, self.identity,
+                                           self._ssh_command("")))
 
     def action_language(self) -> None:
         self.post_message(self.NextLanguage())

@@ -1,0 +1,172 @@
+"""My games: the games a person sat at, newest first, with their score and place.
+
+Games are kept for people who connect with an SSH key; a guest is told how to get one
+instead. Enter on a game posts :class:`HistoryScreen.WatchPastGame` (the app decides
+what watching it again means). The database is read in a worker: the screen opens at
+once and fills in when the answer comes.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from diamant_tui.ui.literal import literal, printable
+from diamant_tui.ui.screens.base import DiamantScreen
+from diamant_tui.ui.widgets.quiet_footer import QuietFooter
+
+from .identity import Identity, person_of
+from .storage import PastGame, Storage, StorageError
+
+SHOWN = 50
+"""Games listed at most, the latest (the list scrolls)."""
+COLUMNS = ("date", "rules", "players", "score", "place")
+PLAYERS_WIDTH = 24
+"""Cells the names of a game's players take at most: the list fits 80 columns."""
+
+
+def format_date(stamp: str, t) -> str:
+    """The day of a time kept in the database (``2024-01-02T03:04:05Z``, UTC) written
+    the way ``t``'s language usually writes a date."""
+    year, month, day = stamp[:10].split("-")
+    return t("history.date", year=year, month=month, day=day)
+
+
+def format_players(names: tuple[str, ...]) -> str:
+    """The players' names in seat order, shortened to fit the column."""
+    text = printable(", ".join(names))
+    return text if len(text) <= PLAYERS_WIDTH else text[:PLAYERS_WIDTH - 1] + "…"
+
+
+def game_cells(past: PastGame, t) -> tuple[str, ...]:
+    """One game of the list: date, rule set, players, my score, my place."""
+    game = past.game
+    if past.place is None:
+        score, place = "—", t("history.unfinished")
+    else:
+        score = "—" if past.score is None else str(past.score)
+        place = t("history.place", place=past.place, count=len(game.players))
+    return (format_date(game.started, t), t(f"rules.{game.rules}"),
+            format_players(game.players), score, place)
+
+
+class HistoryScreen(DiamantScreen):
+    """The person's games; Enter watches one again, Escape or q goes back to the lobby."""
+
+    class WatchPastGame(Message):
+        """The person asks to watch game ``game_id`` again."""
+
+        def __init__(self, game_id: int) -> None:
+            super().__init__()
+            self.game_id = game_id
+
+    DEFAULT_CSS = """
+    HistoryScreen { layout: vertical; }
+    HistoryScreen #history-title { height: auto; padding: 0 1; text-style: bold;
+        color: $accent; }
+    HistoryScreen #history-area { height: 1fr; }
+    HistoryScreen #history-list { height: auto; max-height: 100%; }
+    HistoryScreen #history-status { height: auto; padding: 0 1; color: $text-muted; }
+    """
+
+    BINDINGS = [
+        # A priority binding, so the key bar shows it over the list's own (hidden) Enter.
+        Binding("enter", "watch", "history.key.watch", priority=True),
+        Binding("escape,q", "back", "key.lobby"),
+    ]
+
+    def __init__(self, storage: Storage | None, identity: Identity, connect: str) -> None:
+        """``storage`` is where the games are read (None: a server that keeps no games);
+        ``connect`` the line that connects to this server (told to a guest)."""
+        super().__init__()
+        self.storage = storage
+        self.identity = identity
+        self.connect = connect
+        self.games: list[PastGame] | None = None
+        """The games read (None until the answer has come)."""
+        self._failed = False
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        yield Static(literal(t("history.title")), id="history-title")
+        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True,
+                                           id="history-list")
+        for column in COLUMNS:
+            table.add_column(Text(t(f"history.col.{column}")), key=column)
+        # The list grows with its rows, and scrolls once they fill the screen.
+        with Vertical(id="history-area"):
+            yield table
+            yield Static(id="history-status")
+        yield QuietFooter()
+
+    def on_mount(self) -> None:
+        self._show()
+        if self.games is None:
+            self.run_worker(self._load(), exclusive=True, group="history")
+
+    async def retranslate(self) -> None:
+        """Redraw in the app's new language, with the games already read."""
+        await super().retranslate()
+        self._show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # No game to watch: no Enter in the key bar.
+        if action == "watch":
+            return bool(self.games)
+        return True
+
+    async def _load(self) -> None:
+        games: list[PastGame] = []
+        person = person_of(self.identity.key)
+        if self.storage is not None and person is not None:
+            try:
+                games = await self.storage.history(person, SHOWN)
+            except StorageError:
+                self._failed = True
+        self.games = games
+        self._show()
+        self.refresh_bindings()
+
+    def _show(self) -> None:
+        """Fill the list, or say why it is empty."""
+        t = self.app.t
+        status = self.query_one("#history-status", Static)
+        table = self.query_one(DataTable)
+        if self.identity.guest:
+            text = t("history.guest", command=self.connect)
+        elif self.games is None:
+            text = t("records.loading")
+        elif self._failed:
+            text = t("records.failed")
+        else:
+            text = "" if self.games else t("history.empty")
+        status.update(literal(text))
+        status.display = bool(text)
+        table.clear()
+        for past in self.games or ():
+            table.add_row(*(Text(cell, justify="right" if i == 3 else "left")
+                            for i, cell in enumerate(game_cells(past, t))),
+                          key=str(past.game.id))
+        table.display = bool(self.games)
+        if self.games:
+            table.focus()
+
+    def _watch_selected(self) -> None:
+        table = self.query_one(DataTable)
+        if self.games and 0 <= table.cursor_row < len(self.games):
+            self.post_message(self.WatchPastGame(self.games[table.cursor_row].game.id))
+
+    def action_watch(self) -> None:
+        self._watch_selected()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self._watch_selected()
+
+    def action_back(self) -> None:
+        if self.app.screen is self:
+            self.app.pop_screen()

@@ -1,0 +1,152 @@
+"""The leaderboard: the best ratings on the server, people and computer levels together.
+
+A rating is shown as its conservative estimate (``mu - 3 * sigma``, see :mod:`.ratings`),
+which starts at 0 and climbs as games make the server surer of a player; a footnote says
+so in plain words. Guests are never rated, so never listed. The person's own row is
+marked, and the cursor starts on it. The database is read in a worker: the screen opens
+at once and fills in when the answer comes.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from diamant_tui.ui.literal import literal, printable
+from diamant_tui.ui.screens.base import DiamantScreen
+from diamant_tui.ui.widgets.quiet_footer import QuietFooter
+
+from .identity import Identity, person_of
+from .storage import Standing, Storage, StorageError
+
+SHOWN = 100
+"""Ratings listed at most (the list scrolls)."""
+COLUMNS = ("rank", "name", "rating", "games", "wins")
+YOU = "▶"
+"""The mark on the person's own row."""
+
+
+def format_rating(value: float, t) -> str:
+    """A rating with one decimal, written with the decimal mark of ``t``'s language."""
+    text = f"{value:.1f}"
+    if text == "-0.0":
+        text = "0.0"
+    return text.replace(".", t("number.decimal_mark")).replace("-", "−")
+
+
+def shown_name(standing: Standing, t) -> str:
+    """A person's name as they chose it; a computer level as it is named, said to be one."""
+    if standing.computer:
+        return t("board.computer", name=standing.name)
+    return standing.name
+
+
+class LeaderboardScreen(DiamantScreen):
+    """The best ratings; Escape or q goes back to the lobby."""
+
+    DEFAULT_CSS = """
+    LeaderboardScreen { layout: vertical; }
+    LeaderboardScreen #board-title { height: auto; padding: 0 1; text-style: bold;
+        color: $accent; }
+    LeaderboardScreen #board-area { height: 1fr; }
+    LeaderboardScreen #board-list { height: auto; max-height: 100%; }
+    LeaderboardScreen .records-note { height: auto; padding: 0 1; color: $text-muted; }
+    LeaderboardScreen #board-mine { color: $warning; }
+    """
+
+    BINDINGS = [Binding("escape,q", "back", "key.lobby")]
+
+    def __init__(self, storage: Storage | None, identity: Identity) -> None:
+        """``storage`` is where the ratings are read (None: a server that keeps no games);
+        ``identity`` whose row is marked."""
+        super().__init__()
+        self.storage = storage
+        self.identity = identity
+        self.standings: list[Standing] | None = None
+        """The ratings read (None until the answer has come)."""
+        self._failed = False
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        yield Static(literal(t("board.title")), id="board-title")
+        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True,
+                                           id="board-list")
+        table.add_column(Text(""), key="you")
+        for column in COLUMNS:
+            table.add_column(Text(t(f"board.col.{column}")), key=column)
+        # The list grows with its rows, and scrolls once they fill the screen; the notes
+        # sit right under it.
+        with Vertical(id="board-area"):
+            yield table
+            yield Static(id="board-status", classes="records-note")
+            yield Static(id="board-mine", classes="records-note")
+        yield Static(literal(t("board.footnote")), id="board-footnote", classes="records-note")
+        yield QuietFooter()
+
+    def on_mount(self) -> None:
+        self._show()
+        if self.standings is None:
+            self.run_worker(self._load(), exclusive=True, group="leaderboard")
+
+    async def retranslate(self) -> None:
+        """Redraw in the app's new language, with the ratings already read."""
+        await super().retranslate()
+        self._show()
+
+    async def _load(self) -> None:
+        standings: list[Standing] = []
+        if self.storage is not None:
+            try:
+                standings = await self.storage.leaderboard(SHOWN)
+            except StorageError:
+                self._failed = True
+        self.standings = standings
+        self._show()
+
+    def _show(self) -> None:
+        """Fill the list and the notes with what has been read so far."""
+        t = self.app.t
+        status = self.query_one("#board-status", Static)
+        mine = self.query_one("#board-mine", Static)
+        table = self.query_one(DataTable)
+        standings = self.standings
+        if standings is None:
+            status.update(literal(t("records.loading")))
+            mine.display = False
+            table.display = False
+            return
+        me = person_of(self.identity.key)
+        table.clear()
+        own_row = None
+        for index, standing in enumerate(standings):
+            mark = standing.who == me
+            if mark:
+                own_row = index
+            style = "bold" if mark else ""
+            cells = (YOU if mark else "", str(standing.rank), printable(shown_name(standing, t)),
+                     format_rating(standing.rating.shown, t), str(standing.rating.games),
+                     str(standing.rating.wins))
+            table.add_row(*(Text(cell, style=style, justify="left" if i in (0, 2) else "right")
+                            for i, cell in enumerate(cells)), key=standing.who)
+        table.display = bool(standings)
+        if own_row is not None:
+            table.move_cursor(row=own_row)
+        status.display = self._failed or not standings
+        status.update(literal(t("records.failed" if self._failed else "board.empty")))
+        why = None
+        if self.identity.guest:
+            why = "board.guest"
+        elif own_row is None and standings:
+            why = "board.unrated"
+        mine.display = why is not None
+        if why is not None:
+            mine.update(literal(t(why)))
+        if standings:
+            table.focus()
+
+    def action_back(self) -> None:
+        if self.app.screen is self:
+            self.app.pop_screen()

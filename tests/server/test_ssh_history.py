@@ -1,0 +1,353 @@
+"""The lobby's leaderboard and "my games", as a person sees them over SSH at 80x24.
+
+The database is filled through the storage's own interface (people seen, games started
+and finished with their places, ties included); the expected order of the leaderboard is
+worked out here from the rating library, game by game, not read back from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import sqlite3
+import sys
+import types
+from datetime import datetime, timezone
+
+import pytest
+from textual.screen import Screen
+from textual.widgets import Static
+
+from diamant_tui.table import TableSettings
+from diamant_server.ratings import Rating, rate_game, rated_as
+from diamant_server.storage import Sitter
+
+ANN, BOB, CID = "key:SHA256:ann-is-replaced-by-her-real-key", "key:SHA256:bob", "key:SHA256:cid"
+MARKUP_NAME = "[red]cid[/]"
+"""A name that would be markup if it were read as such: shown as typed."""
+
+
+def when(day: int) -> datetime:
+    return datetime(2025, 3, day, 12, 0, tzinfo=timezone.utc)
+
+
+def person_of(key) -> str:
+    return "key:" + key.get_fingerprint("sha256")
+
+
+# Seat by seat: (name, person, computer); a guest is neither.
+GAMES = [
+    # day, rules, seats, scores (seat order), places: ties share a place
+    (1, "classic", [("ann", ANN, None), ("bob", BOB, None), ("expert", None, "expert")],
+     [30, 30, 12], [1, 1, 3]),
+    (2, "relics", [("ann", ANN, None), ("gus", None, None), ("carry", None, "carry:20")],
+     [8, 25, 19], [3, 1, 2]),
+    (3, "classic", [("bob", BOB, None), (MARKUP_NAME, CID, None), ("expert", None, "expert")],
+     [40, 22, 22], [1, 2, 2]),
+    (4, "relic-variant", [("ann", ANN, None), (MARKUP_NAME, CID, None),
+                          ("expert", None, "expert")], [27, 9, 27], [1, 3, 1]),
+]
+"""Four finished games; ann sat at the first, second and fourth."""
+
+
+def fake_record(seats, scores) -> dict:
+    """As much of a record as finishing a game reads: its players and final scores (not
+    a record that could be replayed)."""
+    names = [f"{name}#{i}" for i, (name, _, _) in enumerate(seats)]
+    return {"players": names, "result": {"scores": dict(zip(names, scores))}}
+
+
+async def fill(storage, ann: str) -> None:
+    """People seen, then the four games, each started and finished."""
+    for person, name in ((ann, "ann"), (BOB, "bob"), (CID, MARKUP_NAME)):
+        await storage.seen(person, name, "en")
+    for day, rules, seats, scores, places in GAMES:
+        sitters = [Sitter(n, ann if p == ANN else p, c) for n, p, c in seats]
+        game = await storage.start_game(f"cave-{day}", rules, when(day), sitters)
+        await storage.finish_game(game, fake_record(seats, scores), places)
+
+
+def expected_board(ann: str) -> list[tuple[str, Rating]]:
+    """The leaderboard worked out from the rating library, best conservative estimate
+    first: (who, rating)."""
+    ratings: dict[str, Rating] = {}
+    for _, _, seats, _, places in GAMES:
+        names = [rated_as(ann if p == ANN else p, c) for _, p, c in seats]
+        ratings.update(rate_game([(n, ratings.get(n)) for n in names], places))
+    return sorted(ratings.items(), key=lambda item: -item[1].shown)
+
+
+def rating_text(rating: Rating, mark: str = ".") -> str:
+    return f"{rating.shown:.1f}".replace("-", "−").replace(".", mark)
+
+
+def flat(text: str) -> str:
+    """The screen's words on one line (a toast wraps its text), without the toast's edge."""
+    return " ".join(text.replace("▌", " ").split())
+
+
+async def back_to_lobby(person) -> None:
+    """Escape, and wait for the lobby (a key sent right after Escape would make Alt+key)."""
+    person.press("escape")
+    await person.wait_for(lambda t: "esc " not in t and "l " in t)
+
+
+def board_rows(text: str) -> list[str]:
+    """The leaderboard's rows on screen: lines that start with a rank (or the mark)."""
+    return [line for line in text.splitlines() if re.match(r"\s*(▶\s+)?\d+\s+\S", line)]
+
+
+async def in_lobby(players, server, name="ann", key=None, env=None):
+    person = players(name)
+    await person.connect(server.port, key=key, env=env)
+    await person.wait_for("l Leaderboard|l Classement|l Рейтинг|l Clasificación")
+    return person
+
+
+async def test_the_leaderboard_ranks_people_and_computer_levels_and_marks_my_row(
+        server, players, make_key):
+    key = make_key()
+    ann = person_of(key)
+    await fill(server.storage, ann)
+    me = await in_lobby(players, server, key=key)
+    me.press("l")
+    text = await me.wait_for(r"▶ +\d")
+    assert "Rating: a cautious estimate that grows as you play." in text
+    expected = expected_board(ann)
+    names = {ann: "ann", BOB: "bob", CID: MARKUP_NAME, "bot:expert": "expert (computer)",
+             "bot:carry": "carry (computer)"}
+    rows = board_rows(text)
+    assert len(rows) == len(expected) == 5, text
+    for rank, (row, (who, rating)) in enumerate(zip(rows, expected), start=1):
+        mine = who == ann
+        cells = row.split()
+        assert (cells[0] == "▶") == mine, row
+        cells = cells[1:] if mine else cells
+        assert cells[0] == str(rank), row
+        assert names[who] in row, row  # the markup-like name shown as typed
+        assert cells[-3:] == [rating_text(rating), str(rating.games), str(rating.wins)], row
+    assert "gus" not in text, "guests are never rated"
+    assert re.search(r"Rank +Player +Rating +Games +Wins", text)
+    # Ties share a win: ann and bob both won the first game.
+    assert dict(expected)[BOB].wins == 2 and dict(expected)[ann].wins == 2
+
+    me.press("escape")
+    await me.wait_for(r"Table +Rules +People")
+    me.press("l")
+    await me.wait_for("Rating: a cautious")
+    me.press("q")  # q goes back too, and does not quit
+    await me.wait_for(r"Table +Rules +People")
+    assert not me.closed.is_set()
+
+
+async def test_my_games_lists_mine_newest_first_with_my_score_and_place(server, players,
+                                                                         make_key):
+    key = make_key()
+    await fill(server.storage, person_of(key))
+    await server.storage.start_game(  # a game that has not ended
+        "cave-9", "classic", when(9), [Sitter("ann", person_of(key)), Sitter("bob", BOB)])
+    me = await in_lobby(players, server, key=key)
+    me.press("h")
+    text = await me.wait_for("2025-03-01")
+    assert re.search(r"Date +Rules +Players +Score +Place", text)
+    lines = [line for line in text.splitlines() if re.search(r"2025-03-\d\d", line)]
+    assert [re.search(r"2025-03-\d\d", line)[0] for line in lines] == [
+        "2025-03-09", "2025-03-04", "2025-03-02", "2025-03-01"], "newest first; only mine"
+    assert re.search(r"2025-03-09 +Classic +ann, bob +— +not finished", lines[0]), lines[0]
+    assert re.search(r"2025-03-04 +Relic variant +ann, \[red\]cid\[/\], expert +27 +1 of 3",
+                     lines[1]), lines[1]  # tied for first
+    assert re.search(r"2025-03-02 +Relics +ann, gus, carry +8 +3 of 3", lines[2]), lines[2]
+    assert re.search(r"2025-03-01 +Classic +ann, bob, expert +30 +1 of 3", lines[3]), lines[3]
+    text = await me.wait_for("⏎ Watch again")  # once there is a game to watch
+    assert "esc Lobby" in text
+
+
+class StandInReplay(Screen):
+    """Stands for the replay screen where this version has none: shows what it was given."""
+
+    def __init__(self, replay) -> None:
+        super().__init__()
+        self.replay = replay
+
+    def compose(self):
+        yield Static(f"REPLAY {sorted(self.replay.outcome()['scores'].items())}")
+
+
+@pytest.fixture
+def replay_screen(monkeypatch):
+    """The replay screen's module: the real one when there is one, else a stand-in."""
+    try:
+        import diamant_tui.ui.screens.replay  # noqa: F401
+    except ModuleNotFoundError:
+        module = types.ModuleType("diamant_tui.ui.screens.replay")
+        module.ReplayScreen = StandInReplay
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+    return sys.modules["diamant_tui.ui.screens.replay"].ReplayScreen
+
+
+async def played_game(server, ann: str) -> tuple[int, dict]:
+    """A whole game of computer players; then kept once more with ann in the first seat."""
+    table = server.lobby.create(TableSettings(name="den", seats=3, bots=("cards:2",) * 3,
+                                              seed=7, pace=0), None)
+    table.start()
+    while table.ended is None:
+        await asyncio.sleep(0.01)
+    await server.lobby.flush()
+    [game] = await server.storage.games()
+    record = await server.storage.game_record(game.id)
+    names = record["players"]
+    sitters = [Sitter("ann", ann)] + [Sitter(n, None, "cards:2") for n in names[1:]]
+    mine = await server.storage.start_game("den", record["rules"], when(5), sitters)
+    scores = [record["result"]["scores"][n] for n in names]
+    await server.storage.finish_game(mine, record, [1 + sum(s > x for s in scores)
+                                                    for x in scores])
+    return mine, record
+
+
+async def test_enter_on_a_game_watches_it_again(server, players, make_key, replay_screen):
+    key = make_key()
+    mine, record = await played_game(server, person_of(key))
+    me = await in_lobby(players, server, key=key)
+    me.press("h")
+    await me.wait_for("2025-03-05")
+    (session,) = server.sessions
+    me.press("enter")
+    if replay_screen is StandInReplay:
+        scores = sorted(record["result"]["scores"].items())
+        await me.wait_for(re.escape(f"REPLAY {scores}"))
+        assert isinstance(session.app.screen, replay_screen)
+    else:  # the replay screen itself: its header names the table; q comes back here
+        await me.wait_for(r"Replay · den · \d{4}-\d\d-\d\d")
+        assert isinstance(session.app.screen, replay_screen)
+        me.press("q")
+        await me.wait_for(lambda t: "Replay ·" not in t and "My games" in t
+                          and "2025-03-05" in t)
+
+
+async def test_a_damaged_record_is_said_so(server, players, make_key, replay_screen):
+    key = make_key()
+    broken = await server.storage.start_game("odd", "classic", when(1), [
+        Sitter("ann", person_of(key)), Sitter("bob", BOB)])
+    await server.storage.finish_game(broken, fake_record([("a", 0, 0), ("b", 0, 0)], [3, 1]),
+                                     [1, 2])
+    me = await in_lobby(players, server, key=key)
+    me.press("h")
+    await me.wait_for("2025-03-01")
+    me.press("enter")
+    text = await me.wait_for("damaged")
+    assert "This game cannot be watched again: its record is damaged." in flat(text)
+    assert "2025-03-01" in me.text, "still on the list"
+
+
+async def test_a_guest_is_told_how_to_have_games_kept(server, players, make_key):
+    await fill(server.storage, person_of(make_key()))
+    gus = await in_lobby(players, server, name="gus")
+    gus.press("h")
+    text = await gus.wait_for("ssh-keygen")
+    assert "Games are kept for players who connect with an SSH key. To get one, run " \
+           "ssh-keygen, then connect again: ssh -t -p" in flat(text)
+    assert "Watch again" not in text, "nothing to watch: no Enter in the key bar"
+    gus.press("escape")
+    await gus.wait_for(r"Table +Rules")
+    gus.press("l")
+    text = await gus.wait_for("Guests are not rated")
+    assert len(board_rows(text)) == 5 and "▶" not in text and "gus" not in text
+
+
+async def test_empty_lists_say_so(server, players, make_key):
+    me = await in_lobby(players, server, key=make_key())
+    me.press("l")
+    await me.wait_for("Nobody is rated yet: ratings appear once a game has been played to "
+                      "the end.")
+    assert "You are not on the list yet" not in me.text, "said once is enough"
+    await back_to_lobby(me)
+    me.press("h")
+    await me.wait_for("No games yet: the games you play will be listed here.")
+
+
+@pytest.mark.parametrize("lang", ["fr_FR.UTF-8", "uk_UA.UTF-8"])
+async def test_the_lists_speak_the_persons_language(server, players, make_key, lang):
+    key = make_key()
+    ann = person_of(key)
+    await fill(server.storage, ann)
+    me = await in_lobby(players, server, key=key, env={"LANG": lang})
+    french = lang.startswith("fr")
+    assert ("l Classement  h Mes parties" if french else "l Рейтинг  h Мої ігри") in me.text
+    me.press("l")
+    expected = expected_board(ann)
+    footnote = "Cote : une estimation prudente" if french else "Рейтинг — обережна оцінка"
+    text = await me.wait_for(r"▶ +\d")
+    assert footnote in text
+    header = r"Rang +Joueur +Cote +Parties +Victoires" if french else \
+        r"Місце +Гравець +Рейтинг +Ігри +Перемоги"
+    assert re.search(header, text)
+    computer = "expert (ordinateur)" if french else "expert (комп'ютер)"
+    assert computer in text
+    rows = board_rows(text)
+    for row, (who, rating) in zip(rows, expected):
+        assert row.split()[-3] == rating_text(rating, ","), row
+    await back_to_lobby(me)
+    me.press("h")
+    date, place = ("01/03/2025", "1 sur 3") if french else ("01.03.2025", "1 з 3")
+    text = await me.wait_for(date)
+    assert re.search(rf"{re.escape(date)} +(Classique|Класика) +ann, bob, expert +30 +"
+                     rf"{place}", text)
+    await me.wait_for("⏎ Revoir" if french else "⏎ Переглянути")
+
+
+async def test_the_lobby_shows_both_keys_in_every_language_with_every_other_key(
+        server, players, make_key):
+    for lang, keys in (("en", "l Leaderboard  h My games"), ("fr", "l Classement  h Mes parties"),
+                       ("es", "l Clasificación  h Mis partidas"), ("uk", "l Рейтинг  h Мої ігри")):
+        person = players(lang)
+        await person.connect(server.port, key=make_key(), env={"LANG": lang})
+        text = await person.wait_for(keys)
+        footer = text.splitlines()[-1]
+        assert footer.rstrip().endswith(("f1 Rules", "f1 Règles", "f1 Reglas", "f1 Правила"))
+        assert text.splitlines()[-2].strip() == keys
+        await person.close()
+
+
+async def test_idle_on_the_leaderboard_is_idle_in_the_lobby(tmp_path, players, make_key):
+    from dataclasses import replace
+
+    from conftest import TEST_CONFIG
+    from diamant_server.server import GameServer
+
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path, lobby_idle_timeout=3))
+    await server.start()
+    try:
+        idle = players("ann")
+        await idle.connect(server.port, key=make_key())
+        await idle.wait_for("l Leaderboard")
+        idle.press("l")
+        await idle.wait_for("Rating: a cautious")
+        await idle.wait_closed()
+        assert b"idle in the lobby" in idle.raw
+    finally:
+        await server.stop()
+
+
+async def test_the_two_keys_follow_a_language_switch_in_the_lobby(server, players, make_key):
+    me = await in_lobby(players, server, key=make_key())
+    me.press("g")
+    await me.wait_for("l Classement  h Mes parties")
+    me.press("h")
+    await me.wait_for("Aucune partie pour l'instant")
+
+
+async def test_a_database_that_cannot_be_read_is_said_so(server, players, make_key):
+    key = make_key()
+    await fill(server.storage, person_of(key))
+    me = await in_lobby(players, server, key=key)
+    # Another program damages the database while the server runs.
+    with contextlib.closing(sqlite3.connect(server.storage.path, isolation_level=None)) as db:
+        db.execute("DROP TABLE ratings")
+        db.execute("ALTER TABLE seats RENAME TO chairs")
+    me.press("l")
+    await me.wait_for("The server cannot read its games just now; try again later.")
+    await back_to_lobby(me)
+    me.press("h")
+    await me.wait_for("The server cannot read its games just now; try again later.")
+    assert not me.closed.is_set()
