@@ -19,6 +19,7 @@ from textual.screen import Screen
 
 from diamant_tui.engine.errors import DiamantError, RecordError
 from diamant_tui.engine.record import replay_record
+from diamant_tui.ui.screens.replay import ReplayScreen
 from diamant_tui.i18n import LANGUAGES, detect_language
 from diamant_tui.table import Member, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp, TableScreen
@@ -264,11 +265,7 @@ class ServerApp(DiamantApp):
 
     async def on_history_screen_watch_past_game(
             self, message: HistoryScreen.WatchPastGame) -> None:
-        """Watch a past game again, in the replay screen (when this version has one)."""
-        try:
-            from diamant_tui.ui.screens.replay import ReplayScreen
-        except ModuleNotFoundError:
-            return
+        """Watch a past game again, in the replay screen."""
         storage = self.lobby.storage
         try:
             record = None if storage is None else await storage.game_record(message.game_id)
