@@ -141,7 +141,7 @@ class GameServer:
             # Before anyone can connect: people who come back find their seats.
             restored = await self.lobby.restore_tables(self.config.restore_wait)
             if restored:
-                log.info("%d tables rebuilt as they were saved: %s", len(restored),
+                log.info("tables rebuilt as they were saved: %d (%s)", len(restored),
                          ", ".join(map(repr, restored)))
             await self._listen()
         except BaseException:
@@ -268,7 +268,7 @@ class GameServer:
         await self._within(self.metrics.stop(), 1.0, "stopping the metrics endpoint")
         self._acceptor = None
         self._stopped.set()
-        log.info("stopped in %.1f s; %d open tables saved", time.monotonic() - started,
+        log.info("stopped in %.1f s; open tables saved: %d", time.monotonic() - started,
                  len(saved))
         return saved
 
