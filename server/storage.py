@@ -6,7 +6,8 @@ This is the one module that knows SQL; the rest of the server calls the few meth
 What is kept: the people who logged in with a key (guests are not kept), the tables in
 progress (their settings and an opaque snapshot the table makes of its state, stored and
 returned as given), every game (its ``diamant-record/1`` record, kept as it grows, and who
-sat in each seat with their final place) and the ratings (:mod:`.ratings`).
+sat in each seat with their final place), the ratings (:mod:`.ratings`) and the bans
+(:mod:`.bans` keeps them in memory and writes them through).
 
 The event loop never waits on the disk. One writer thread owns the connection that writes:
 each write is queued, the writer commits whatever has queued up in one transaction (a burst
@@ -101,6 +102,19 @@ class PastGame:
 
 
 @dataclass(frozen=True)
+class SavedBan:
+    """A ban as kept: ``kind`` is ``key`` (``value`` a fingerprint, ``SHA256:...``) or
+    ``address``; ``until`` and ``made`` are UTC times (``until`` None: for good)."""
+
+    kind: str
+    value: str
+    until: str | None
+    reason: str
+    by: str
+    made: str
+
+
+@dataclass(frozen=True)
 class Standing:
     """One line of the leaderboard: ``who`` is a person's id or ``bot:<kind>``."""
 
@@ -145,7 +159,16 @@ def _version_2(db: sqlite3.Connection) -> None:
         _rate(db, game_id)
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_version_1, _version_2)
+def _version_3(db: sqlite3.Connection) -> None:
+    """Bans: a key fingerprint or an address, until when (NULL: for good), why, by whom."""
+    db.execute("""CREATE TABLE bans (
+        kind TEXT NOT NULL CHECK (kind IN ('key', 'address')), value TEXT NOT NULL,
+        until TEXT, reason TEXT NOT NULL, by TEXT NOT NULL, made TEXT NOT NULL,
+        PRIMARY KEY (kind, value))""")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _version_1, _version_2, _version_3)
 """Migration ``n`` (from 0) takes a database from version ``n`` to ``n + 1``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -468,7 +491,27 @@ class Storage:
 
         return self._write(run)
 
+    def save_ban(self, ban: SavedBan) -> Awaitable[None]:
+        """Keep ``ban`` (replacing any ban of the same key or address)."""
+        return self._write(_statement(
+            """INSERT INTO bans (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until,
+                   reason = excluded.reason, by = excluded.by, made = excluded.made""",
+            (ban.kind, ban.value, ban.until, ban.reason, ban.by, ban.made)))
+
+    def drop_ban(self, kind: str, value: str) -> Awaitable[None]:
+        """Forget the ban of a key or an address (lifted, or over)."""
+        return self._write(_statement("DELETE FROM bans WHERE kind = ? AND value = ?",
+                                      (kind, value)))
+
     # --- reads --------------------------------------------------------------------------------
+
+    async def bans(self) -> list[SavedBan]:
+        """Every ban kept (those over included), oldest first."""
+        rows = await self._read(lambda db: db.execute(
+            "SELECT kind, value, until, reason, by, made FROM bans ORDER BY made, rowid"
+        ).fetchall())
+        return [SavedBan(*row) for row in rows]
 
     async def tables_in_progress(self) -> list[SavedTable]:
         """Every table saved and not dropped, oldest first."""
