@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 
-from diamant_tui.ui.literal import literal, printable
-from diamant_tui.ui.screens.base import DiamantModal, DiamantScreen
+from diamant_tui.ui.literal import printable
+from diamant_tui.ui.screens.base import DiamantScreen
 
 from .admin import NOTICE_MAX, AdminDesk, AdminError, SessionInfo
-from .bans import ADDRESS, DURATIONS, KEY, REASON_MAX, Ban, normal_address
+from .admin_dialog import AdminDialog
+from .bans import ADDRESS, KEY, Ban, normal_address
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -29,7 +29,6 @@ REFRESH = 2.0
 """Seconds between looks at the sessions (redrawn only when something changed)."""
 SESSION_COLUMNS = ("session", "name", "key", "address", "table", "since", "idle")
 BAN_COLUMNS = ("banned", "until", "reason")
-DEFAULT_DURATION = "day"
 
 
 def short_key(fingerprint: str) -> str:
@@ -45,78 +44,6 @@ def _what(ban: Ban, t: Callable[..., str]) -> str:
     """What a ban is on, as shown: ``key SHA256:abcd…`` or ``address 192.0.2.7``."""
     value = short_key(ban.value) if ban.kind == KEY else ban.value
     return t(f"admin.kind.{ban.kind}", value=value)
-
-
-class AdminDialog(DiamantModal):
-    """Asks an admin for a text (a reason, or a message) and, for a ban, how long.
-    Enter gives ``(duration, text)``; Escape gives None."""
-
-    DEFAULT_CSS = """
-    AdminDialog { align: center middle; }
-    AdminDialog > Vertical { width: 70; max-width: 100%; height: auto; border: round $accent;
-        background: $panel; padding: 0 1; }
-    AdminDialog #dialog-title { text-style: bold; }
-    AdminDialog #dialog-warning { color: $warning; }
-    AdminDialog #dialog-error { color: $error; display: none; }
-    AdminDialog .hint { color: $text-muted; }
-    """
-    BINDINGS = [
-        Binding("escape", "cancel", show=False),
-        Binding("up", "duration(-1)", show=False),
-        Binding("down", "duration(1)", show=False),
-    ]
-
-    def __init__(self, title: str, prompt: str, *, durations: bool = False,
-                 warning: str | None = None, required: bool = False,
-                 most: int = REASON_MAX) -> None:
-        super().__init__()
-        self._title, self._prompt, self._warning = title, prompt, warning
-        self._durations = list(DURATIONS) if durations else []
-        self._chosen = self._durations.index(DEFAULT_DURATION) if durations else 0
-        self._required, self._most = required, most
-
-    def compose(self) -> ComposeResult:
-        t = self.app.t
-        with Vertical():
-            yield Static(literal(self._title), id="dialog-title")
-            if self._warning:
-                yield Static(literal(self._warning), id="dialog-warning")
-            if self._durations:
-                yield Static(id="dialog-duration")
-            yield Static(literal(self._prompt))
-            yield Input(id="dialog-text", max_length=self._most, compact=True)
-            yield Static(id="dialog-error")
-            yield Static(t("admin.dialog_hint_durations" if self._durations
-                           else "admin.dialog_hint"), classes="hint")
-
-    def on_mount(self) -> None:
-        # (Textual calls the base screen's on_mount too: the size overlay, the key hints.)
-        self._show_duration()
-        self.query_one(Input).focus()
-
-    def _show_duration(self) -> None:
-        if self._durations:
-            name = self._durations[self._chosen]
-            self.query_one("#dialog-duration", Static).update(
-                self.app.t("admin.ban_for", duration=self.app.t(f"admin.duration.{name}")))
-
-    def action_duration(self, step: int) -> None:
-        if self._durations:
-            self._chosen = min(max(self._chosen + step, 0), len(self._durations) - 1)
-            self._show_duration()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        text = event.value.strip()
-        if self._required and not text:
-            error = self.query_one("#dialog-error", Static)
-            error.update(self.app.t("admin.error.empty"))
-            error.display = True
-            return
-        self.close((self._durations[self._chosen] if self._durations else "", text))
-
-    def action_cancel(self) -> None:
-        self.close(None)
 
 
 class AdminScreen(DiamantScreen):
