@@ -26,6 +26,8 @@ from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
 from diamant_tui.ui.messages import TableUpdated
 
+from .admin import AdminDesk, AdminNotice, TableClosedByAdmin
+from .admin_screen import AdminScreen
 from .chat_watch import ChatWatch
 from .commands import Command, CommandError, parse_command
 from .config import ServerConfig
@@ -54,12 +56,14 @@ class ServerApp(DiamantApp):
 
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
                  idle_timeout: float, waiting_timeout: float = ServerConfig.waiting_timeout,
-                 chat_watch: ChatWatch = ChatWatch()) -> None:
+                 chat_watch: ChatWatch = ChatWatch(), admin: AdminDesk | None = None) -> None:
         # The language comes from the client's locale variables, never the server's.
         super().__init__(lang=detect_language(session.environment))
         self.session = session
         self.session_log = SessionLog(log, session.id)
         self.chat_watch = chat_watch
+        self.admin = admin
+        """The server's admin actions (each checks who asks), if the server has them."""
         self.lobby = lobby
         self.identity = session.identity
         self.member: Member | None = None
@@ -229,7 +233,7 @@ class ServerApp(DiamantApp):
 
     def _lobby_screen(self) -> LobbyScreen:
         return LobbyScreen(self.lobby, self.identity, self.session.ssh_command,
-                           session=self.session.id)
+                           session=self.session.id, admin=self._is_admin)
 
     # --- what the person chose in the lobby -------------------------------------------
 
@@ -255,6 +259,26 @@ class ServerApp(DiamantApp):
             self.join(table)
 
         self._try(open_and_sit)
+
+    def _is_admin(self) -> bool:
+        return self.admin is not None and self.admin.is_admin(self.identity)
+
+    def on_lobby_screen_open_admin(self, message: LobbyScreen.OpenAdmin) -> None:
+        # Checked again here (and by every action the screen asks for): not only the key.
+        if self.admin is not None and self._is_admin():
+            self.push_screen(AdminScreen(self.admin, self.session))
+
+    def on_admin_notice(self, message: AdminNotice) -> None:
+        self.notify(self.t("admin.notice", text=message.text), severity="warning",
+                    timeout=30)
+
+    def on_table_closed_by_admin(self, message: TableClosedByAdmin) -> None:
+        if self.member is None or self.member.table is not message.table:
+            return  # left it meanwhile
+        reason = message.reason or self.t("admin.no_reason")
+        self.notify(self.t("admin.table_closed", name=message.table.name, reason=reason),
+                    severity="warning", timeout=15)
+        self.leave_table()
 
     def on_lobby_screen_resume(self, message: LobbyScreen.Resume) -> None:
         self.resume(message.code)
@@ -361,7 +385,7 @@ class ServerApp(DiamantApp):
 
 def make_app_factory(lobby: Lobby, *, idle_timeout: float,
                      waiting_timeout: float = ServerConfig.waiting_timeout,
-                     chat_watch: ChatWatch = ChatWatch()):
+                     chat_watch: ChatWatch = ChatWatch(), admin: AdminDesk | None = None):
     """The function a session calls to build its app (raises SessionRefused for bad commands)."""
 
     def factory(session: "GameSession") -> ServerApp:
@@ -372,6 +396,6 @@ def make_app_factory(lobby: Lobby, *, idle_timeout: float,
             except CommandError as exc:
                 raise SessionRefused(str(exc)) from None
         return ServerApp(session, lobby, command=command, idle_timeout=idle_timeout,
-                         waiting_timeout=waiting_timeout, chat_watch=chat_watch)
+                         waiting_timeout=waiting_timeout, chat_watch=chat_watch, admin=admin)
 
     return factory

@@ -22,6 +22,7 @@ from diamant_tui.names import clean_name
 
 from .eventlog import SessionLog, new_session_id
 from .identity import Identity
+from .limits import Refusal
 from .logtext import loggable
 
 if TYPE_CHECKING:
@@ -47,12 +48,15 @@ class ConnectionHandler(asyncssh.SSHServer):
     def __init__(self, limits: "ConnectionLimits", session_factory: SessionFactory,
                  open_connections: "set[asyncssh.SSHServerConnection] | None" = None, *,
                  session_timeout: float = 20.0, max_sessions: int = 1,
-                 on_refused: Callable[[str], None] | None = None) -> None:
+                 on_refused: Callable[[str], None] | None = None,
+                 banned: Callable[[str], str | None] | None = None) -> None:
         self.id = new_session_id()
         """The connection's id, in every log line about it (and its sessions)."""
         self.log = SessionLog(log, self.id)
         self._on_refused = on_refused
         """Told the reason (a short word) of each connection or session refused."""
+        self._banned = banned
+        """Says why an address is banned (the line its client is sent), if it is."""
         self._since = time.monotonic()
         self._limits = limits
         self._max_sessions = max_sessions
@@ -64,7 +68,7 @@ class ConnectionHandler(asyncssh.SSHServer):
         self._conn: asyncssh.SSHServerConnection | None = None
         self._address = "?"
         self._admitted = False
-        self._refusal: str | None = None
+        self._refusal: Refusal | None = None
         self._username = ""
         self._key: str | None = None
         self._sessions = 0
@@ -79,8 +83,18 @@ class ConnectionHandler(asyncssh.SSHServer):
         refusal = self._limits.admit(self._address)
         if refusal is None:
             self._admitted = True
-            self.log.info("connection from %s port %s", self._address, peer[1],
-                          extra={"event": "connect", "address": self._address})
+            banned = self._banned(self._address) if self._banned is not None else None
+            if banned is None:
+                self.log.info("connection from %s port %s", self._address, peer[1],
+                              extra={"event": "connect", "address": self._address})
+                return
+            # Counted as any connection (its rate too), then refused at the first word.
+            self.refused("banned")
+            self.log.warning("refusing a connection from %s, a banned address: %s",
+                             self._address, loggable(banned, 300),
+                             extra={"event": "refused", "address": self._address,
+                                    "reason": "banned"})
+            self._refusal = Refusal(banned, "banned")
             return
         self.refused(refusal.reason)
         fields = {"event": "refused", "address": self._address, "reason": refusal.reason}
@@ -129,7 +143,9 @@ class ConnectionHandler(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         if self._refusal is not None and self._conn is not None:
-            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._refusal)
+            code = (asyncssh.DISC_BY_APPLICATION if self._refusal.reason == "banned"
+                    else asyncssh.DISC_TOO_MANY_CONNECTIONS)
+            self._conn.disconnect(code, self._refusal)
             return True
         self._username = username
         return True  # ask for a key first: a key is what identifies a player

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, fields, replace
@@ -94,6 +95,7 @@ class ServerConfig:
     log_chat: bool = False
     metrics_port: int = 0
     metrics_host: str = "127.0.0.1"
+    admins: str = ""
 
     @property
     def data_path(self) -> Path:
@@ -104,6 +106,11 @@ class ServerConfig:
     def refused_name_list(self) -> tuple[str, ...]:
         """The names nobody may log in under (``refused_names``, split at commas)."""
         return tuple(name.strip() for name in self.refused_names.split(",") if name.strip())
+
+    @property
+    def admin_list(self) -> tuple[str, ...]:
+        """The key fingerprints of the admins (``admins``, split at commas)."""
+        return tuple(key.strip() for key in self.admins.split(",") if key.strip())
 
 
 # Bounds that are not settings, because the game's shape fixes them rather than the
@@ -207,6 +214,9 @@ _HELP: dict[str, str] = {
     "metrics_port": "port of a Prometheus metrics endpoint (0: none)",
     "metrics_host": "address the metrics endpoint listens on: keep it local unless a "
                     "firewall guards it",
+    "admins": "key fingerprints (SHA256:..., as ssh-keygen -lf shows them) of the people "
+              "who get the admin screen in the lobby: sessions, kicks, bans, closing "
+              "tables, messages to everyone; separated by commas (empty: no admins)",
 }
 
 _LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -218,6 +228,8 @@ SERVER_NAME_MAX = 40
 MOTD_MAX = 300
 """Longest message of the day, in characters (a few lines of the lobby's header)."""
 """Numbers that may be 0; every other number must be more than 0."""
+KEY_FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+"""A key's fingerprint as OpenSSH shows it (``ssh-keygen -lf``): SHA-256, base64, no padding."""
 
 
 def _parser_for(name: str) -> Callable[[str], Any]:
@@ -298,6 +310,10 @@ def _check(config: ServerConfig) -> ServerConfig:
         raise ConfigError(f"max_columns, max_rows: the game needs 80x24 at least, not "
                           f"{config.max_columns}x{config.max_rows}")
     _check_texts(config)
+    for key in config.admin_list:
+        if not KEY_FINGERPRINT.fullmatch(key):
+            raise ConfigError(f"admins: {key[:60]!r} is not a key fingerprint; give each as "
+                              f"ssh-keygen -lf shows it (SHA256: then 43 characters)")
     return config
 
 
@@ -306,7 +322,7 @@ def _apply(config: ServerConfig, values: Mapping[str, Any], source: str) -> Serv
     for name, value in values.items():
         if name not in _HELP:
             raise ConfigError(f"{source}: unknown setting {name!r}")
-        if isinstance(value, (list, tuple)):  # a TOML array (refused_names)
+        if isinstance(value, (list, tuple)):  # a TOML array (refused_names, admins)
             value = ", ".join(str(item) for item in value)
         elif isinstance(value, bool):  # TOML's true and false
             value = "true" if value else "false"

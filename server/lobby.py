@@ -258,6 +258,22 @@ class Lobby:
             closed.append(name)
         return closed
 
+    async def close_table(self, name: str, session: str | None = None) -> Table | None:
+        """Close table ``name`` now (an admin's decision): a game going on is kept as far
+        as it went, and nobody at the table gets anything more (their apps are told by
+        whoever closed it). Returns the table, None if there is none."""
+        table = self.tables.get(name)
+        if table is None:
+            return None
+        if table.status is TableStatus.PLAYING:
+            self.save_game(table)
+        self._remove(name, table)
+        _log_for(session).info("table %r closed by an admin", name,
+                               extra={"event": "table_closed", "table": name})
+        await table.close()
+        self._expire_codes()
+        return table
+
     def free_name(self) -> str:
         """A name no open table has (``cave-1``, ``cave-2``...), for a table left unnamed."""
         n = 1

@@ -77,6 +77,9 @@ class LobbyScreen(DiamantScreen):
     class NextLanguage(Message):
         """The person asks for the next language."""
 
+    class OpenAdmin(Message):
+        """An admin asks for the admin screen."""
+
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
     LobbyScreen #title { height: auto; padding: 0 1; text-style: bold; color: $accent; }
@@ -94,6 +97,7 @@ class LobbyScreen(DiamantScreen):
         Binding("n", "new", "lobby.key.new"),
         Binding("r", "resume", "lobby.key.resume"),
         Binding("g", "language", "lobby.key.language"),
+        Binding("a", "admin", "lobby.key.admin"),  # shown to admins only: check_action
         Binding("q", "quit_lobby", "key.quit"),
         # On a line of their own: the key bar has no room left for them at 80 columns.
         Binding("l", "leaderboard", "lobby.key.leaderboard", show=False),
@@ -101,14 +105,17 @@ class LobbyScreen(DiamantScreen):
     ]
 
     def __init__(self, lobby: Lobby, identity: Identity,
-                 ssh_command: Callable[[str], str], session: str | None = None) -> None:
+                 ssh_command: Callable[[str], str], session: str | None = None,
+                 admin: Callable[[], bool] | None = None) -> None:
         """``ssh_command(words)`` is the line that runs ``words`` on this server;
-        ``session`` is the session's id (in the log lines about what it asks for)."""
+        ``session`` is the session's id (in the log lines about what it asks for);
+        ``admin()`` says whether this person is an admin (the admin key is theirs)."""
         super().__init__()
         self.lobby = lobby
         self._session = session
         self.identity = identity
         self._ssh_command = ssh_command
+        self._admin = admin
         self._rows: list[tuple[str, ...]] = []
 
     def compose(self) -> ComposeResult:
@@ -238,6 +245,16 @@ class LobbyScreen(DiamantScreen):
 
     def action_language(self) -> None:
         self.post_message(self.NextLanguage())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Not an admin: no admin key, neither shown nor working.
+        if action == "admin":
+            return self._admin is not None and self._admin()
+        return True
+
+    def action_admin(self) -> None:
+        if self._admin is not None and self._admin():
+            self.post_message(self.OpenAdmin())
 
     def action_quit_lobby(self) -> None:
         self.app.exit()

@@ -19,9 +19,11 @@ import asyncssh
 from diamant_tui.names import look_alike_key
 from diamant_tui.table import ChatLimits
 
+from .admin import AdminDesk
 from .app import make_app_factory
 from .addresses import socket_addresses
 from .auth import ConnectionHandler
+from .bans import Ban, Bans
 from .chat_watch import ChatWatch
 from .identity import Identity
 from .config import ServerConfig
@@ -54,6 +56,12 @@ def _refuse_name(session: GameSession) -> AppFactory:
     words[-1] = f"{session.t('login.other_name')}@{words[-1]}"  # the host is the last word
     raise SessionRefused(session.t("login.name_refused", name=session.identity.name,
                                    command=" ".join(words)))
+
+
+def _refuse_ban(ban: Ban, session: GameSession) -> AppFactory:
+    """The app factory of a session whose key is banned: it says until when and why, in
+    the person's language."""
+    raise SessionRefused(ban.message(session.t))
 
 
 class RefusedNames:
@@ -98,6 +106,8 @@ class GameServer:
                                        config.connect_rate, config.connect_burst,
                                        max_per_person=config.max_sessions_per_person)
         self.refused_names = RefusedNames(config.refused_name_list)
+        self.bans = Bans()
+        self.admin = AdminDesk(config.admin_list, self.bans, self.lobby, lambda: self.sessions)
         self.metrics = ServerMetrics(
             lambda: ServerState(len(self.connections), len(self.sessions)),
             lambda: self.lobby.tables.values())
@@ -105,7 +115,7 @@ class GameServer:
         chat_watch = ChatWatch(config.log_chat, self.metrics.refuse_chat)
         build = app_factory or (lambda lobby: make_app_factory(
             lobby, idle_timeout=config.lobby_idle_timeout,
-            waiting_timeout=config.waiting_timeout, chat_watch=chat_watch))
+            waiting_timeout=config.waiting_timeout, chat_watch=chat_watch, admin=self.admin))
         self._app_factory = build(self.lobby)
         self.share = LoopShare(lag=config.fair_share_lag, window=config.fair_share_window,
                                hold=config.fair_share_hold,
@@ -136,8 +146,11 @@ class GameServer:
         :class:`~diamant_server.storage.StorageError` says what is wrong with it), load (or
         make) the host key and start listening."""
         self.storage = Storage.open(self.config.data_path)
-        self.lobby.storage = self.storage
+        self.lobby.storage = self.bans.storage = self.storage
         try:
+            # Read once, kept in memory: a connection is checked without the disk.
+            if await self.bans.load():
+                log.info("%d bans in force", len(self.bans.in_force()))
             # Before anyone can connect: people who come back find their seats.
             restored = await self.lobby.restore_tables(self.config.restore_wait)
             if restored:
@@ -145,7 +158,7 @@ class GameServer:
                          ", ".join(map(repr, restored)))
             await self._listen()
         except BaseException:
-            self.lobby.storage = None
+            self.lobby.storage = self.bans.storage = None
             self.storage.close()
             self.storage = None
             raise
@@ -158,7 +171,8 @@ class GameServer:
             lambda: ConnectionHandler(self.limits, self._new_session, self.connections,
                                       session_timeout=self.config.login_timeout,
                                       max_sessions=self.config.max_sessions_per_connection,
-                                      on_refused=self.metrics.refuse),
+                                      on_refused=self.metrics.refuse,
+                                      banned=self._address_ban),
             self.config.host,
             self.config.port,
             server_host_keys=[key],
@@ -199,13 +213,20 @@ class GameServer:
                 ended()
 
         build = self._build_app if refusal is None else functools.partial(_refuse, refusal)
-        if refusal is None and identity.name in self.refused_names:
+        ban = None if refusal is not None or identity.guest else self.bans.of_key(identity.key)
+        if ban is not None:
+            build = functools.partial(_refuse_ban, ban)
+        elif refusal is None and identity.name in self.refused_names:
             build = _refuse_name
         session = GameSession(identity, build, port=self._port,
                               public_host=self.config.public_host or None, on_close=closed,
                               limits=SessionLimits.from_config(self.config),
                               session_id=session_id, share=self.share)
-        if build is _refuse_name:
+        if ban is not None:
+            self.metrics.refuse("banned")
+            session.log.warning("refused a banned key: %s", ban.message(),
+                                extra={"event": "refused", "reason": "banned"})
+        elif build is _refuse_name:
             self.metrics.refuse("name")
             session.log.info("refused the name %r: it is kept for the server",
                              identity.name, extra={"event": "refused", "reason": "name"})
@@ -220,6 +241,12 @@ class GameServer:
                 await self.lobby.close_empty()
             except Exception:
                 log.exception("closing empty tables failed")
+
+    def _address_ban(self, address: str) -> str | None:
+        """Why a new connection from ``address`` is refused (the line its client is sent,
+        in English: its language is not known yet), if the address is banned."""
+        ban = self.bans.of_address(address)
+        return None if ban is None else ban.message()
 
     def _build_app(self, session: GameSession):
         return self._app_factory(session)
@@ -276,6 +303,7 @@ class GameServer:
         """Wait for the saves under way, then write what is queued and close the database."""
         await self.lobby.flush()
         storage, self.storage, self.lobby.storage = self.storage, None, None
+        self.bans.storage = None
         if storage is not None:
             await asyncio.to_thread(storage.close)
 

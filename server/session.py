@@ -17,6 +17,7 @@ import logging
 import sys
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable
 
 import asyncssh
@@ -142,6 +143,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._chan_paused = False
         self.app: App[object] | None = None
         self.last_input = time.monotonic()
+        self.opened = datetime.now(timezone.utc)
+        """When the session's channel was opened (shown to admins)."""
         self.farewell: str | None = None
         """A line shown once the app has closed (why the session ends)."""
         self._factory = app_factory

@@ -6,7 +6,8 @@ This is the one module that knows SQL; the rest of the server calls the few meth
 What is kept: the people who logged in with a key (guests are not kept), the tables in
 progress (their settings and an opaque snapshot the table makes of its state, stored and
 returned as given), every game (its ``diamant-record/1`` record, kept as it grows, and who
-sat in each seat with their final place) and the ratings (:mod:`.ratings`).
+sat in each seat with their final place), the ratings (:mod:`.ratings`) and the bans
+(:mod:`.bans` keeps them in memory and writes them through).
 
 The event loop never waits on the disk. One writer thread owns the connection that writes:
 each write is queued, the writer commits whatever has queued up in one transaction (a burst
@@ -27,6 +28,7 @@ Diamant, or a data folder that cannot be written is refused at start-up with a
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import os
@@ -101,6 +103,19 @@ class PastGame:
 
 
 @dataclass(frozen=True)
+class SavedBan:
+    """A ban as kept: ``kind`` is ``key`` (``value`` a fingerprint, ``SHA256:...``) or
+    ``address``; ``until`` and ``made`` are UTC times (``until`` None: for good)."""
+
+    kind: str
+    value: str
+    until: str | None
+    reason: str
+    by: str
+    made: str
+
+
+@dataclass(frozen=True)
 class Standing:
     """One line of the leaderboard: ``who`` is a person's id or ``bot:<kind>``."""
 
@@ -109,6 +124,17 @@ class Standing:
     name: str
     computer: bool
     rating: Rating
+
+
+@dataclass(frozen=True)
+class BackupSummary:
+    """What a backup holds: its schema version, its games (and how many finished), its
+    size in bytes."""
+
+    version: int
+    games: int
+    finished: int
+    size: int
 
 
 # --- the schema ---------------------------------------------------------------------------
@@ -145,7 +171,16 @@ def _version_2(db: sqlite3.Connection) -> None:
         _rate(db, game_id)
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_version_1, _version_2)
+def _version_3(db: sqlite3.Connection) -> None:
+    """Bans: a key fingerprint or an address, until when (NULL: for good), why, by whom."""
+    db.execute("""CREATE TABLE bans (
+        kind TEXT NOT NULL CHECK (kind IN ('key', 'address')), value TEXT NOT NULL,
+        until TEXT, reason TEXT NOT NULL, by TEXT NOT NULL, made TEXT NOT NULL,
+        PRIMARY KEY (kind, value))""")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _version_1, _version_2, _version_3)
 """Migration ``n`` (from 0) takes a database from version ``n`` to ``n + 1``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -288,6 +323,54 @@ class Storage:
                 f"it from a backup or move it away, or start with another --data-dir"
             ) from None
         return cls(path, db)
+
+    def backup(self, target: Path, *, replace: bool = False) -> "BackupSummary":
+        """Copy the database as it is at one moment to ``target`` with SQLite's online
+        backup, while a server may be writing to it; the copy is one file (no ``-wal``
+        beside it), checked, and written whole or not at all (a temporary file beside
+        ``target``, then renamed). An existing ``target`` is refused (a
+        :class:`FileExistsError`) unless ``replace``. It waits on the disk: for the
+        command line, not the server."""
+        target = Path(target)
+        fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                    suffix=".tmp")
+        os.close(fd)
+        temporary = Path(name)
+        try:
+            summary = self._copy_to(temporary)
+            with open(temporary, "rb") as file:
+                os.fsync(file.fileno())
+            if replace:
+                os.replace(temporary, target)
+            else:
+                _rename_new(temporary, target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        _sync_folder(target.parent)
+        return summary
+
+    def _copy_to(self, temporary: Path) -> "BackupSummary":
+        source = _connect(self.path)
+        try:
+            copy = sqlite3.connect(temporary, isolation_level=None)
+            try:
+                source.backup(copy)  # all pages in one step: one consistent state
+                copy.execute("PRAGMA journal_mode = DELETE")  # one file; the server sets WAL
+                problems = [row[0] for row in copy.execute("PRAGMA quick_check")]
+                if problems != ["ok"]:
+                    raise StorageError(f"the copy of {self.path} is damaged ({problems[0]})")
+                version = copy.execute("PRAGMA user_version").fetchone()[0]
+                games, finished = copy.execute(
+                    "SELECT count(*), coalesce(sum(finished), 0) FROM games").fetchone() \
+                    if version else (0, 0)
+            finally:
+                copy.close()
+        except sqlite3.Error as exc:
+            raise StorageError(f"could not back up {self.path}: {exc}") from None
+        finally:
+            source.close()
+        return BackupSummary(version, games, finished, temporary.stat().st_size)
 
     # --- the writer -------------------------------------------------------------------------
 
@@ -468,7 +551,27 @@ class Storage:
 
         return self._write(run)
 
+    def save_ban(self, ban: SavedBan) -> Awaitable[None]:
+        """Keep ``ban`` (replacing any ban of the same key or address)."""
+        return self._write(_statement(
+            """INSERT INTO bans (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until,
+                   reason = excluded.reason, by = excluded.by, made = excluded.made""",
+            (ban.kind, ban.value, ban.until, ban.reason, ban.by, ban.made)))
+
+    def drop_ban(self, kind: str, value: str) -> Awaitable[None]:
+        """Forget the ban of a key or an address (lifted, or over)."""
+        return self._write(_statement("DELETE FROM bans WHERE kind = ? AND value = ?",
+                                      (kind, value)))
+
     # --- reads --------------------------------------------------------------------------------
+
+    async def bans(self) -> list[SavedBan]:
+        """Every ban kept (those over included), oldest first."""
+        rows = await self._read(lambda db: db.execute(
+            "SELECT kind, value, until, reason, by, made FROM bans ORDER BY made, rowid"
+        ).fetchall())
+        return [SavedBan(*row) for row in rows]
 
     async def tables_in_progress(self) -> list[SavedTable]:
         """Every table saved and not dropped, oldest first."""
@@ -574,6 +677,35 @@ def _summaries(db: sqlite3.Connection, rows: list[tuple]) -> list[GameSummary]:
             players.setdefault(game_id, []).append(name)
     return [GameSummary(i, t, r, s, e, bool(f), tuple(players.get(i, ())))
             for i, t, r, s, e, f in rows]
+
+
+def _rename_new(temporary: Path, target: Path) -> None:
+    """Give ``temporary`` the name ``target``, which must not exist (FileExistsError)."""
+    try:
+        os.link(temporary, target)  # refused if target exists, even if made meanwhile
+    except FileExistsError:
+        raise
+    except OSError:
+        # A file system without hard links: check, then rename (a narrow race).
+        if target.exists():
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+        os.replace(temporary, target)
+        return
+    os.unlink(temporary)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a new name in ``folder`` survive a crash (where the file system allows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a folder
+    finally:
+        os.close(fd)
 
 
 def _json(value: Any) -> str:

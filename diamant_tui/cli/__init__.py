@@ -19,6 +19,7 @@ SUBCOMMANDS = (
     "diamant_tui.cli.replay",
     "diamant_server.servecli",
     "diamant_server.exportcli",
+    "diamant_server.backupcli",
 )
 
 

@@ -56,7 +56,7 @@ def test_the_database_is_made_on_first_start_in_wal_mode(tmp_path):
     Storage.open(folder).close()
     path = folder / DATABASE
     assert pragma(path, "journal_mode") == "wal"
-    assert pragma(path, "user_version") == SCHEMA_VERSION == 2
+    assert pragma(path, "user_version") == SCHEMA_VERSION == 3
     Storage.open(folder).close()  # and opened again as it is
     assert pragma(path, "user_version") == SCHEMA_VERSION
 
@@ -86,7 +86,7 @@ def test_a_version_1_database_is_upgraded_and_keeps_every_row(tmp_path):
 
     Storage.open(tmp_path).close()
 
-    assert pragma(path, "user_version") == 2
+    assert pragma(path, "user_version") == SCHEMA_VERSION
     for table, kept in before.items():
         assert rows(path, table) == kept, table
     expected = rate_game([("key:SHA256:ann", None), ("bot:carry", None), (None, None)], [1, 2, 2])
@@ -139,8 +139,9 @@ def test_a_database_from_a_newer_version_is_refused(tmp_path):
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     kept = path.read_bytes()
     with pytest.raises(StorageError, match=rf"the database {path} was made by a newer version "
-                                           rf"of Diamant \(schema version 3; this one knows up "
-                                           rf"to 2\); upgrade Diamant"):
+                                           rf"of Diamant \(schema version {SCHEMA_VERSION + 1}; "
+                                           rf"this one knows up to {SCHEMA_VERSION}\); "
+                                           rf"upgrade Diamant"):
         Storage.open(tmp_path)
     assert path.read_bytes() == kept
 

@@ -1,0 +1,237 @@
+"""What the server's admins may do: see every session, kick, ban and unban, close a
+table, send everyone a message.
+
+The admins are named by their key fingerprints in the ``admins`` setting. Every action is
+checked here, where it is carried out, not only on the screen that offers it: whatever a
+person presses or sends, an action asked by someone who is not an admin (a guest, or a
+key not in the setting) is refused with :class:`AdminError` and the refusal logged. Every
+action taken is logged through :func:`~diamant_server.eventlog.admin_action`.
+
+What an action does to other people's apps it asks of them by a message
+(:class:`AdminNotice`, :class:`TableClosedByAdmin`): each app acts on it in its own time.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from textual.message import Message
+
+from diamant_tui.table import Table
+from diamant_tui.ui.literal import printable
+
+from .bans import ADDRESS, KEY, REASON_MAX, Ban, Bans, normal_address
+from .eventlog import SessionLog, admin_action
+from .identity import Identity
+from .lobby import Lobby, LobbyError
+from .storage import StorageError
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+log = logging.getLogger(__name__)
+
+NOTICE_MAX = 300
+"""Longest message to everyone, in characters (a toast of a few lines)."""
+
+
+class AdminError(LobbyError):
+    """An admin action refused or impossible; :meth:`text` says why in a person's language."""
+
+
+class AdminNotice(Message):
+    """An admin's message to everyone: the app shows it as a notice on its screen."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class TableClosedByAdmin(Message):
+    """An admin closed ``table``: an app showing it tells its person why (``reason``)
+    and goes back to the lobby."""
+
+    def __init__(self, table: Table, reason: str) -> None:
+        super().__init__()
+        self.table = table
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One line of the admin screen: a session, who and where it is, since when, and
+    how long it has sent nothing. ``key`` is None for a guest, ``table`` for the lobby."""
+
+    id: str
+    name: str
+    key: str | None
+    address: str
+    table: str | None
+    since: datetime
+    idle: float
+
+
+def _clean(text: str, most: int) -> str:
+    """What an admin typed, on one line, without control characters, at most ``most`` long."""
+    return " ".join(printable(text).split())[:most]
+
+
+class AdminDesk:
+    """The admin actions of one server (see the module docstring).
+
+    ``sessions`` gives the server's sessions as they are now; each action takes the
+    session that asks for it (``actor``), whose identity decides whether it may."""
+
+    def __init__(self, admins: Iterable[str], bans: Bans, lobby: Lobby,
+                 sessions: Callable[[], Iterable["GameSession"]]) -> None:
+        self._admins = frozenset(admins)
+        self.bans = bans
+        self._lobby = lobby
+        self._sessions = sessions
+
+    def is_admin(self, identity: Identity) -> bool:
+        """Whether ``identity`` logged in with one of the admins' keys."""
+        return not identity.guest and identity.key.removeprefix("key:") in self._admins
+
+    def _check(self, actor: "GameSession", action: str) -> None:
+        if not self.is_admin(actor.identity):
+            SessionLog(log, actor.id).warning(
+                "refused the admin action %s to %s: not an admin", action, actor.identity,
+                extra={"event": "refused", "reason": "not_admin", "action": action})
+            raise AdminError("admin.refused")
+
+    # --- looking --------------------------------------------------------------------------
+
+    def sessions(self, actor: "GameSession") -> list[SessionInfo]:
+        """Every session on the server, the oldest first."""
+        self._check(actor, "sessions")
+        return sorted((self._info(s) for s in self._sessions()),
+                      key=lambda info: (info.since, info.id))
+
+    @staticmethod
+    def _info(session: "GameSession") -> SessionInfo:
+        identity = session.identity
+        return SessionInfo(session.id, identity.name,
+                           None if identity.guest else identity.key.removeprefix("key:"),
+                           identity.address, _table_of(session), session.opened,
+                           session.idle_seconds)
+
+    def bans_in_force(self, actor: "GameSession") -> list[Ban]:
+        """Every ban in force, the oldest first."""
+        self._check(actor, "bans")
+        return self.bans.in_force()
+
+    # --- acting ---------------------------------------------------------------------------
+
+    def _session(self, session_id: str) -> "GameSession":
+        for session in self._sessions():
+            if session.id == session_id:
+                return session
+        raise AdminError("admin.error.gone", session=session_id)
+
+    def kick(self, actor: "GameSession", session_id: str, reason: str = "") -> SessionInfo:
+        """Close a session, telling its person ``reason``; returns what it was."""
+        self._check(actor, "kick")
+        target = self._session(session_id)
+        reason = _clean(reason, REASON_MAX)
+        info = self._info(target)
+        admin_action(actor.id, "kick", target=target.id, player=info.name,
+                     address=info.address, reason=reason)
+        _close(target, target.t("admin.kicked", reason=reason or target.t("admin.no_reason")))
+        return info
+
+    async def ban(self, actor: "GameSession", kind: str, value: str, duration: str,
+                  reason: str = "") -> tuple[Ban, int]:
+        """Ban a key fingerprint or an address for ``duration`` (``hour``, ``day``,
+        ``week``, ``forever``): in force at once, written to the database; the sessions
+        it covers are closed, each told the ban. Returns the ban and how many were."""
+        self._check(actor, "ban")
+        try:
+            ban = self.bans.make(kind, value, duration, _clean(reason, REASON_MAX),
+                                 by=actor.identity.key.removeprefix("key:"))
+        except ValueError:
+            raise AdminError("admin.error.value", value=value[:60]) from None
+        write = self.bans.add(ban)
+        admin_action(actor.id, "ban", kind=ban.kind, value=ban.value,
+                     until=ban.until_text() or "forever", reason=ban.reason)
+        covered = [s for s in self._sessions() if _covers(ban, s.identity)]
+        for session in covered:
+            _close(session, ban.message(session.t))
+        await _saved(write)
+        return ban, len(covered)
+
+    async def unban(self, actor: "GameSession", kind: str, value: str) -> Ban:
+        """Lift the ban on a key fingerprint or an address; returns the ban lifted."""
+        self._check(actor, "unban")
+        ban, write = self.bans.remove(kind, value)
+        if ban is None:
+            raise AdminError("admin.error.no_ban", value=value[:60])
+        admin_action(actor.id, "unban", kind=kind, value=value)
+        await _saved(write)
+        return ban
+
+    async def close_table(self, actor: "GameSession", name: str, reason: str = "") -> int:
+        """Close table ``name``: a game going on is kept as far as it went, and everyone
+        at it (seated or watching) is told and goes back to the lobby. Returns how many
+        sessions were at it."""
+        self._check(actor, "close_table")
+        table = self._lobby.get(name)
+        if table is None:
+            raise AdminError("admin.error.no_table", name=name[:20])
+        reason = _clean(reason, REASON_MAX)
+        apps = [s.app for s in self._sessions()
+                if getattr(getattr(s.app, "member", None), "table", None) is table]
+        admin_action(actor.id, "close_table", table=name, people=len(apps), reason=reason)
+        await self._lobby.close_table(name, session=actor.id)
+        for app in apps:
+            app.post_message(TableClosedByAdmin(table, reason))  # type: ignore[union-attr]
+        return len(apps)
+
+    def broadcast(self, actor: "GameSession", text: str) -> int:
+        """Show ``text`` as a notice on every screen; returns how many sessions got it."""
+        self._check(actor, "broadcast")
+        text = _clean(text, NOTICE_MAX)
+        if not text:
+            raise AdminError("admin.error.empty")
+        apps = [s.app for s in self._sessions() if s.app is not None and s.app.is_running]
+        admin_action(actor.id, "broadcast", sessions=len(apps), text=text)
+        for app in apps:
+            app.post_message(AdminNotice(text))
+        return len(apps)
+
+
+def _table_of(session: "GameSession") -> str | None:
+    """The name of the table a session is at (seated or watching), if any."""
+    member = getattr(session.app, "member", None)
+    return member.table.name if member is not None else None
+
+
+def _covers(ban: Ban, identity: Identity) -> bool:
+    """Whether ``ban`` is on this identity's key or address."""
+    if ban.kind == KEY:
+        return not identity.guest and identity.key == "key:" + ban.value
+    assert ban.kind == ADDRESS
+    try:
+        return normal_address(identity.address) == ban.value
+    except ValueError:
+        return False
+
+
+def _close(session: "GameSession", message: str) -> None:
+    """End a session for an admin's action: nothing it sends counts any more."""
+    session.stop_input()
+    session.close(message)
+
+
+async def _saved(write) -> None:  # type: ignore[no-untyped-def]
+    """Wait for a ban's write; one that failed is in force still, but not kept."""
+    if write is None:
+        return
+    try:
+        await write
+    except StorageError as exc:
+        log.error("a ban could not be written to the database: %s", exc)
+        raise AdminError("admin.error.not_saved") from None

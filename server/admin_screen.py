@@ -1,0 +1,282 @@
+"""The admin screen: every session and every ban, and keys to act on them.
+
+Shown only to admins (the lobby's admin key), and every action it asks for is checked
+again by the admin desk (:class:`~diamant_server.admin.AdminDesk`), which refuses anyone
+else. What people typed (names, reasons, messages) is shown as written.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Awaitable, Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from diamant_tui.ui.literal import printable
+from diamant_tui.ui.screens.base import DiamantScreen
+
+from .admin import NOTICE_MAX, AdminDesk, AdminError, SessionInfo
+from .admin_dialog import AdminDialog
+from .bans import ADDRESS, KEY, Ban, normal_address
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+REFRESH = 2.0
+"""Seconds between looks at the sessions (redrawn only when something changed)."""
+SESSION_COLUMNS = ("session", "name", "key", "address", "table", "since", "idle")
+BAN_COLUMNS = ("banned", "until", "reason")
+
+
+def short_key(fingerprint: str) -> str:
+    """The start of a key's fingerprint, enough to tell keys apart on screen."""
+    return fingerprint[:15] + "…" if len(fingerprint) > 16 else fingerprint
+
+
+def _since(when: datetime) -> str:
+    return when.astimezone(timezone.utc).strftime("%m-%d %H:%M")
+
+
+def _what(ban: Ban, t: Callable[..., str]) -> str:
+    """What a ban is on, as shown: ``key SHA256:abcd…`` or ``address 192.0.2.7``."""
+    value = short_key(ban.value) if ban.kind == KEY else ban.value
+    return t(f"admin.kind.{ban.kind}", value=value)
+
+
+class AdminScreen(DiamantScreen):
+    """Every session (name, key, address, table, since when, idle) and every ban, with
+    keys to kick, ban, unban, close a table and send everyone a message."""
+
+    DEFAULT_CSS = """
+    AdminScreen { layout: vertical; }
+    AdminScreen .heading { height: auto; padding: 0 1; text-style: bold; color: $accent; }
+    AdminScreen #sessions { height: 1fr; }
+    AdminScreen #bans { height: auto; max-height: 7; }
+    AdminScreen #no-bans { height: auto; padding: 0 1; color: $text-muted; }
+    AdminScreen #keys { height: auto; padding: 0 1; background: $footer-background; }
+    """
+    # The keys are told by a line of their own that wraps (#keys), not a footer: seven
+    # keys do not fit in one line of 80 columns in every language.
+    BINDINGS = [
+        Binding("k", "kick", show=False),
+        Binding("b", "ban_key", show=False),
+        Binding("a", "ban_address", show=False),
+        Binding("u", "unban", show=False),
+        Binding("c", "close_table", show=False),
+        Binding("m", "broadcast", show=False),
+        Binding("escape,q", "back", show=False),
+    ]
+
+    def __init__(self, desk: AdminDesk, actor: "GameSession") -> None:
+        """``actor`` is the admin's own session: every action is asked in its name."""
+        super().__init__()
+        self._desk = desk
+        self._actor = actor
+        self._sessions: list[SessionInfo] = []
+        self._bans: list[Ban] = []
+        self._shown: tuple = ()
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        yield Static(id="sessions-title", classes="heading")
+        sessions: DataTable[Text] = DataTable(id="sessions", cursor_type="row",
+                                              zebra_stripes=True)
+        sessions.add_columns(*(t(f"admin.col.{column}") for column in SESSION_COLUMNS))
+        yield sessions
+        yield Static(id="bans-title", classes="heading")
+        bans: DataTable[Text] = DataTable(id="bans", cursor_type="row", zebra_stripes=True)
+        bans.add_columns(*(t(f"admin.col.{column}") for column in BAN_COLUMNS))
+        yield bans
+        yield Static(t("admin.no_bans"), id="no-bans")
+        yield Static(t("admin.keys"), id="keys")
+
+    def on_mount(self) -> None:
+        self.refresh_lists()
+        self.set_interval(REFRESH, self.refresh_lists)
+        self.query_one("#sessions", DataTable).focus()
+
+    async def retranslate(self) -> None:
+        """Redraw in the app's new language."""
+        await super().retranslate()
+        self._shown = ()
+        self.refresh_lists()
+
+    # --- the lists ----------------------------------------------------------------------
+
+    def refresh_lists(self) -> None:
+        """Show the sessions and bans as they are now; redraw only what changed."""
+        t = self.app.t
+        try:
+            sessions = self._desk.sessions(self._actor)
+            bans = self._desk.bans_in_force(self._actor)
+        except AdminError as exc:  # no longer an admin (a resume code made them a guest)
+            self.notify(exc.text(t), severity="error")
+            self.action_back()
+            return
+        rows = tuple(self._session_row(s) for s in sessions)
+        ban_rows = tuple(self._ban_row(b) for b in bans)
+        if (rows, ban_rows) == self._shown:
+            return
+        self._shown = (rows, ban_rows)
+        self._sessions, self._bans = sessions, bans
+        self.query_one("#sessions-title", Static).update(
+            t("admin.sessions_title", count=len(sessions)))
+        self.query_one("#bans-title", Static).update(t("admin.bans_title", count=len(bans)))
+        self._fill(self.query_one("#sessions", DataTable), rows)
+        self._fill(self.query_one("#bans", DataTable), ban_rows)
+        self.query_one("#bans", DataTable).display = bool(bans)
+        self.query_one("#no-bans", Static).display = not bans
+
+    @staticmethod
+    def _fill(table: DataTable, rows: tuple[tuple[str, ...], ...]) -> None:
+        cursor = table.cursor_row
+        table.clear()
+        for row in rows:
+            # Text cells: a plain string in a DataTable is read as markup.
+            table.add_row(*(Text(printable(cell)) for cell in row))
+        if rows:
+            table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
+
+    def _session_row(self, info: SessionInfo) -> tuple[str, ...]:
+        t = self.app.t
+        return (info.id, info.name, short_key(info.key) if info.key else t("admin.guest"),
+                info.address, info.table or "", _since(info.since),
+                t("admin.idle_seconds", seconds=int(info.idle)))
+
+    def _ban_row(self, ban: Ban) -> tuple[str, ...]:
+        t = self.app.t
+        until = ban.until_text() or t("admin.duration.forever")
+        return (_what(ban, t), until, ban.reason)
+
+    def _selected(self, table_id: str, items: list) -> object | None:
+        table = self.query_one(table_id, DataTable)
+        if not items or table.cursor_row < 0:
+            return None
+        return items[min(table.cursor_row, len(items) - 1)]
+
+    def _selected_session(self) -> SessionInfo | None:
+        info = self._selected("#sessions", self._sessions)
+        if info is None:
+            self.notify(self.app.t("admin.choose_session"), severity="warning")
+        return info  # type: ignore[return-value]
+
+    # --- the actions --------------------------------------------------------------------
+
+    def _run(self, action: Callable[[], Awaitable[str] | str]) -> None:
+        """Carry out an action; say what it did, or why it could not."""
+        async def run() -> None:
+            try:
+                result = action()
+                done = await result if not isinstance(result, str) else result
+            except AdminError as exc:
+                self.notify(exc.text(self.app.t), severity="warning", timeout=8)
+            else:
+                self.notify(done, timeout=8)
+            if self.is_attached:
+                self.refresh_lists()
+
+        self.run_worker(run(), group="admin")
+
+    def _ask(self, dialog: AdminDialog, then: Callable[[str, str], Awaitable[str] | str]) -> None:
+        def answered(answer: tuple[str, str] | None) -> None:
+            if answer is not None:
+                self._run(lambda: then(*answer))
+
+        self.app.push_screen(dialog, answered)
+
+    def action_kick(self) -> None:
+        info = self._selected_session()
+        if info is None:
+            return
+        t = self.app.t
+
+        def kick(_: str, reason: str) -> str:
+            self._desk.kick(self._actor, info.id, reason)
+            return t("admin.done.kick", name=info.name, session=info.id)
+
+        self._ask(AdminDialog(t("admin.kick_title", name=info.name, session=info.id),
+                              t("admin.reason_prompt")), kick)
+
+    def action_ban_key(self) -> None:
+        info = self._selected_session()
+        if info is None:
+            return
+        if info.key is None:
+            self.notify(self.app.t("admin.guest_no_key"), severity="warning")
+            return
+        self._ban(KEY, info.key, self.app.t("admin.ban_key_title", name=info.name,
+                                            fingerprint=info.key))
+
+    def action_ban_address(self) -> None:
+        info = self._selected_session()
+        if info is None:
+            return
+        warning = None
+        try:
+            if normal_address(info.address) == normal_address(self._actor.identity.address):
+                warning = self.app.t("admin.own_address")
+        except ValueError:
+            pass
+        self._ban(ADDRESS, info.address, self.app.t("admin.ban_address_title",
+                                                    name=info.name, address=info.address),
+                  warning)
+
+    def _ban(self, kind: str, value: str, title: str, warning: str | None = None) -> None:
+        t = self.app.t
+
+        async def ban(duration: str, reason: str) -> str:
+            made, closed = await self._desk.ban(self._actor, kind, value, duration, reason)
+            until = made.until_text()
+            return t("admin.done.ban", what=_what(made, t),
+                     until=t("admin.until", until=until) if until
+                     else t("admin.duration.forever"), count=closed)
+
+        self._ask(AdminDialog(title, t("admin.reason_prompt"), durations=True,
+                              warning=warning), ban)
+
+    def action_unban(self) -> None:
+        ban = self._selected("#bans", self._bans)
+        if not isinstance(ban, Ban):
+            self.notify(self.app.t("admin.choose_ban"), severity="warning")
+            return
+        t = self.app.t
+
+        async def unban() -> str:
+            lifted = await self._desk.unban(self._actor, ban.kind, ban.value)
+            return t("admin.done.unban", what=_what(lifted, t))
+
+        self._run(unban)
+
+    def action_close_table(self) -> None:
+        info = self._selected_session()
+        if info is None:
+            return
+        t = self.app.t
+        if info.table is None:
+            self.notify(t("admin.at_no_table", name=info.name), severity="warning")
+            return
+        name = info.table
+
+        async def close(_: str, reason: str) -> str:
+            count = await self._desk.close_table(self._actor, name, reason)
+            return t("admin.done.close", name=name, count=count)
+
+        self._ask(AdminDialog(t("admin.close_title", name=name), t("admin.close_prompt")),
+                  close)
+
+    def action_broadcast(self) -> None:
+        t = self.app.t
+
+        def broadcast(_: str, text: str) -> str:
+            count = self._desk.broadcast(self._actor, text)
+            return t("admin.done.broadcast", count=count)
+
+        self._ask(AdminDialog(t("admin.broadcast_title"), t("admin.broadcast_prompt"),
+                              required=True, most=NOTICE_MAX), broadcast)
+
+    def action_back(self) -> None:
+        if self.app.screen is self:
+            self.dismiss()

@@ -1,0 +1,84 @@
+"""``diamant backup FILE``: a consistent copy of the server's database, while it runs.
+
+It reads the same settings as ``diamant serve`` (``--data-dir``, ``--config``, the
+``DIAMANT_*`` environment) to find the database, copies it with SQLite's online backup
+(the server goes on writing meanwhile; the copy is the database as it was at one moment),
+writes the copy whole or not at all, and says how to restore it. An existing FILE is
+never written over, unless ``--force``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from .config import ConfigError, load
+from .storage import DATABASE, Storage, StorageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``backup`` subcommand to ``diamant``."""
+    parser = subparsers.add_parser(
+        "backup",
+        help="copy the server's database to a file, also while the server runs",
+        description="Write a consistent copy of a Diamant server's database (games, "
+        "players, ratings, bans) to FILE, also while the server runs, and say how to "
+        "restore it. The database is found as `diamant serve` finds it.",
+    )
+    parser.add_argument("file", metavar="FILE", type=Path, help="the copy to write")
+    parser.add_argument("--force", action="store_true",
+                        help="write over FILE if it exists (without it, an existing FILE "
+                             "is refused)")
+    parser.add_argument("--data-dir", dest="data_dir", default=None, metavar="DATA_DIR",
+                        help="the server's data folder, as given to `diamant serve` "
+                             "(env DIAMANT_DATA_DIR)")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="the TOML settings file `diamant serve` reads, for its data_dir "
+                             "(env DIAMANT_CONFIG)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the copy; returns the exit status (1, with one line on standard error, when
+    it cannot)."""
+    target: Path = args.file
+    try:
+        config = load(args)
+        if target.is_dir():
+            raise _Refused(f"{target} is a folder: give the name of the file to write")
+        if target.exists() and not args.force:
+            raise _Refused(f"{target} exists already: choose another file, or add --force "
+                           f"to write over it")
+        if not target.parent.is_dir():
+            raise _Refused(f"the folder {target.parent} does not exist: make it first")
+        storage = Storage.open(config.data_path, create=False)
+        try:
+            summary = storage.backup(target, replace=args.force)
+        finally:
+            storage.close()
+    except FileExistsError:
+        sys.stderr.write(f"diamant backup: {target} exists already: choose another file, "
+                         f"or add --force to write over it\n")
+        return 1
+    except OSError as exc:
+        sys.stderr.write(f"diamant backup: cannot write {target}: {exc.strerror or exc}\n")
+        return 1
+    except (ConfigError, StorageError, _Refused) as exc:
+        sys.stderr.write(f"diamant backup: {exc}\n")
+        return 1
+    data = config.data_path
+    live = data / DATABASE
+    sys.stdout.write(
+        f"Backed up {live} to {target}: {summary.games} games ({summary.finished} "
+        f"finished), {max(1, round(summary.size / 1024))} KiB.\n"
+        f"To restore it: stop the server, put the copy in place as {live} (without the "
+        f"old -wal and -shm files beside it), then start the server:\n"
+        f"  cp {shlex.quote(str(target))} {shlex.quote(str(live))}\n"
+        f"  rm -f {shlex.quote(str(live) + '-wal')} {shlex.quote(str(live) + '-shm')}\n")
+    return 0
+
+
+class _Refused(Exception):
+    """Something asked of ``diamant backup`` that it cannot do; the message says why."""

@@ -1,0 +1,305 @@
+"""Admins of a public room, over real SSH: the admin screen, kicks, bans that hold across
+restarts, closed tables, messages to everyone; and nobody else can reach any of it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+
+import asyncssh
+import pytest
+
+from conftest import TEST_CONFIG
+from diamant_server.admin import AdminError
+from diamant_server.server import GameServer
+from harness import Player
+from test_hosting_logs import until
+
+ADMIN_SCREEN = r"Admin · \d+ sessions? open"
+
+
+def toasts(text: str) -> str:
+    """The words of the notices on a screen, in one line: a notice's lines start with
+    its edge, ``▌``, with whatever the screen shows beside it on their left."""
+    return " ".join(" ".join(line.partition("▌")[2].split())
+                    for line in text.splitlines() if "▌" in line)
+
+
+async def notice(person: Player, words: str) -> str:
+    """Wait for a notice (a toast) saying ``words`` on ``person``'s screen."""
+    return await person.wait_for(lambda text: words in toasts(text))
+
+
+def fingerprint(key: asyncssh.SSHKey) -> str:
+    return key.get_fingerprint("sha256")
+
+
+async def started(tmp_path, *admins: asyncssh.SSHKey) -> GameServer:
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path,
+                                admins=", ".join(fingerprint(key) for key in admins)))
+    await server.start()
+    return server
+
+
+@pytest.fixture
+def admin_key(make_key):
+    return make_key()
+
+
+@pytest.fixture
+async def room(tmp_path, admin_key):
+    """A server with one admin (``admin_key``)."""
+    server = await started(tmp_path, admin_key)
+    yield server
+    await server.stop()
+
+
+def session_of(server: GameServer, name: str):
+    [session] = [s for s in server.sessions if s.identity.name == name]
+    return session
+
+
+async def open_admin_screen(admin: Player, *names: str) -> str:
+    """From the lobby: the admin screen, once it lists the sessions of ``names``."""
+    await admin.wait_for("the lobby")
+    admin.press("a")
+    return await admin.wait_for(lambda text: "sessions open" in text
+                                and all(name in text for name in names))
+
+
+async def choose_row(admin: Player, name: str) -> None:
+    """Move the cursor of the sessions list to ``name``'s row (the list is in the order
+    the sessions opened: the admin's own first)."""
+    rows = [line for line in admin.text.splitlines() if line.strip().startswith("s")]
+    index = next(i for i, line in enumerate(rows) if f" {name} " in line)
+    for _ in range(index):
+        admin.press("down")
+
+
+async def test_an_admin_sees_every_session_and_kicks_one_with_a_reason(room, players,
+                                                                      admin_key, make_key,
+                                                                      caplog):
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    boss = players("boss", size=(100, 30))
+    await boss.connect(room.port, key=admin_key)
+    await boss.wait_for("the lobby")
+    bob_key = make_key()
+    bob = players("bob")
+    await bob.connect(room.port, key=bob_key, command="play cave --seats 3")
+    await bob.wait_for("Waiting")
+    text = await open_admin_screen(boss, "bob")
+    bob_session = session_of(room, "bob")
+    [row] = [line for line in text.splitlines() if " bob " in line]
+    # Session, name, the start of the key, the address, the table, since, idle.
+    assert bob_session.id in row and fingerprint(bob_key)[:15] in row
+    assert "127.0.0.1" in row and "cave" in row
+    await choose_row(boss, "bob")
+    boss.press("k")
+    await boss.wait_for("Reason")
+    boss.type("spam [b]again[/b]")
+    boss.press("enter")
+    await bob.wait_closed()
+    said = " ".join(bob.raw.decode(errors="replace").split())
+    assert "An admin closed your session. Reason: spam [b]again[/b]" in said
+    await notice(boss, "has been kicked")
+    await until(lambda: all(s.identity.name != "bob" for s in room.sessions))
+    [line] = [r for r in caplog.records if getattr(r, "action", None) == "kick"]
+    assert line.name == "diamant_server.admin" and line.target == bob_session.id
+    assert line.session == session_of(room, "boss").id and line.reason == "spam [b]again[/b]"
+
+
+async def test_a_banned_key_is_refused_in_one_line_also_after_a_restart(tmp_path, players,
+                                                                       admin_key, make_key,
+                                                                       caplog):
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    server = await started(tmp_path, admin_key)
+    bob_key = make_key()
+    try:
+        boss = players("boss", size=(100, 30))
+        await boss.connect(server.port, key=admin_key)
+        bob = players("bob")
+        await bob.connect(server.port, key=bob_key)
+        await bob.wait_for("the lobby")
+        await open_admin_screen(boss, "bob")
+        await choose_row(boss, "bob")
+        boss.press("b")
+        await boss.wait_for("How long: ◀ 1 day ▶")
+        boss.press("down", "down")  # a week, then for good
+        await boss.wait_for("How long: ◀ for good ▶")
+        boss.type("cheating")
+        boss.press("enter")
+        await bob.wait_closed()
+        assert "Banned from this server for good, reason: cheating" in bob.raw.decode()
+        await notice(boss, "1 session closed")
+        await boss.wait_for("Bans in force: 1")
+        again = players("bob")
+        await again.connect(server.port, key=bob_key, env={"LANG": "fr_FR.UTF-8"})
+        await again.wait_closed()
+        [line] = [line for line in again.raw.decode().splitlines() if line.strip()]
+        assert line.strip() == "Banni définitivement de ce serveur, motif : cheating"
+        assert all(s.app is None for s in server.sessions if s.identity.name == "bob")
+        [logged] = [r for r in caplog.records if getattr(r, "action", None) == "ban"]
+        assert (logged.kind, logged.value, logged.until) == ("key", fingerprint(bob_key),
+                                                            "forever")
+    finally:
+        await server.stop()
+
+    server = await started(tmp_path, admin_key)  # the same data folder
+    try:
+        later = players("bob")
+        await later.connect(server.port, key=bob_key)
+        await later.wait_closed()
+        assert "Banned from this server for good, reason: cheating" in later.raw.decode()
+        # Someone else, from the same address, plays on.
+        ann = players("ann")
+        await ann.connect(server.port, key=make_key())
+        await ann.wait_for("the lobby")
+    finally:
+        await server.stop()
+
+
+async def test_an_address_ban_refuses_new_connections_from_it(tmp_path, players, admin_key,
+                                                              make_key):
+    """Loopback is the only address here: the admin bans it, and is told they will be
+    cut off too."""
+    server = await started(tmp_path, admin_key)
+    try:
+        boss = players("boss", size=(100, 30))
+        await boss.connect(server.port, key=admin_key)
+        bob = players("bob")
+        await bob.connect(server.port)  # a guest: only their address can be banned
+        await bob.wait_for("the lobby")
+        await open_admin_screen(boss, "bob")
+        await choose_row(boss, "bob")
+        boss.press("b")
+        await notice(boss, "A guest has no key to ban")
+        boss.press("a")
+        await boss.wait_for("This is your own address too")
+        boss.press("up")
+        await boss.wait_for("How long: ◀ 1 hour ▶")
+        boss.type("flood")
+        boss.press("enter")
+        await asyncio.gather(bob.wait_closed(), boss.wait_closed())
+        assert "Banned from this server until " in bob.raw.decode()
+        [ban] = server.bans.in_force()
+        assert (ban.kind, ban.value, ban.reason) == ("address", "127.0.0.1", "flood")
+        with pytest.raises(asyncssh.DisconnectError,
+                           match=rf"Banned from this server until {ban.until_text()}, "
+                                 rf"reason: flood"):
+            await players("cat").connect(server.port, key=make_key())
+    finally:
+        await server.stop()
+
+    server = await started(tmp_path, admin_key)
+    try:
+        with pytest.raises(asyncssh.DisconnectError, match="reason: flood"):
+            await players("cat").connect(server.port, key=make_key())
+        lifted, write = server.bans.remove("address", "127.0.0.1")
+        await write
+        assert lifted == ban
+        cat = players("cat")
+        await cat.connect(server.port, key=make_key())
+        await cat.wait_for("the lobby")
+    finally:
+        await server.stop()
+    server = await started(tmp_path, admin_key)  # lifted for good: written through
+    try:
+        assert server.bans.in_force() == []
+    finally:
+        await server.stop()
+
+
+async def test_a_non_admin_has_no_admin_key_and_the_actions_refuse_them(room, players,
+                                                                        admin_key, make_key,
+                                                                        caplog):
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    boss = players("boss")
+    await boss.connect(room.port, key=admin_key)
+    text = await boss.wait_for("the lobby")
+    assert "a Admin" in text, "an admin sees the key"
+    bob, guest = players("bob"), players("gus")
+    await bob.connect(room.port, key=make_key())
+    await guest.connect(room.port)
+    for person in (bob, guest):
+        text = await person.wait_for("the lobby")
+        assert "Admin" not in text
+        person.press("a", "g")  # the admin key, then the language key
+        text = await person.wait_for("le salon")
+        assert "session" not in text and "Admin" not in text
+    # Asked directly, the actions refuse them too (and leave everything as it was).
+    boss_session, bob_session = session_of(room, "boss"), session_of(room, "bob")
+    desk = room.admin
+    for who in (bob_session, session_of(room, "gus")):
+        refused = [
+            lambda: desk.sessions(who),
+            lambda: desk.bans_in_force(who),
+            lambda: desk.kick(who, boss_session.id, "mine now"),
+            lambda: desk.broadcast(who, "hello"),
+        ]
+        for action in refused:
+            with pytest.raises(AdminError) as error:
+                action()
+            assert error.value.key == "admin.refused"
+        for action in (lambda: desk.ban(who, "key", fingerprint(admin_key), "forever"),
+                       lambda: desk.unban(who, "address", "127.0.0.1"),
+                       lambda: desk.close_table(who, "cave")):
+            with pytest.raises(AdminError, match="Only the server's admins may do that"):
+                await action()
+    assert room.bans.in_force() == [] and boss_session in room.sessions
+    assert not boss.closed.is_set()
+    refusals = [r for r in caplog.records if getattr(r, "reason", None) == "not_admin"]
+    assert len(refusals) == 14 and {r.session for r in refusals} == {
+        bob_session.id, session_of(room, "gus").id}
+    assert not [r for r in caplog.records if r.name == "diamant_server.admin"
+                and getattr(r, "event", None) == "admin"]
+
+
+async def test_a_message_to_everyone_shows_on_every_screen(room, players, admin_key,
+                                                           make_key):
+    boss = players("boss", size=(100, 30))
+    await boss.connect(room.port, key=admin_key)
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(room.port, key=make_key())  # in the lobby
+    await bob.connect(room.port, key=make_key(), command="play cave --seats 3 --bots 2")
+    await ann.wait_for("the lobby")
+    await bob.wait_for("Your turn")  # at a table, a game going on
+    await open_admin_screen(boss, "ann", "bob")
+    boss.press("m")
+    await boss.wait_for("shown on every screen")
+    boss.press("enter")  # nothing typed: not sent
+    await boss.wait_for("Type a message first")
+    boss.type("Restart at [b]noon[/b]")
+    boss.press("enter")
+    for person in (ann, bob, boss):
+        await person.wait_for(lambda text: "Message from the server: Restart at [b]noon[/b]"
+                              in toasts(text))
+    await notice(boss, "Message shown to 3 sessions")
+
+
+async def test_closing_a_table_sends_its_people_back_to_the_lobby(room, players, admin_key,
+                                                                 make_key):
+    boss = players("boss", size=(100, 30))
+    await boss.connect(room.port, key=admin_key)
+    cat, dan = players("cat"), players("dan")
+    await cat.connect(room.port, key=make_key(), command="play cave --seats 3 --bots 2")
+    await cat.wait_for("Your turn")
+    await dan.connect(room.port, key=make_key(), command="watch cave")
+    await dan.wait_for("You are watching")
+    await open_admin_screen(boss, "cat", "dan")
+    await choose_row(boss, "cat")
+    boss.press("c")
+    await boss.wait_for("Close table cave")
+    boss.type("maintenance")
+    boss.press("enter")
+    for person in (cat, dan):
+        await person.wait_for(lambda t: "the lobby" in t and "An admin closed table cave "
+                              "(reason: maintenance)" in toasts(t))
+    await notice(boss, "2 sessions went back to the lobby")
+    assert room.lobby.get("cave") is None
+    await room.lobby.flush()
+    [game] = await room.storage.games()
+    assert game.table == "cave" and not game.finished, "kept as far as it went"
+    # Back in the lobby, they can play on.
+    cat.press("n")
+    await cat.wait_for("Open a table")
