@@ -97,7 +97,7 @@ class LobbyScreen(DiamantScreen):
         Binding("n", "new", "lobby.key.new"),
         Binding("r", "resume", "lobby.key.resume"),
         Binding("g", "language", "lobby.key.language"),
-        Binding("a", "admin", "lobby.key.admin"),  # shown to admins only: check_action
+        Binding("a", "admin", "lobby.key.admin", show=False),  # admins only: check_action
         Binding("q", "quit_lobby", "key.quit"),
         # On a line of their own: the key bar has no room left for them at 80 columns.
         Binding("l", "leaderboard", "lobby.key.leaderboard", show=False),
@@ -129,7 +129,7 @@ class LobbyScreen(DiamantScreen):
             table.add_columns(*(t(f"lobby.col.{column}") for column in COLUMNS))
             yield table
             yield Static(t("lobby.empty"), id="empty")
-        yield KeyLine("leaderboard", "my_games", id="more-keys")
+        yield KeyLine("leaderboard", "my_games", "admin", id="more-keys")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -218,6 +218,7 @@ async def test_a_non_admin_has_no_admin_key_and_the_actions_refuse_them(room, pl
     await boss.connect(room.port, key=admin_key)
     text = await boss.wait_for("the lobby")
     assert "a Admin" in text, "an admin sees the key"
+    assert "f1 Rules" in text, "and the key bar keeps its last key at 80 columns"
     bob, guest = players("bob"), players("gus")
     await bob.connect(room.port, key=make_key())
     await guest.connect(room.port)
