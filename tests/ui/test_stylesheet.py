@@ -21,6 +21,7 @@ import diamant_server.app  # noqa: F401  (imports every screen of the server)
 import diamant_tui.ui.screens
 import diamant_tui.ui.widgets
 from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.widget_css import own_css_source
 from ui_helpers import FixedTable, mid_round, settled, table_shown, until
 
 PROJECT = ("diamant_tui.", "diamant_server.")
@@ -121,6 +122,16 @@ def test_screens_keep_their_layout_in_the_stylesheet():
 def test_the_server_app_loads_the_stylesheet():
     """The server's screens have their layout there: the server's app must read it."""
     assert diamant_server.app.ServerApp.CSS_PATH == DiamantApp.CSS_PATH
+
+
+def test_every_widgets_css_is_in_the_stylesheet_from_the_start():
+    """A widget's CSS added as the first of its kind mounts makes the app parse its
+    stylesheet again and index its rules anew: every widget of the game that carries CSS
+    has it in the app's stylesheet before anything is shown."""
+    sources = DiamantApp(lang="en").stylesheet.source
+    missing = sorted(cls.__name__ for cls in widget_classes()
+                     if cls.__dict__.get("DEFAULT_CSS") and own_css_source(cls)[0] not in sources)
+    assert missing == []
 
 
 async def test_a_second_app_parses_no_css(monkeypatch):
