@@ -24,15 +24,6 @@ class AdminDialog(DiamantModal):
     """Asks an admin for a text (a reason, or a message) and, for a ban, how long.
     Enter gives ``(duration, text)``; Escape gives None."""
 
-    DEFAULT_CSS = """
-    AdminDialog { align: center middle; }
-    AdminDialog > Vertical { width: 70; max-width: 100%; height: auto; border: round $accent;
-        background: $panel; padding: 0 1; }
-    AdminDialog #dialog-title { text-style: bold; }
-    AdminDialog #dialog-warning { color: $warning; }
-    AdminDialog #dialog-error { color: $error; display: none; }
-    AdminDialog .hint { color: $text-muted; }
-    """
     BINDINGS = [
         Binding("escape", "cancel", show=False),
         Binding("up", "duration(-1)", show=False),

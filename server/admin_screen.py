@@ -50,14 +50,6 @@ class AdminScreen(DiamantScreen):
     """Every session (name, key, address, table, since when, idle) and every ban, with
     keys to kick, ban, unban, close a table and send everyone a message."""
 
-    DEFAULT_CSS = """
-    AdminScreen { layout: vertical; }
-    AdminScreen .heading { height: auto; padding: 0 1; text-style: bold; color: $accent; }
-    AdminScreen #sessions { height: 1fr; }
-    AdminScreen #bans { height: auto; max-height: 7; }
-    AdminScreen #no-bans { height: auto; padding: 0 1; color: $text-muted; }
-    AdminScreen #keys { height: auto; padding: 0 1; background: $footer-background; }
-    """
     # The keys are told by a line of their own that wraps (#keys), not a footer: seven
     # keys do not fit in one line of 80 columns in every language.
     BINDINGS = [

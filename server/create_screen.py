@@ -43,17 +43,6 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
     """The choices of a new table. Enter in the name field (focused at first) opens it;
     with no name typed the table takes the free name shown, e.g. ``cave-1``."""
 
-    DEFAULT_CSS = """
-    CreateTableScreen { align: center middle; }
-    CreateTableScreen > Vertical { width: 66; max-width: 100%; height: auto;
-        border: round $accent; border-title-style: bold; background: $panel; padding: 0 1; }
-    CreateTableScreen Grid { grid-size: 2; grid-columns: 22 1fr; grid-rows: 1;
-        grid-gutter: 0 1; height: auto; }
-    CreateTableScreen Grid Select, CreateTableScreen Grid Input { width: 1fr; }
-    CreateTableScreen #error { color: $error; height: auto; display: none; }
-    CreateTableScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; }
-    CreateTableScreen #buttons Button { margin: 0 1; }
-    """
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def __init__(self, *, pace: float, free_name: str) -> None:
@@ -66,10 +55,10 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
         strengths = [(f"{t(f'level.{name}')} ({spec})", spec) for name, spec in levels().items()]
         timers = [(t("setup.timer_off") if s is None else t("setup.timer_seconds", seconds=f"{s:g}"),
                    0.0 if s is None else s) for s in TIMERS]
-        box = Vertical()
+        box = Vertical(id="create-box")
         box.border_title = t("create.title")
         with box:
-            with Grid():
+            with Grid(id="create-form"):
                 yield Label(t("create.name"))
                 yield Input(placeholder=self._free_name, id="name", max_length=20, compact=True)
                 yield Label(t("setup.rules"))
@@ -145,17 +134,11 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
 class ResumeScreen(_AnswerOnce, ModalScreen["str | None"]):
     """Asks a guest for the code shown when they first sat down."""
 
-    DEFAULT_CSS = """
-    ResumeScreen { align: center middle; }
-    ResumeScreen > Vertical { width: 60; max-width: 100%; height: auto; border: round $accent;
-        background: $panel; padding: 0 1; }
-    ResumeScreen .hint { color: $text-muted; }
-    """
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def compose(self) -> ComposeResult:
         t = self.app.t  # type: ignore[attr-defined]
-        box = Vertical()
+        box = Vertical(id="resume-box")
         box.border_title = t("lobby.key.resume")
         with box:
             yield Static(t("lobby.resume_prompt"))

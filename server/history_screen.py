@@ -64,15 +64,6 @@ class HistoryScreen(DiamantScreen):
             super().__init__()
             self.game_id = game_id
 
-    DEFAULT_CSS = """
-    HistoryScreen { layout: vertical; }
-    HistoryScreen #history-title { height: auto; padding: 0 1; text-style: bold;
-        color: $accent; }
-    HistoryScreen #history-area { height: 1fr; }
-    HistoryScreen #history-list { height: auto; max-height: 100%; }
-    HistoryScreen #history-status { height: auto; padding: 0 1; color: $text-muted; }
-    """
-
     BINDINGS = [
         # A priority binding, so the key bar shows it over the list's own (hidden) Enter.
         Binding("enter", "watch", "history.key.watch", priority=True),

@@ -47,16 +47,6 @@ def shown_name(standing: Standing, t) -> str:
 class LeaderboardScreen(DiamantScreen):
     """The best ratings; Escape or q goes back to the lobby."""
 
-    DEFAULT_CSS = """
-    LeaderboardScreen { layout: vertical; }
-    LeaderboardScreen #board-title { height: auto; padding: 0 1; text-style: bold;
-        color: $accent; }
-    LeaderboardScreen #board-area { height: 1fr; }
-    LeaderboardScreen #board-list { height: auto; max-height: 100%; }
-    LeaderboardScreen .records-note { height: auto; padding: 0 1; color: $text-muted; }
-    LeaderboardScreen #board-mine { color: $warning; }
-    """
-
     BINDINGS = [Binding("escape,q", "back", "key.lobby")]
 
     def __init__(self, storage: Storage | None, identity: Identity) -> None:

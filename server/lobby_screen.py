@@ -80,16 +80,6 @@ class LobbyScreen(DiamantScreen):
     class OpenAdmin(Message):
         """An admin asks for the admin screen."""
 
-    DEFAULT_CSS = """
-    LobbyScreen { layout: vertical; }
-    LobbyScreen #title { height: auto; padding: 0 1; text-style: bold; color: $accent; }
-    LobbyScreen #who { height: auto; padding: 0 1; }
-    LobbyScreen #resume { height: auto; padding: 0 1; color: $warning; }
-    LobbyScreen #tables { height: 1fr; }
-    LobbyScreen DataTable { height: auto; max-height: 100%; }
-    LobbyScreen #empty { height: auto; padding: 1 1; color: $text-muted; }
-    """
-
     BINDINGS = [
         # A priority binding, so the footer shows it over the list's own (hidden) Enter.
         Binding("enter", "join", "lobby.key.join", priority=True),

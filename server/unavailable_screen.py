@@ -20,16 +20,6 @@ from diamant_tui.ui.widgets.quiet_footer import QuietFooter
 class TableUnavailableScreen(DiamantModal):
     """"Table X is full / has begun": ``w`` watches it (result True), Escape goes back."""
 
-    DEFAULT_CSS = """
-    TableUnavailableScreen { align: center middle; }
-    TableUnavailableScreen > Vertical { width: 64; max-width: 100%; height: auto;
-        border: round $warning; background: $panel; padding: 0 1; }
-    TableUnavailableScreen Label { width: 100%; }
-    TableUnavailableScreen #unavailable-why { text-style: bold; }
-    TableUnavailableScreen #unavailable-hint { color: $text-muted; margin-top: 1; }
-    TableUnavailableScreen Horizontal { height: 1; align-horizontal: center; margin-top: 1; }
-    TableUnavailableScreen Button { margin: 0 1; }
-    """
     BINDINGS = [
         Binding("w", "watch", "key.watch"),
         Binding("escape,q", "back", "key.lobby"),
@@ -47,10 +37,10 @@ class TableUnavailableScreen(DiamantModal):
         t = self.app.t
         why = {TableStatus.WAITING: "unavailable.full", TableStatus.PLAYING: "unavailable.begun",
                TableStatus.FINISHED: "unavailable.finished"}[self.status]
-        with Vertical():
+        with Vertical(id="unavailable-box"):
             yield Label(Content(t(why, name=self.table_name)), id="unavailable-why")
             yield Label(Content(t("unavailable.hint")), id="unavailable-hint")
-            with Horizontal():
+            with Horizontal(id="unavailable-buttons"):
                 yield Button(Content(t("unavailable.watch")), id="watch", compact=True)
                 yield Button(Content(t("unavailable.back")), id="back", compact=True)
         yield QuietFooter()

@@ -25,6 +25,7 @@ from .messages import LeaveReplay, LeaveTable, TableUpdated
 from .screens.base import _Guarded
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
+from .widget_css import add_widget_css
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
 from .screens.table import TableScreen
@@ -58,6 +59,7 @@ class DiamantApp(App):
         **app_options,
     ) -> None:
         super().__init__(**app_options)
+        add_widget_css(self.stylesheet)  # all at once, before the first parse
         self.translator = Translator(lang or detect_language())
         self.member = member
         """Where this person is: their place at a table (seat or watching), if any."""

@@ -38,6 +38,19 @@ class CavePath(KeptComponentStyles, Widget):
         "path--empty",
     }
 
+    DEFAULT_CSS = """
+    CavePath {
+        height: auto;
+        & > .path--treasure { color: $warning; }
+        & > .path--hazard { color: $error; }
+        & > .path--relic { color: $accent; text-style: bold; }
+        & > .path--disaster { color: $error; text-style: bold reverse; }
+        & > .path--rubies { color: $text; text-style: bold; }
+        & > .path--taken { color: $text-muted; }
+        & > .path--empty { color: $text-muted; }
+    }
+    """
+
     path: reactive[tuple[PathCard, ...]] = reactive(())
     empty_text: reactive[str] = reactive("")
 

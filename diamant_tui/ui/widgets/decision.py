@@ -34,6 +34,41 @@ class DecisionPanel(Horizontal):
     says that they are watching and how to chat or go back.
     """
 
+    # The marks on the buttons name them by id: Button's own looks for focus, hover and
+    # a press (background, text style, some !important) would outrank them otherwise.
+    DEFAULT_CSS = """
+    DecisionPanel {
+        /* Two lines always, so a longer note never moves the rest of the screen. */
+        height: 2;
+        margin: 0 0;
+        & > Button {
+            margin: 0 1;
+            min-width: 14;
+        }
+        & > #continue.-chosen, & > #leave.-chosen {
+            text-style: bold reverse;
+        }
+        & > #continue.-idle, & > #leave.-idle {
+            background: transparent !important;
+            text-style: none;
+        }
+        & > #decision-note {
+            width: 1fr;
+            height: 2;
+            padding: 0 1;
+            color: $text-muted;
+        }
+        & > #decision-timer {
+            width: 9;
+            padding: 0 1;
+            &.-urgent {
+                text-style: bold reverse;
+                color: $warning;
+            }
+        }
+    }
+    """
+
     class DecisionChosen(Message):
         """The person chose to continue or to leave."""
 
@@ -139,5 +174,5 @@ class DecisionPanel(Horizontal):
 def _set_text(label: Label, text: str) -> None:
     """Give ``label`` new words only when they differ: every update is a redraw."""
     if str(label.content) != text:
-        # The labels have fixed sizes (diamant.tcss): no new layout needed.
+        # The labels have fixed sizes (DEFAULT_CSS above): no new layout needed.
         label.update(Content(text), layout=False)

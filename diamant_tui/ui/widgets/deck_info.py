@@ -48,6 +48,19 @@ class DeckInfo(KeptComponentStyles, Widget):
 
     COMPONENT_CLASSES = {"deck--title", "deck--risk"}
 
+    DEFAULT_CSS = """
+    DeckInfo {
+        width: 25;
+        height: auto;
+        padding: 0 1;
+        border-left: solid $primary-muted;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        & > .deck--title { text-style: bold; }
+        & > .deck--risk { color: $warning; text-style: bold; }
+    }
+    """
+
     state: reactive[DeckState | None] = reactive(None)
     # The chance is one more line, hence a new layout.
     show_chance: reactive[bool] = reactive(False, layout=True)

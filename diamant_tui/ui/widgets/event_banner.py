@@ -19,6 +19,23 @@ class EventBanner(Static):
     whole are shown: a text is never cut, nor pushed half out by the one after it.
     """
 
+    DEFAULT_CSS = """
+    EventBanner {
+        height: 2;
+        padding: 0 1;
+        background: $boost;
+        &.-disaster {
+            background: $error;
+            color: $text;
+            text-style: bold;
+        }
+        &.-disaster:nocolor {
+            /* Its red background is gone: reverse video marks the disaster instead. */
+            text-style: bold reverse;
+        }
+    }
+    """
+
     _latest: tuple[str, ...] = ()
     _shown: tuple[str, ...] | None = None
 

@@ -20,6 +20,16 @@ class EventFeed(KeptComponentStyles, Widget):
 
     COMPONENT_CLASSES = {"feed--line"}
 
+    DEFAULT_CSS = """
+    EventFeed {
+        height: 1fr;
+        padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        & > .feed--line { color: $text-muted; }
+    }
+    """
+
     lines: reactive[tuple[str, ...]] = reactive(())
 
     def render(self) -> Text:

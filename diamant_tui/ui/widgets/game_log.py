@@ -12,6 +12,12 @@ class GameLog(RichLog):
     log is shown over the table), so they take no line of the log itself.
     """
 
+    DEFAULT_CSS = """
+    GameLog {
+        padding: 0 1;
+    }
+    """
+
     def on_mount(self) -> None:
         self.border_title = self.app.t("log.title")
         self.border_subtitle = self.app.t("log.close")

@@ -42,6 +42,21 @@ class PlayerList(KeptComponentStyles, Widget):
         "players--away",
     }
 
+    DEFAULT_CSS = """
+    PlayerList {
+        width: 1fr;
+        height: auto;
+        padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        & > .players--header { text-style: bold underline; }
+        & > .players--me { text-style: bold; }
+        & > .players--camp { color: $text-muted; }
+        & > .players--decided { color: $success; }
+        & > .players--away { color: $warning; text-style: italic; }
+    }
+    """
+
     state: reactive[PlayersState | None] = reactive(None)
 
     def get_content_height(self, container, viewport, width: int) -> int:

@@ -44,6 +44,18 @@ class RoundBar(KeptComponentStyles, Widget):
 
     COMPONENT_CLASSES = {"round-bar--title", "round-bar--current", "round-bar--closed"}
 
+    DEFAULT_CSS = """
+    RoundBar {
+        height: 1;
+        background: $boost;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        & > .round-bar--title { text-style: bold; }
+        & > .round-bar--current { text-style: bold reverse; }
+        & > .round-bar--closed { color: $text-muted; }
+    }
+    """
+
     state: reactive[BarState | None] = reactive(None)
 
     def render(self) -> Text:

@@ -49,6 +49,58 @@ class RoundSummary(Vertical):
     at every round's end, where showing and hiding this costs one frame each.
     """
 
+    # Over the table down to the footer (its height is set to leave the footer's line, see
+    # _fit), in the screen's overlay layer, so that showing it lays out nothing beneath it.
+    DEFAULT_CSS = """
+    RoundSummary {
+        layer: overlay;
+        display: none;
+        dock: top;
+        width: 100%;
+        align: center middle;
+        &.-shown {
+            display: block;
+        }
+        & > #summary-box {
+            /* Framed as the screens' dialogs are (.dialog in diamant.tcss). As wide as
+               its longest line (long names), never wider than the screen. */
+            width: auto;
+            min-width: 60;
+            max-width: 100%;
+            height: auto;
+            border: round $primary;
+            background: $surface;
+            padding: 0 2;
+            & > Label {
+                width: 100%;
+            }
+            & > #summary-how, & > #summary-next {
+                /* Their whole width counts in the box's width: no line of the summary wraps. */
+                width: auto;
+            }
+        }
+        #summary-title {
+            text-style: bold;
+            content-align: center middle;
+        }
+        #summary-how {
+            margin-bottom: 0;
+            &.-disaster {
+                text-style: bold reverse;
+                color: $error;
+            }
+        }
+        #summary-table {
+            margin-top: 1;
+            width: auto;
+        }
+        #summary-next {
+            color: $text-muted;
+            margin-top: 1;
+        }
+    }
+    """
+
     # Not in the footer: the box says which key closes it, and a footer whose keys change
     # is rebuilt from scratch (several frames for every seat).
     BINDINGS = [Binding("enter,escape,space", "close", "key.continue_game", show=False)]
@@ -63,12 +115,12 @@ class RoundSummary(Vertical):
         """The view whose last round is summed up; None while hidden."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="summary-box", classes="dialog"):
-            yield Label("", id="summary-title", classes="dialog-title")
+        with Vertical(id="summary-box"):
+            yield Label("", id="summary-title")
             yield Label("", id="summary-how")
             yield Label("", id="summary-cards")
             yield Static("", id="summary-table")
-            yield Label("", id="summary-next", classes="dialog-hint")
+            yield Label("", id="summary-next")
 
     def on_mount(self) -> None:
         translate_bindings(self, self.app.t)

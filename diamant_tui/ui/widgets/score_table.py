@@ -42,6 +42,16 @@ class ScoreTable(Widget):
 
     COMPONENT_CLASSES = {"scores--header", "scores--winner"}
 
+    DEFAULT_CSS = """
+    ScoreTable {
+        height: auto;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        & > .scores--header { text-style: bold underline; }
+        & > .scores--winner { text-style: bold; }
+    }
+    """
+
     view: reactive[PlayerView | None] = reactive(None, layout=True)
 
     def get_content_height(self, container, viewport, width: int) -> int:

@@ -22,6 +22,22 @@ class TooSmall(Widget):
     refreshes the overlay when that changes.
     """
 
+    # Over the whole screen, in the screen's overlay layer. Whether it shows is the
+    # screen's affair (its size classes, in diamant.tcss).
+    DEFAULT_CSS = """
+    TooSmall {
+        layer: overlay;
+        dock: top;
+        width: 100%;
+        height: 100%;
+        content-align: center middle;
+        text-align: center;
+        text-style: bold;
+        background: $panel;
+        color: $text;
+    }
+    """
+
     def __init__(self, game_goes_on: Callable[[], bool] = lambda: False, **kwargs) -> None:
         super().__init__(**kwargs)
         self._game_goes_on = game_goes_on

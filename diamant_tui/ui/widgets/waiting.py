@@ -38,6 +38,17 @@ class WaitingPanel(Widget):
 
     COMPONENT_CLASSES = {"waiting--title", "waiting--me", "waiting--free", "waiting--hint"}
 
+    DEFAULT_CSS = """
+    WaitingPanel {
+        height: 1fr;
+        padding: 1 2;
+        & > .waiting--title { text-style: bold; color: $accent; }
+        & > .waiting--me { text-style: bold; }
+        & > .waiting--free { color: $text-muted; text-style: italic; }
+        & > .waiting--hint { text-style: bold; color: $success; }
+    }
+    """
+
     state: reactive[WaitingState | None] = reactive(None, layout=True)
 
     def render(self) -> Text:

@@ -1,0 +1,61 @@
+"""Every widget's own CSS in an app's stylesheet from the start.
+
+Textual adds a widget's ``DEFAULT_CSS`` to the app's stylesheet when the first widget of
+its kind is mounted, and each source added then makes the app parse its stylesheet again
+(from the rules every app shares, see :mod:`.shared_css`) and rebuild its index of rules.
+The game's widgets arrive a few at a time as a table is shown (the size overlay after its
+screen, for one): that was a few more of each for every join. Added when the app is made,
+before the stylesheet is first parsed, they cost nothing more; when the widgets mount,
+Textual finds their CSS already there and leaves the stylesheet as it is.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
+
+from .widgets.cave_path import CavePath
+from .widgets.decision import DecisionPanel
+from .widgets.deck_info import DeckInfo
+from .widgets.event_banner import EventBanner
+from .widgets.event_feed import EventFeed
+from .widgets.game_log import GameLog
+from .widgets.players import PlayerList
+from .widgets.replay_header import ReplayHeader
+from .widgets.replay_progress import ReplayProgress
+from .widgets.round_bar import RoundBar
+from .widgets.round_summary import RoundSummary
+from .widgets.score_table import ScoreTable
+from .widgets.too_small import TooSmall
+from .widgets.waiting import WaitingPanel
+
+STYLED_WIDGETS: tuple[type[DOMNode], ...] = (
+    CavePath, DecisionPanel, DeckInfo, EventBanner, EventFeed, GameLog, PlayerList,
+    ReplayHeader, ReplayProgress, RoundBar, RoundSummary, ScoreTable, TooSmall,
+    WaitingPanel,
+)
+"""The game's widgets that carry CSS of their own."""
+
+
+def own_css_source(cls: type[DOMNode]) -> tuple[tuple[str, str], str, int, str]:
+    """``cls``'s own DEFAULT_CSS as Textual adds it for a widget of that class: where it
+    was read from, the CSS, its tie breaker (0: the class itself) and its scope."""
+    try:
+        path = inspect.getfile(cls)
+    except (TypeError, OSError):
+        path = ""
+    scope = cls._css_type_name if cls.__dict__.get("SCOPED_CSS", True) else ""
+    return (path, f"{cls.__name__}.DEFAULT_CSS"), cls.__dict__["DEFAULT_CSS"], 0, scope
+
+
+def add_widget_css(stylesheet: Stylesheet) -> None:
+    """Add the CSS of every widget in :data:`STYLED_WIDGETS` to ``stylesheet``."""
+    for cls in STYLED_WIDGETS:
+        read_from, css, tie_breaker, scope = own_css_source(cls)
+        stylesheet.add_source(css, read_from=read_from, is_default_css=True,
+                              tie_breaker=tie_breaker, scope=scope)
+
+
+__all__ = ["STYLED_WIDGETS", "add_widget_css", "own_css_source"]

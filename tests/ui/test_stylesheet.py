@@ -1,0 +1,160 @@
+"""One rule for the CSS: each widget of the game carries its own look in its DEFAULT_CSS;
+``diamant.tcss`` holds the layout of the screens only, the server's screens included.
+
+And the CSS each app would parse (the stylesheet and every widget's DEFAULT_CSS) is
+parsed once per process: a second app, like a second SSH session joining, parses none.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterator
+
+import textual.css.stylesheet as stylesheet_module
+from textual.css.model import Selector, SelectorType
+from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
+from textual.widget import Widget
+
+import diamant_server.app  # noqa: F401  (imports every screen of the server)
+import diamant_tui.ui.screens
+import diamant_tui.ui.widgets
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.widget_css import own_css_source
+from ui_helpers import FixedTable, mid_round, settled, table_shown, until
+
+PROJECT = ("diamant_tui.", "diamant_server.")
+
+
+def _import_all(package) -> None:
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{module.name}")
+
+
+def _subclasses(base: type) -> Iterator[type]:
+    for cls in base.__subclasses__():
+        yield cls
+        yield from _subclasses(cls)
+
+
+def screen_classes() -> set[type]:
+    """Every screen of the game and of the server."""
+    _import_all(diamant_tui.ui.screens)
+    return {cls for cls in _subclasses(Screen) if cls.__module__.startswith(PROJECT)}
+
+
+def widget_classes() -> set[type]:
+    """Every widget of the game (the classes of ``diamant_tui/ui/widgets``)."""
+    _import_all(diamant_tui.ui.widgets)
+    return {cls for cls in _subclasses(Widget)
+            if cls.__module__.startswith("diamant_tui.ui.widgets.")
+            and not issubclass(cls, Screen)}
+
+
+def _variables() -> dict[str, str]:
+    return DiamantApp(lang="en").get_css_variables()
+
+
+def stylesheet_selectors() -> list[list[Selector]]:
+    """Each selector of ``diamant.tcss``, as the list of its simple selectors."""
+    sheet = Stylesheet(variables=_variables())
+    sheet.read(DiamantApp.CSS_PATH)
+    sheet.parse()
+    return [selector_set.selectors for rule in sheet.rules for selector_set in rule.selector_set]
+
+
+def widget_selectors(cls: type) -> list[list[Selector]]:
+    """Each selector of a widget's own DEFAULT_CSS (scoped to the widget, as Textual does)."""
+    css = cls.__dict__.get("DEFAULT_CSS", "")
+    if not css:
+        return []
+    sheet = Stylesheet(variables=_variables())
+    sheet.add_source(css, read_from=(cls.__module__, cls.__name__), is_default_css=True,
+                     scope=cls._css_type_name)
+    sheet.parse()
+    return [selector_set.selectors for rule in sheet.rules for selector_set in rule.selector_set]
+
+
+def _text(selectors: list[Selector]) -> str:
+    return " ".join(selector.css for selector in selectors)
+
+
+def test_every_rule_of_the_stylesheet_begins_with_a_screen():
+    """The stylesheet is about screens: each of its selectors starts from one."""
+    screens = {cls._css_type_name for cls in screen_classes()} | {"Screen", "ModalScreen"}
+    outside = [_text(selectors) for selectors in stylesheet_selectors()
+               if not (selectors[0].type == SelectorType.TYPE and selectors[0].name in screens)]
+    assert outside == []
+
+
+def test_the_stylesheet_styles_no_widget_of_the_game():
+    """A widget's look is in its DEFAULT_CSS: the stylesheet names no widget of the game,
+    nor any id or class that a widget styles in its own parts (its buttons, its box...).
+    It reaches a widget only by the id its screen gave it, to place it or hide it."""
+    widgets = widget_classes()
+    names = {cls._css_type_name for cls in widgets}
+    parts = {
+        (selector.type, selector.name)
+        for cls in widgets
+        for selectors in widget_selectors(cls)
+        for selector in selectors
+        if selector.type in (SelectorType.ID, SelectorType.CLASS)
+    }
+    wrong = [
+        _text(selectors) for selectors in stylesheet_selectors()
+        if any((s.type == SelectorType.TYPE and s.name in names) or (s.type, s.name) in parts
+               for s in selectors)
+    ]
+    assert wrong == []
+    assert (SelectorType.ID, "decision-note") in parts  # the widgets' parts were found
+
+
+def test_screens_keep_their_layout_in_the_stylesheet():
+    """No screen, of the game or of the server, carries CSS of its own."""
+    screens = screen_classes()
+    assert {"LobbyScreen", "TableScreen", "CreateTableScreen"} <= {cls.__name__ for cls in screens}
+    inline = sorted(cls.__name__ for cls in screens
+                    if cls.__dict__.get("DEFAULT_CSS") or cls.__dict__.get("CSS"))
+    assert inline == []
+
+
+def test_the_server_app_loads_the_stylesheet():
+    """The server's screens have their layout there: the server's app must read it."""
+    assert diamant_server.app.ServerApp.CSS_PATH == DiamantApp.CSS_PATH
+
+
+def test_every_widgets_css_is_in_the_stylesheet_from_the_start():
+    """A widget's CSS added as the first of its kind mounts makes the app parse its
+    stylesheet again and index its rules anew: every widget of the game that carries CSS
+    has it in the app's stylesheet before anything is shown."""
+    sources = DiamantApp(lang="en").stylesheet.source
+    missing = sorted(cls.__name__ for cls in widget_classes()
+                     if cls.__dict__.get("DEFAULT_CSS") and own_css_source(cls)[0] not in sources)
+    assert missing == []
+
+
+async def test_a_second_app_parses_no_css(monkeypatch):
+    """Every app of a process shares the parsed CSS, the widgets' DEFAULT_CSS included:
+    the second app to show a table (as a second SSH session would) parses nothing."""
+    parsed: list[str] = []
+    real_parse = stylesheet_module.parse
+
+    def counting_parse(scope, css, read_from, *args, **kwargs):
+        parsed.append(str(read_from))
+        return real_parse(scope, css, read_from, *args, **kwargs)
+
+    monkeypatch.setattr(stylesheet_module, "parse", counting_parse)
+
+    async def show_a_table() -> None:
+        table = FixedTable()
+        app = DiamantApp(lang="en", member=table.member(0))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: table_shown(app))
+            mid_round(table)
+            await settled(pilot)
+
+    await show_a_table()
+    parsed.clear()
+    await show_a_table()
+    assert parsed == []
