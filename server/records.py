@@ -65,16 +65,21 @@ def write_atomically(path: Path, text: str) -> None:
         except FileNotFoundError:
             pass
         raise
+    sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a new name in ``folder`` survive a crash (where the file system allows)."""
     try:
-        folder = os.open(path.parent, os.O_RDONLY)
+        fd = os.open(folder, os.O_RDONLY)
     except OSError:
         return  # a folder that cannot be opened cannot be synced either; the file is there
     try:
-        os.fsync(folder)
+        os.fsync(fd)
     except OSError:
         pass  # some file systems cannot sync a folder
     finally:
-        os.close(folder)
+        os.close(fd)
 
 
 def _started(record: dict[str, Any]) -> datetime:

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Sequence
 
 from .ratings import BOT_PREFIX, Rating, rate_game, rated_as
+from .records import sync_folder
 
 log = logging.getLogger(__name__)
 
@@ -347,7 +348,7 @@ class Storage:
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
-        _sync_folder(target.parent)
+        sync_folder(target.parent)
         return summary
 
     def _copy_to(self, temporary: Path) -> "BackupSummary":
@@ -692,20 +693,6 @@ def _rename_new(temporary: Path, target: Path) -> None:
         os.replace(temporary, target)
         return
     os.unlink(temporary)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make a new name in ``folder`` survive a crash (where the file system allows)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot sync a folder
-    finally:
-        os.close(fd)
 
 
 def _json(value: Any) -> str:

@@ -25,3 +25,13 @@ async def play_out(member: Member, choose: Callable[[PlayerView], Decision],
 
     member.subscribe(on_update)
     await asyncio.wait_for(finished.wait(), timeout)
+
+
+async def until(predicate: Callable[[], object], timeout: float = 20.0) -> None:
+    """Wait until ``predicate()`` holds (a generous bound, not a timing assertion)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError("condition not reached")
+        await asyncio.sleep(0.005)

@@ -8,7 +8,6 @@ import logging
 import random
 import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest

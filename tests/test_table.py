@@ -22,21 +22,13 @@ from diamant_tui.table import (
 )
 from diamant_tui.engine.view import Decision
 
+from playing import until
+
 
 def settings(**kw) -> TableSettings:
     base = dict(name="t", seats=3, bots=("cards:3", "carry:8"), pace=0, seed=7)
     base.update(kw)
     return TableSettings(**base)
-
-
-async def until(predicate, timeout: float = 20.0) -> None:
-    """Wait until ``predicate()`` holds (a generous bound, not a timing assertion)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        if loop.time() > end:
-            raise AssertionError("condition not reached")
-        await asyncio.sleep(0.005)
 
 
 class Recorder:

@@ -12,17 +12,9 @@ from diamant_tui.engine.view import Decision, Phase
 from diamant_tui.table import SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.table.snapshot import SnapshotError
 
+from playing import until
+
 BOTS = ("carry:12", "cards:4", "hazards:2")
-
-
-async def until(predicate, timeout: float = 20.0) -> None:
-    """Wait until ``predicate()`` holds (a generous bound, not a timing assertion)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        if loop.time() > end:
-            raise AssertionError("condition not reached")
-        await asyncio.sleep(0.002)
 
 
 class Disk:
@@ -65,7 +57,8 @@ async def test_a_decision_made_before_the_restart_stays_made_and_secret():
     disk = Disk()
     table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
                   save=disk.save)
-    ann, bob = table.sit("ann", "key:ann"), table.sit("bob", "key:bob")
+    ann = table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
     await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
     ann.decide(Decision.LEAVE)
     await table.saved()
