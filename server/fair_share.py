@@ -5,10 +5,12 @@ draws a frame, all the others wait. A crowd at a table (each of them typing, eve
 redraw of their own screen) can keep the loop so busy that a player's next card waits for
 seconds. :class:`LoopShare` keeps each session to its share of the loop:
 
-- it measures how much of the loop each session uses. The tasks of a session's app
-  inherit a context variable (:data:`CURRENT_SESSION`) set when the app starts, and every
-  callback the loop runs in such a context is timed and charged to that session: its app's
-  key handling, layout and frames. (A table's game loop is started by whichever person's
+- it measures how much of the loop each session uses, while the loop runs late and for
+  :data:`METER_FOR` seconds after (timing costs every seat CPU, and shares only matter
+  then). The tasks of a session's app inherit a context variable
+  (:data:`CURRENT_SESSION`) set when the app starts, and every callback the loop runs in
+  such a context is timed and charged to that session: its app's key handling, layout and
+  frames. (A table's game loop is started by whichever person's
   key starts the game, but it runs for everyone at the table: it is charged to nobody.)
 - it measures how late the loop runs: a tick every :data:`TICK` seconds notes how late it
   came;
@@ -45,6 +47,10 @@ lately, is idle: it does not count in the mean that sets the share."""
 LATE_FOR = 0.25
 """Seconds the loop counts as late after a tick that came late: a loop kept busy by long
 frames is on time now and then, between two of them."""
+METER_FOR = 10.0
+"""Seconds the sessions' use of the loop is still timed after the loop last ran late.
+Timing every callback costs about a fifth of the CPU of a seat, so it runs only while the
+loop is, or was lately, behind: that is when shares matter."""
 TABLE_PACKAGE = "diamant_tui.table"
 """Tasks whose code lives here run for a whole table, not for the person who started them."""
 
@@ -112,6 +118,8 @@ class LoopShare:
         self._due = 0.0
         self._last_tick = 0.0
         self._warnings = WarningLimiter(log, interval=30.0)
+        self.metering = False
+        """Whether the sessions' callbacks are timed now (see :data:`METER_FOR`)."""
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -185,6 +193,9 @@ class LoopShare:
             self._tick_handle.cancel()
             self._tick_handle = None
         if self._loop is not None:
+            if self.metering:
+                _meter(self._loop, False)
+                self.metering = False
             _uninstall(self._loop)
             self._loop = None
         held, self._held = list(self._held), {}
@@ -200,12 +211,22 @@ class LoopShare:
         self.late = max(0.0, now - self._due)
         if self.late > self.lag:
             self._late_at = now
+        self._switch_meter(now)
         elapsed = max(now - self._last_tick, 1e-6)
         self._last_tick = now
         self._measure(elapsed)
         self._release()
         self._due = now + TICK
         self._tick_handle = loop.call_at(self._due, self._tick)
+
+    def _switch_meter(self, now: float) -> None:
+        """Time the sessions' callbacks while the loop is late, and a while after."""
+        loop = self._loop
+        assert loop is not None
+        wanted = now - self._late_at < METER_FOR or bool(self._held)
+        if wanted != self.metering:
+            _meter(loop, wanted)
+            self.metering = wanted
 
     def _measure(self, elapsed: float) -> None:
         """Each session's use since the last tick, averaged over the window."""
@@ -248,15 +269,45 @@ _installed: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, int]" = (
 
 
 def _install(loop: asyncio.AbstractEventLoop) -> None:
-    """Time every callback the loop runs for a session (once per loop, however many
-    shares use it). Tasks and futures schedule their steps with ``call_soon``, through
-    the loop's attribute, so that one wrapper sees all of an app's work."""
+    """Start the tables' tasks charged to nobody (once per loop, however many shares use
+    it); the timing itself is switched by :func:`_meter`."""
     count = _installed.get(loop, 0)
     _installed[loop] = count + 1
     if count:
         return
-    call_soon = loop.call_soon
     create_task = loop.create_task
+    current = CURRENT_SESSION.get
+
+    def metered_create_task(coro: Any, **options: Any) -> asyncio.Task[Any]:
+        if current() is not None and options.get("context") is None and _for_a_table(coro):
+            context = contextvars.copy_context()
+            context.run(CURRENT_SESSION.set, None)
+            options["context"] = context
+        return create_task(coro, **options)
+
+    loop.create_task = metered_create_task  # type: ignore[method-assign]
+
+
+def _uninstall(loop: asyncio.AbstractEventLoop) -> None:
+    count = _installed.get(loop, 0) - 1
+    if count > 0:
+        _installed[loop] = count
+        return
+    _installed.pop(loop, None)
+    for name in ("call_soon", "create_task"):
+        loop.__dict__.pop(name, None)  # the loop's own methods again
+
+
+def _meter(loop: asyncio.AbstractEventLoop, on: bool) -> None:
+    """Time every callback the loop runs for a session (``on``), or stop timing them.
+    Tasks and futures schedule their steps with ``call_soon``, through the loop's
+    attribute, so that one wrapper sees all of an app's work."""
+    if not on:
+        loop.__dict__.pop("call_soon", None)
+        return
+    if "call_soon" in loop.__dict__:
+        return
+    call_soon = type(loop).call_soon.__get__(loop)
     clock = time.perf_counter
     current = CURRENT_SESSION.get
 
@@ -274,25 +325,7 @@ def _install(loop: asyncio.AbstractEventLoop) -> None:
                           context: contextvars.Context | None = None) -> asyncio.Handle:
         return call_soon(timed, callback, *args, context=context)
 
-    def metered_create_task(coro: Any, **options: Any) -> asyncio.Task[Any]:
-        if current() is not None and options.get("context") is None and _for_a_table(coro):
-            context = contextvars.copy_context()
-            context.run(CURRENT_SESSION.set, None)
-            options["context"] = context
-        return create_task(coro, **options)
-
     loop.call_soon = metered_call_soon  # type: ignore[method-assign]
-    loop.create_task = metered_create_task  # type: ignore[method-assign]
-
-
-def _uninstall(loop: asyncio.AbstractEventLoop) -> None:
-    count = _installed.get(loop, 0) - 1
-    if count > 0:
-        _installed[loop] = count
-        return
-    _installed.pop(loop, None)
-    for name in ("call_soon", "create_task"):
-        loop.__dict__.pop(name, None)  # the loop's own methods again
 
 
 def _for_a_table(coro: Any) -> bool:

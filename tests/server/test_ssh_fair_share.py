@@ -4,6 +4,7 @@ another's keys go through first; a table's game loop is charged to nobody."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import time
 from dataclasses import replace
@@ -77,6 +78,23 @@ async def test_a_session_over_its_share_gets_its_keys_once_the_loop_keeps_time(
     stop_hogging()
     await hugo.wait_for(NEW_TABLE)  # nothing lost: the key was only late
     assert not hugos.input_held
+
+
+async def test_callbacks_are_timed_only_once_the_loop_runs_late(tmp_path):
+    """Timing every callback costs each seat CPU: it is on only while the loop is (or was
+    lately) behind."""
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await server.start()
+    try:
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(0.2)
+        assert not server.share.metering and "call_soon" not in loop.__dict__
+        time.sleep(0.3)  # the loop held up: the next tick comes late
+        await until(lambda: server.share.metering)
+        assert "call_soon" in loop.__dict__
+    finally:
+        await server.stop()
+    assert "call_soon" not in loop.__dict__
 
 
 async def test_a_tables_game_loop_is_charged_to_nobody(fair_server, players, make_key):
