@@ -117,3 +117,24 @@ async def test_a_damaged_save_is_refused_with_a_reason(damage):
     damage(broken)
     with pytest.raises(SnapshotError):
         Table.restore(broken, wait=1)
+
+
+async def test_chat_saves_nothing_a_decision_saves_the_table():
+    """Chat is not kept, so a line said (and the update that carries it) costs no save."""
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
+                  save=disk.save)
+    ann = table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
+    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
+    await table.saved()
+    saves = len(disk.kept)
+    for line in ("hello", "good luck"):
+        ann.say(line)
+    await asyncio.sleep(1.0)  # longer than chat is gathered for
+    await table.saved()
+    assert len(disk.kept) == saves
+    ann.decide(Decision.LEAVE)
+    await table.saved()
+    assert len(disk.kept) > saves
+    await table.close()

@@ -11,6 +11,7 @@ was put off rides on the next update, one timer for all of it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 from typing import Callable, Iterable
@@ -72,15 +73,19 @@ class Updates:
         return unsubscribe
 
     def publish(self, events: Iterable[Event], *,
-                decider: Attendee | None = None, mark: bool = False) -> None:
-        """Send everyone their update with ``events``.
+                decider: Attendee | None = None, mark: bool = False,
+                changed: bool = True) -> None:
+        """Send everyone their update with ``events``; ``changed`` says the table changed
+        with it (the journal saves it), which an update that only carries chat or what was
+        put off does not say.
 
         A ``mark`` (a choice that does not end the turn, by ``decider`` or a computer
         player) goes at once to the decider only; the others get it with the next
         update, at the latest :data:`MARKS_DELAY` later (see there why).
         """
         events = tuple(events)
-        self._on_change()
+        if changed:
+            self._on_change()
         if mark and self._marks_delay > 0:
             self._held.extend((decider, event) for event in events)
             callback = self._seats.members.get(decider) if decider is not None else None
@@ -113,7 +118,7 @@ class Updates:
         gather = self._chat_gather * max(1.0, len(self._seats.members) / CHAT_GATHER_PEOPLE)
         wait = self._chat_sent + gather - asyncio.get_running_loop().time()
         if wait <= 0:
-            self.publish(())
+            self.publish((), changed=False)
         else:
             self._publish_within(wait)
 
@@ -132,7 +137,8 @@ class Updates:
             if self._later.when() <= when:
                 return
             self._later.cancel()
-        self._later = loop.call_at(when, self.publish, ())
+        # What was put off was saved when it happened (a mark) or is not kept (chat).
+        self._later = loop.call_at(when, functools.partial(self.publish, (), changed=False))
 
     def _shared(self) -> dict:
         """What every update of one publish has in common (computed once)."""
