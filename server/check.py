@@ -86,14 +86,13 @@ def _check_data_folder(folder: Path) -> str:
     if not existing.is_dir():
         raise CheckFailed(f"the data folder {folder} cannot be used: {existing} is a file, not a "
                           f"folder; choose another folder with --data-dir")
-    probe_in = existing
     try:
-        fd, probe = tempfile.mkstemp(dir=probe_in, prefix=".check-", suffix=".tmp")
+        fd, probe = tempfile.mkstemp(dir=existing, prefix=".check-", suffix=".tmp")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
         raise CheckFailed(
-            f"the data folder {folder} cannot be written ({exc.strerror or exc}: {probe_in}); "
+            f"the data folder {folder} cannot be written ({exc.strerror or exc}: {existing}); "
             f"make it writable by the user running the server, or choose another folder "
             f"with --data-dir") from None
     return "writable" if existing == folder else "would be created"

@@ -356,10 +356,15 @@ class Lobby:
             table = holder[0] if holder else None
             if (table is None or self.storage is None or self._ids.get(table) != table_id):
                 return  # closed meanwhile: nothing to keep
-            kept = {"table": snapshot, "lobby": self._lobby_part(table)}
-            await self.storage.save_table(table_id, table.name, snapshot["settings"], kept)
+            await self._save_table(table, table_id, snapshot)
 
         return save
+
+    def _save_table(self, table: Table, table_id: str, snapshot: dict) -> Awaitable[None]:
+        """Queue ``snapshot`` of ``table`` in the database now, with the lobby's part."""
+        assert self.storage is not None
+        kept = {"table": snapshot, "lobby": self._lobby_part(table)}
+        return self.storage.save_table(table_id, table.name, snapshot["settings"], kept)
 
     def _lobby_part(self, table: Table) -> dict:
         seated = {self._sitters.get((table, seat)) for seat in range(len(table.seats))}
@@ -593,18 +598,17 @@ class Lobby:
             table_id = self._ids.get(table)
             if table_id is None or self.storage is None:
                 continue
-            snapshot = table.snapshot()
-            kept = {"table": snapshot, "lobby": self._lobby_part(table)}
-            save = asyncio.ensure_future(self._keep_table(table.name, table_id, kept))
+            queued = self._save_table(table, table_id, table.snapshot())
+            save = asyncio.ensure_future(self._keep_table(table.name, queued))
             self._saving.add(save)
             save.add_done_callback(self._saving.discard)
             saves[table.name] = save
         return saves
 
-    async def _keep_table(self, name: str, table_id: str, kept: dict) -> None:
+    async def _keep_table(self, name: str, queued: Awaitable[None]) -> None:
         assert self.storage is not None
         try:
-            await self.storage.save_table(table_id, name, kept["table"]["settings"], kept)
+            await queued
         except Exception as exc:
             log.exception("table %r: could not be saved", name)
             # The host must see it, wherever the log goes: the table is being lost.
