@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Static
 
 from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
-from diamant_tui.ui.widgets.quiet_footer import QuietFooter
+from diamant_tui.ui.widgets.key_bar import KeyBar
 
 from .identity import Identity, person_of
 from .storage import PastGame, Storage, StorageError
@@ -92,7 +92,7 @@ class HistoryScreen(DiamantScreen):
         with Vertical(id="history-area"):
             yield table
             yield Static(id="history-status")
-        yield QuietFooter()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._show()

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Static
 
 from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
-from diamant_tui.ui.widgets.quiet_footer import QuietFooter
+from diamant_tui.ui.widgets.key_bar import KeyBar
 
 from .identity import Identity, person_of
 from .storage import Standing, Storage, StorageError
@@ -74,7 +74,7 @@ class LeaderboardScreen(DiamantScreen):
             yield Static(id="board-status", classes="records-note")
             yield Static(id="board-mine", classes="records-note")
         yield Static(literal(t("board.footnote")), id="board-footnote", classes="records-note")
-        yield QuietFooter()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._show()

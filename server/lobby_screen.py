@@ -10,12 +10,13 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from diamant_tui.i18n import LANGUAGE_NAMES
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
+from diamant_tui.ui.widgets.key_bar import KeyBar
 
 from .create_screen import CreateTableScreen, ResumeScreen
 from .history_screen import HistoryScreen
@@ -120,7 +121,7 @@ class LobbyScreen(DiamantScreen):
             yield table
             yield Static(t("lobby.empty"), id="empty")
         yield KeyLine("leaderboard", "my_games", "admin", id="more-keys")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._show_header()

@@ -14,7 +14,7 @@ from textual.widgets import Button, Label
 
 from diamant_tui.table import TableStatus
 from diamant_tui.ui.screens.base import DiamantModal
-from diamant_tui.ui.widgets.quiet_footer import QuietFooter
+from diamant_tui.ui.widgets.key_bar import KeyBar
 
 
 class TableUnavailableScreen(DiamantModal):
@@ -43,7 +43,7 @@ class TableUnavailableScreen(DiamantModal):
             with Horizontal(id="unavailable-buttons"):
                 yield Button(Content(t("unavailable.watch")), id="watch", compact=True)
                 yield Button(Content(t("unavailable.back")), id="back", compact=True)
-        yield QuietFooter()
+        yield KeyBar()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -22,6 +22,7 @@ from .widgets.deck_info import DeckInfo
 from .widgets.event_banner import EventBanner
 from .widgets.event_feed import EventFeed
 from .widgets.game_log import GameLog
+from .widgets.key_bar import KeyBar
 from .widgets.players import PlayerList
 from .widgets.replay_header import ReplayHeader
 from .widgets.replay_progress import ReplayProgress
@@ -32,7 +33,7 @@ from .widgets.too_small import TooSmall
 from .widgets.waiting import WaitingPanel
 
 STYLED_WIDGETS: tuple[type[DOMNode], ...] = (
-    CavePath, DecisionPanel, DeckInfo, EventBanner, EventFeed, GameLog, PlayerList,
+    CavePath, DecisionPanel, DeckInfo, EventBanner, EventFeed, GameLog, KeyBar, PlayerList,
     ReplayHeader, ReplayProgress, RoundBar, RoundSummary, ScoreTable, TooSmall,
     WaitingPanel,
 )

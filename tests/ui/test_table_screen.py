@@ -14,7 +14,7 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.messages import TableUpdated
 from diamant_tui.ui.screens.table import TableScreen
-from diamant_tui.ui.widgets.quiet_footer import FooterKey
+from diamant_tui.ui.widgets.key_bar import KeyBar, KeyGroup, KeyHint
 from diamant_tui.engine.view import Decision
 from ui_helpers import (FixedTable, FrameCounter, H, T, after_disaster, mid_round, screen_segments,
                         screen_text, settled, summary_shown, table_shown, until)
@@ -22,8 +22,12 @@ from ui_helpers import (FixedTable, FrameCounter, H, T, after_disaster, mid_roun
 HINT = "Press s to start now: computer players take the free seats."
 
 
-def footer_keys(app) -> list[FooterKey]:
-    return list(app.screen.query(FooterKey))
+def footer_keys(app) -> tuple[KeyHint | KeyGroup, ...]:
+    return app.screen.query_one(KeyBar).keys
+
+
+def key_dimmed(app, key: str) -> bool:
+    return not next(k for k in footer_keys(app) if k.key == key).enabled
 
 
 async def test_a_waiting_table_shows_its_seats_and_gives_way_to_the_game():
@@ -291,12 +295,12 @@ async def test_updates_redraw_only_what_changed():
         table.decide(Dmytro="continue")  # another player's tick
         await pilot.pause()
         assert frames.frames == 1 and frames.full == 0
-        assert footer_keys(app) == keys  # the same widgets: not rebuilt
-        c_key = next(k for k in keys if k.key == "c")
-        assert not c_key.has_class("-disabled")
+        assert footer_keys(app) == keys
+        assert not key_dimmed(app, "c")
         table.decide(Ana="leave")  # nothing more is due: `c` is dimmed in place
         await pilot.pause()
-        assert footer_keys(app) == keys and c_key.has_class("-disabled")
+        assert [k.key for k in footer_keys(app)] == [k.key for k in keys]
+        assert key_dimmed(app, "c")
         assert frames.full == 0
 
 
@@ -321,7 +325,7 @@ async def test_a_rounds_end_and_its_summary_lay_the_screen_out_once_each_way():
         await until(pilot, lambda: table_shown(app))
         await settled(pilot)
         assert frames.full == 1 and frames.frames <= 3, (frames.full, frames.frames)
-        assert footer_keys(app) == keys
+        assert [k.key for k in footer_keys(app)] == [k.key for k in keys]
 
 
 async def test_a_new_theme_reaches_the_marks_in_the_player_list():
@@ -350,25 +354,23 @@ async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():
     table = mid_round(FixedTable())
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: any(k.key == "c" and not k.has_class("-disabled")
-                                       for k in footer_keys(app)))
+        await until(pilot, lambda: any(k.key == "c" and k.enabled for k in footer_keys(app)))
         await settled(pilot)
-        c_key = next(k for k in footer_keys(app) if k.key == "c")
         # What the `c` key shows the moment the screen has handled each table update.
         dimmed_after_update: list[bool] = []
 
         def handled(message) -> None:
             if isinstance(message, TableUpdated):
-                dimmed_after_update.append(c_key.has_class("-disabled"))
+                dimmed_after_update.append(key_dimmed(app, "c"))
 
         app.screen.message_signal.subscribe(app.screen, handled, immediate=True)
         frames = FrameCounter(app)
         table.decide(Ana="continue")  # the turn's last choice: nothing is due any more
         await settled(pilot)
         assert dimmed_after_update == [True]
-        assert c_key.has_class("-disabled") and (frames.frames, frames.full) == (1, 0)
+        assert key_dimmed(app, "c") and (frames.frames, frames.full) == (1, 0)
         frames.reset()
         table.reveal(T(3))  # a new card: a choice is due again
         await settled(pilot)
         assert dimmed_after_update == [True, False]
-        assert not c_key.has_class("-disabled") and (frames.frames, frames.full) == (1, 0)
+        assert not key_dimmed(app, "c") and (frames.frames, frames.full) == (1, 0)

@@ -14,7 +14,7 @@ from ...engine.errors import DiamantError
 from ...table import Member, TableUpdate
 from ...engine.view import PlayerView
 from ..messages import LeaveTable
-from ..widgets.quiet_footer import QuietFooter
+from ..widgets.key_bar import KeyBar
 from ..widgets.score_table import ScoreTable
 from .base import DiamantScreen
 
@@ -60,7 +60,7 @@ class FinalScreen(DiamantScreen):
                 if self.may_vote:
                     yield Button(Content(t("final.rematch")), id="rematch", compact=True)
                 yield Button(Content(t("final.quit")), id="quit", compact=True)
-        yield QuietFooter()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         if self not in self.app.screen_stack:

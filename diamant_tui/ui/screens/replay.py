@@ -32,7 +32,7 @@ from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.event_feed import EventFeed
 from ..widgets.game_log import GameLog
 from ..widgets.players import PlayerList, PlayersState
-from ..widgets.quiet_footer import QuietFooter
+from ..widgets.key_bar import KeyBar
 from ..widgets.replay_header import HeaderState, ReplayHeader
 from ..widgets.replay_progress import ProgressState, ReplayProgress
 from ..widgets.round_bar import BarState, RoundBar
@@ -107,7 +107,7 @@ class ReplayScreen(DiamantScreen):
             yield _unfocusable(
                 GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20))
         yield ReplayProgress(id="replay-progress")
-        yield QuietFooter()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(CavePath).empty_text = self.app.t("path.empty")

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..widgets.quiet_footer import QuietFooter
+from ..widgets.key_bar import KeyBar
 from .base import DiamantModal
 
 
@@ -32,7 +32,7 @@ class RulesScreen(DiamantModal):
                 # Literal text: it may hold a name or a command with brackets.
                 yield Static(Content(note), id="rules-note")
             yield Static(Markdown(self.app.t("rules.body")), id="rules-text")
-        yield QuietFooter()
+        yield KeyBar()
 
     def action_close(self) -> None:
         self.close()

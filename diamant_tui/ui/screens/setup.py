@@ -13,7 +13,7 @@ from ...engine.errors import DiamantError
 from ...i18n import LANGUAGE_NAMES
 from ..cells import cell_len
 from ..setup_choices import CUSTOM, MIXED, TIMERS, SetupChoices, levels
-from ..widgets.quiet_footer import QuietFooter
+from ..widgets.key_bar import KeyBar
 from .base import DiamantScreen
 
 
@@ -87,7 +87,7 @@ class SetupScreen(DiamantScreen):
                 yield Button(Content(t("setup.start")), id="start", compact=True)
                 # Plain content: "[?]" is a key hint, not markup.
                 yield Button(Content(t("setup.show_rules")), id="show-rules", compact=True)
-        yield QuietFooter()
+        yield KeyBar()
 
     def _select(self, name: str, options: list, value) -> Select:
         return Select(options, value=value, allow_blank=False, id=name, compact=True)

@@ -31,7 +31,7 @@ from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.event_feed import EventFeed
 from ..widgets.game_log import GameLog
 from ..widgets.players import PlayersState, PlayerList
-from ..widgets.quiet_footer import QuietFooter
+from ..widgets.key_bar import KeyBar
 from ..widgets.round_bar import BarState, RoundBar
 from ..widgets.round_summary import RoundSummary
 from ..widgets.waiting import WaitingPanel, WaitingState
@@ -113,7 +113,7 @@ class TableScreen(DiamantScreen):
                             max_length=200, compact=True)
             yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield RoundSummary(id="summary")
-        yield QuietFooter()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(CavePath).empty_text = self.app.t("path.empty")

@@ -1,0 +1,157 @@
+"""The key hints at the bottom of a screen: one widget drawing one line.
+
+Textual's ``Footer`` is a container with a widget for every key: a key dimmed or
+enabled restyles that widget (the whole stylesheet matched against it again), and a key
+coming or going rebuilds the footer (a new widget for every key, each one styled and
+laid out, then the whole screen laid out and sent again). On a server every seat's app
+pays this for every change at its table, several times per card. Here the keys are the
+words of one line, drawn again (that line alone) only when what they show changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import groupby
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+
+from ..literal import printable
+
+
+@dataclass(frozen=True)
+class KeyHint:
+    """One key as the bar shows it."""
+
+    key: str
+    """The key Textual names (pressed when the hint is clicked)."""
+    display: str
+    """How the key is written (``c``, ``f1``, ``esc``)."""
+    words: str
+    """What it does, in the person's language."""
+    enabled: bool
+    """False when the key does nothing for now (drawn dimmed)."""
+
+
+@dataclass(frozen=True)
+class KeyGroup:
+    """Keys shown together before the words they share (``←→ Step``), as Footer does."""
+
+    keys: tuple[KeyHint, ...]
+    words: str
+    compact: bool
+
+
+def shown_keys(screen: Screen) -> tuple[KeyHint | KeyGroup, ...]:
+    """The keys a key bar on ``screen`` shows, in the order the screen's bindings give:
+    one per action (``+`` and ``=`` both faster: the first), and the keys of a group
+    (``Binding.Group``) of more than one action together."""
+    app = screen.app
+    first: dict[str, tuple[Binding, bool]] = {}
+    for _, binding, enabled, _ in screen.active_bindings.values():
+        if binding.show and binding.action not in first:
+            first[binding.action] = (binding, enabled)
+    shown: list[KeyHint | KeyGroup] = []
+    for group, members in groupby(first.values(), lambda item: item[0].group):
+        members = list(members)
+        hints = tuple(KeyHint(binding.key, app.get_key_display(binding),
+                              printable(binding.description), enabled)
+                      for binding, enabled in members)
+        if group is not None and len(members) > 1:
+            shown.append(KeyGroup(tuple(replace(h, words="") for h in hints),
+                                  printable(group.description), group.compact))
+        else:
+            shown.extend(hints)
+    return tuple(shown)
+
+
+DIM = Style(dim=True)
+
+
+class KeyBar(Widget):
+    """The screen's shown bindings, each drawn as `` key `` then ``words ``; a key that
+    does nothing for now is dimmed, and a click on a key presses it."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"key-bar--key", "key-bar--description"}
+    # The look of Textual's Footer, whose theme variables it uses.
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: 1;
+        width: 100%;
+        color: $footer-foreground;
+        background: $footer-background;
+        & > .key-bar--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .key-bar--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.keys: tuple[KeyHint | KeyGroup, ...] = ()
+        """The keys drawn now."""
+        self._spans: list[tuple[int, int, KeyHint]] = []
+        """Where each key lies on the line (first column, column after), for clicks."""
+
+    def on_mount(self) -> None:
+        # Told at once, not "next" as Footer is: a key dimmed or enabled by an update is
+        # drawn in the same frame as the update itself.
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed,
+                                                      immediate=True)
+        self._bindings_changed(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if screen is not self.screen or not self.is_attached:
+            return
+        keys = shown_keys(screen)
+        if keys != self.keys:
+            self.keys = keys
+            self.refresh()  # one line; its size never changes
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("key-bar--key")
+        words_style = self.get_component_rich_style("key-bar--description")
+        line = Text(no_wrap=True, overflow="crop", end="")
+        spans = []
+
+        def key(hint: KeyHint, text: str, style: Style) -> None:
+            start = line.cell_len
+            line.append(text, style if hint.enabled else style + DIM)
+            spans.append((start, line.cell_len, hint))
+
+        for item in self.keys:
+            if isinstance(item, KeyHint):
+                key(item, f" {item.display} ", key_style)
+                line.append(f"{item.words} ", words_style if item.enabled else words_style + DIM)
+            else:
+                line.append(" ")
+                for n, hint in enumerate(item.keys):
+                    key(hint, hint.display if item.compact or n == 0 else f" {hint.display}",
+                        key_style)
+                line.append(f" {item.words} ", words_style)
+        self._spans = spans
+        return line
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        for start, end, hint in self._spans:
+            if start <= event.x < end:
+                if hint.enabled:
+                    self.app.simulate_key(hint.key)
+                else:
+                    self.app.bell()
+                return
