@@ -17,7 +17,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 
 from .widgets.cave_path import CavePath
-from .widgets.decision import DecisionPanel
+from .widgets.decision import ChoiceButton, DecisionPanel
 from .widgets.deck_info import DeckInfo
 from .widgets.event_banner import EventBanner
 from .widgets.event_feed import EventFeed
@@ -33,7 +33,7 @@ from .widgets.too_small import TooSmall
 from .widgets.waiting import WaitingPanel
 
 STYLED_WIDGETS: tuple[type[DOMNode], ...] = (
-    CavePath, DecisionPanel, DeckInfo, EventBanner, EventFeed, GameLog, KeyBar, PlayerList,
+    CavePath, ChoiceButton, DecisionPanel, DeckInfo, EventBanner, EventFeed, GameLog, KeyBar, PlayerList,
     ReplayHeader, ReplayProgress, RoundBar, RoundSummary, ScoreTable, TooSmall,
     WaitingPanel,
 )

@@ -6,14 +6,92 @@ import asyncio
 from dataclasses import dataclass
 
 from rich.cells import cell_len
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Button, Label
+from textual.widget import Widget
+from textual.widgets import Label
 
 from ...engine.view import Decision
+
+
+class ChoiceButton(Widget, can_focus=True):
+    """One of the two choices, drawn as a one-line button: blank while nothing is due,
+    marked when chosen; Enter, Space or a click chooses it.
+
+    Its three looks are drawn from its component styles rather than set by CSS classes:
+    a class changed restyles the widget (the whole stylesheet matched against it again),
+    and the buttons change at every turn of every seat at a table.
+    """
+
+    COMPONENT_CLASSES = {"choice-button--face", "choice-button--focus",
+                         "choice-button--chosen"}
+    # The colours of Textual's compact Button (its default style), focus included.
+    DEFAULT_CSS = """
+    ChoiceButton {
+        height: 1;
+        background: transparent;
+        & > .choice-button--face {
+            text-style: bold;
+            color: $button-foreground;
+            background: $surface;
+        }
+        & > .choice-button--focus {
+            text-style: $button-focus-text-style;
+            color: $button-foreground;
+            background: $surface;
+        }
+        & > .choice-button--chosen {
+            text-style: bold reverse;
+            color: $button-foreground;
+            background: $surface;
+        }
+    }
+    """
+    BINDINGS = [Binding("enter,space", "press", show=False)]
+
+    class Pressed(Message):
+        """The button was chosen (a click, or Enter or Space while it has the focus)."""
+
+        def __init__(self, button: "ChoiceButton") -> None:
+            super().__init__()
+            self.button = button
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id)
+        self.label = ""
+        self.chosen = False
+
+    def show(self, label: str, chosen: bool) -> None:
+        """Show ``label`` (blank: no button at all), marked as the own choice or not."""
+        if (label, chosen) != (self.label, self.chosen):
+            self.label, self.chosen = label, chosen
+            self.refresh()  # one line of a fixed size: nothing moves
+
+    def render(self) -> Text:
+        if not self.label:
+            return Text("")
+        if self.chosen:
+            style = self.get_component_rich_style("choice-button--chosen")
+        elif self.has_focus:
+            style = self.get_component_rich_style("choice-button--focus")
+        else:
+            style = self.get_component_rich_style("choice-button--face")
+        return Text(self.label.center(max(self.size.width, cell_len(self.label) + 2)),
+                    style=style, no_wrap=True, overflow="crop", end="")
+
+    def action_press(self) -> None:
+        if self.label:
+            self.post_message(self.Pressed(self))
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.action_press()
 
 
 @dataclass(frozen=True)
@@ -34,23 +112,14 @@ class DecisionPanel(Horizontal):
     says that they are watching and how to chat or go back.
     """
 
-    # The marks on the buttons name them by id: Button's own looks for focus, hover and
-    # a press (background, text style, some !important) would outrank them otherwise.
     DEFAULT_CSS = """
     DecisionPanel {
         /* Two lines always, so a longer note never moves the rest of the screen. */
         height: 2;
         margin: 0 0;
-        & > Button {
+        & > ChoiceButton {
             margin: 0 1;
             min-width: 14;
-        }
-        & > #continue.-chosen, & > #leave.-chosen {
-            text-style: bold reverse;
-        }
-        & > #continue.-idle, & > #leave.-idle {
-            background: transparent !important;
-            text-style: none;
         }
         & > #decision-note {
             width: 1fr;
@@ -81,13 +150,13 @@ class DecisionPanel(Horizontal):
 
     def watch_watching(self, watching: bool) -> None:
         # A spectator never has a choice: no room kept for the buttons at all.
-        for button in self.query(Button):
+        for button in self.query(ChoiceButton):
             button.display = not watching
         self._relabel()
 
     def compose(self) -> ComposeResult:
-        yield Button("", id="continue", compact=True)
-        yield Button("", id="leave", compact=True)
+        yield ChoiceButton(id="continue")
+        yield ChoiceButton(id="leave")
         yield Label("", id="decision-note")
         yield Label("", id="decision-timer")
 
@@ -98,7 +167,7 @@ class DecisionPanel(Horizontal):
         for decision, key in ((Decision.CONTINUE, "c"), (Decision.LEAVE, "l")):
             word = t(f"decision.{decision.value}")
             width = max(cell_len(f"{word} [{key}]"), cell_len(f"▶ {word} ✔")) + 2
-            self.query_one(f"#{decision.value}", Button).styles.width = width
+            self.query_one(f"#{decision.value}", ChoiceButton).styles.width = width
         self._relabel()
         self._ticker = self.set_interval(1.0, self._tick, pause=True)
 
@@ -107,7 +176,7 @@ class DecisionPanel(Horizontal):
         # Focus a button when a choice becomes due, unless one already has it: every
         # move of the focus repaints the whole screen.
         if new.due and not old.due and not self.app.screen.is_modal:
-            if not any(button.has_focus for button in self.query(Button)):
+            if not any(button.has_focus for button in self.query(ChoiceButton)):
                 self.query_one("#continue" if new.choice is not Decision.LEAVE else "#leave").focus()
         if new.due and new.deadline is not None:
             self._ticker.resume()
@@ -119,7 +188,7 @@ class DecisionPanel(Horizontal):
         t = self.app.t
         state = self.state
         for decision in Decision:
-            button = self.query_one(f"#{decision.value}", Button)
+            button = self.query_one(f"#{decision.value}", ChoiceButton)
             chosen = state.due and state.choice is decision
             key = "c" if decision is Decision.CONTINUE else "l"
             word = t(f"decision.{decision.value}")
@@ -132,12 +201,10 @@ class DecisionPanel(Horizontal):
                 label = f"▶ {word} ✔"
             else:
                 label = f"{word} [{key}]"
-            button.label = Content(label)
-            button.set_class(chosen, "-chosen")
             # Blank when nothing is due, rather than hidden or disabled: either would
             # lay the screen out again or move the focus (a whole repaint) twice a turn.
             # A press then does nothing.
-            button.set_class(not shown, "-idle")
+            button.show(label, chosen)
         if self.watching:
             note = t("watching.note")
         elif not state.playing:
@@ -162,13 +229,13 @@ class DecisionPanel(Horizontal):
         _set_text(label, self.app.t("decision.timer", seconds=left))
         label.set_class(left <= 5, "-urgent")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_choice_button_pressed(self, event: ChoiceButton.Pressed) -> None:
         event.stop()
         self.post_message(self.DecisionChosen(Decision(event.button.id)))
 
     def focus_choice(self, decision: Decision) -> None:
         """Move the keyboard focus to one of the two buttons (arrow keys)."""
-        self.query_one(f"#{decision.value}", Button).focus()
+        self.query_one(f"#{decision.value}", ChoiceButton).focus()
 
 
 def _set_text(label: Label, text: str) -> None:
