@@ -11,6 +11,7 @@ from ...engine.cards import Hazard, Relic, Treasure
 from ...engine.view import PathCard
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
+from .shared_lines import SharedLines
 
 CARD_WIDTH = 9
 INNER = CARD_WIDTH - 2
@@ -25,7 +26,7 @@ BORDERS = {
 }
 
 
-class CavePath(KeptComponentStyles, Widget):
+class CavePath(SharedLines, KeptComponentStyles, Widget):
     """Draws ``path`` as boxed cards; the second hazard of a type stands out."""
 
     COMPONENT_CLASSES = {
@@ -71,6 +72,9 @@ class CavePath(KeptComponentStyles, Widget):
         width = self.size.width
         if self._height(old, width) != self._height(new, width):
             self.refresh(layout=True)
+
+    def shared_key(self):
+        return self.path, self.empty_text
 
     def render(self) -> Text:
         if not self.path:

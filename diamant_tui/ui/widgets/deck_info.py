@@ -18,6 +18,7 @@ from ...engine.cards import HazardType, Rules
 from ...engine.view import Phase, PlayerView
 from ..describe import RUBY, hazard_abbr
 from .component_styles import KeptComponentStyles
+from .shared_lines import SharedLines
 
 OVER = (Phase.ROUND_OVER, Phase.OVER)
 """Phases in which no card will be added to the path on show."""
@@ -43,7 +44,7 @@ class DeckState:
                    view.phase in OVER)
 
 
-class DeckInfo(KeptComponentStyles, Widget):
+class DeckInfo(SharedLines, KeptComponentStyles, Widget):
     """The deck by kind of card; the disaster chance shows only when switched on."""
 
     COMPONENT_CLASSES = {"deck--title", "deck--risk"}
@@ -72,6 +73,9 @@ class DeckInfo(KeptComponentStyles, Widget):
         if height != self._height:
             self._height = height
             self.refresh(layout=True)
+
+    def shared_key(self):
+        return self.state, self.show_chance
 
     def render(self) -> Text:
         return Text("\n").join(self._lines())

@@ -6,12 +6,13 @@ from textual.widgets import Static
 
 from ..cells import wrap
 from ..literal import literal
+from .shared_lines import SharedLines
 
 SHOWN = 2
 """How many lines the banner holds; earlier lines of the round go to the EventFeed."""
 
 
-class EventBanner(Static):
+class EventBanner(SharedLines, Static):
     """Shows the texts of the latest update; ``show(..., disaster=True)`` for a disaster.
 
     Each text keeps a line of its own. One too long for the width (long names in wide
@@ -47,6 +48,9 @@ class EventBanner(Static):
         self._latest = tuple(lines[-SHOWN:])
         self.set_class(disaster, "-disaster")
         return self._fit()
+
+    def shared_key(self):
+        return (self._shown,)
 
     def on_resize(self) -> None:
         self._fit()

@@ -8,9 +8,10 @@ from textual.widget import Widget
 
 from ..cells import wrap
 from .component_styles import KeptComponentStyles
+from .shared_lines import SharedLines
 
 
-class EventFeed(KeptComponentStyles, Widget):
+class EventFeed(SharedLines, KeptComponentStyles, Widget):
     """The round's lines before those in the banner; the newest that fit, oldest first.
 
     It takes whatever room the path leaves: as the path grows it shows fewer lines,
@@ -31,6 +32,9 @@ class EventFeed(KeptComponentStyles, Widget):
     """
 
     lines: reactive[tuple[str, ...]] = reactive(())
+
+    def shared_key(self):
+        return self.lines
 
     def render(self) -> Text:
         room = self.size.height

@@ -17,6 +17,7 @@ from ...engine.view import Phase, PlayerView, SeatView
 from ..cells import cell, cell_len, widest
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
+from .shared_lines import SharedLines
 
 MIN_NAME = 8
 """Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
@@ -31,7 +32,7 @@ class PlayersState:
     people: frozenset[int] = frozenset()
 
 
-class PlayerList(KeptComponentStyles, Widget):
+class PlayerList(SharedLines, KeptComponentStyles, Widget):
     """One line per player; it shows that a player has decided, never what."""
 
     COMPONENT_CLASSES = {
@@ -66,6 +67,15 @@ class PlayerList(KeptComponentStyles, Widget):
         # The height changes only with the number of players: then (only) a new layout.
         if (old and len(old.view.players)) != (new and len(new.view.players)):
             self.refresh(layout=True)
+
+    def shared_key(self):
+        # What render() reads of the state: spectators (and players in camp at the same
+        # moment) see the same list.
+        state = self.state
+        if state is None:
+            return (None,)
+        view = state.view
+        return view.players, view.seat, view.phase, state.away, state.people
 
     def render(self) -> Text:
         t = self.app.t

@@ -16,6 +16,7 @@ from ...engine.cards import Rules
 from ...engine.view import PlayerView, RoundResult
 from ..describe import hazard_abbr
 from .component_styles import KeptComponentStyles
+from .shared_lines import SharedLines
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class BarState:
         return cls(view, view.rules, view.round, view.rounds, view.step, view.round_results)
 
 
-class RoundBar(KeptComponentStyles, Widget):
+class RoundBar(SharedLines, KeptComponentStyles, Widget):
     """Where the game stands; finished rounds' entrances are barricaded (▓)."""
 
     COMPONENT_CLASSES = {"round-bar--title", "round-bar--current", "round-bar--closed"}
@@ -57,6 +58,9 @@ class RoundBar(KeptComponentStyles, Widget):
     """
 
     state: reactive[BarState | None] = reactive(None)
+
+    def shared_key(self):
+        return (self.state,)
 
     def render(self) -> Text:
         t = self.app.t

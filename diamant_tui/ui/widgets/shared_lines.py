@@ -1,0 +1,88 @@
+"""Lines drawn once for every app in the process that shows the same thing.
+
+On a server every seat at a table has an app of its own, and most of what their table
+screens show is the same for all of them: the cave path, the deck, the round bar, the
+round's events. Each app used to draw those lines for itself at every change, five
+times or more for one card. A widget with :class:`SharedLines` names the state it
+draws (:meth:`~SharedLines.shared_key`); the lines it draws for that state, at that
+size, in that language and look, are kept in one cache for the process, and any app
+whose widget shows the same state takes them from there. Textual's strips are
+immutable, so apps can share them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from textual.cache import LRUCache
+from textual.geometry import Region
+from textual.strip import Strip
+
+KEPT = 2048
+"""Drawings kept: a few widgets times the states of the tables being played."""
+
+_LINES: LRUCache[tuple, list[Strip]] = LRUCache(KEPT)
+
+
+def look_key(app) -> Hashable | None:
+    """What, beside a widget's own state and size, decides how an app draws it: the
+    language, the CSS variables (the theme, monochrome) and the line filters (no colour,
+    ANSI colours); None while the app's CSS is not parsed yet (nothing is shared then)."""
+    stylesheet = getattr(app, "stylesheet", None)  # None: not in an app (yet)
+    variables = getattr(getattr(stylesheet, "_parse_cache", None), "_variables_key", None)
+    if variables is None:
+        return None
+    translator = getattr(app, "translator", None)
+    return (
+        getattr(translator, "lang", None),
+        variables,
+        app.ansi_color,
+        tuple((type(f), f.enabled) for f in app._filters),
+    )
+
+
+class SharedLines:
+    """Mixin for a widget whose lines depend only on :meth:`shared_key`, its size and
+    the app's look (language, theme, colours): those lines are drawn once per process."""
+
+    def shared_key(self) -> Hashable | None:
+        """The state the widget draws (hashable and cheap to hash); None: not shared."""
+        return None
+
+    _own_app = None
+
+    def _app_of_widget(self):
+        """The app this widget belongs to, found through its ancestors and kept.
+
+        Not ``self.app``, which names the app of the running task: a screen read out of
+        another app's task (a test reading several apps' screens) would otherwise be
+        given that other app's drawing."""
+        app = self._own_app
+        if app is None:
+            node = self
+            while node._parent is not None:  # type: ignore[attr-defined]
+                node = node._parent  # type: ignore[attr-defined]
+            app = self._own_app = node
+        return app
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        state = self.shared_key()
+        look = look_key(self._app_of_widget()) if state is not None else None
+        if look is None:
+            return super().render_lines(crop)  # type: ignore[misc]
+        widget = self
+        key = (
+            type(widget), widget.id, state, look, widget.size, crop,  # type: ignore[attr-defined]
+            frozenset(widget.classes), widget.has_focus, widget.mouse_hover,  # type: ignore[attr-defined]
+            widget.background_colors,  # type: ignore[attr-defined]
+        )
+        lines = _LINES.get(key)
+        if lines is None:
+            lines = super().render_lines(crop)  # type: ignore[misc]
+            _LINES[key] = lines
+        return lines
+
+
+def forget_shared_lines() -> None:
+    """Drop every kept drawing (tests that compare a drawing with and without sharing)."""
+    _LINES.clear()

@@ -1,0 +1,64 @@
+"""Apps at one table draw what they show alike once, and each keeps what is its own."""
+
+from contextlib import AsyncExitStack
+
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.widgets.cave_path import CavePath
+from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
+from ui_helpers import FixedTable, T, mid_round, screen_text, settled, until
+
+
+async def open_apps(stack: AsyncExitStack, table: FixedTable, apps: list[tuple[int | None, str]]):
+    pilots = []
+    for seat, lang in apps:
+        app = DiamantApp(lang=lang, member=table.member(seat))
+        pilots.append(await stack.enter_async_context(app.run_test(size=(80, 24))))
+    for pilot in pilots:
+        await settled(pilot)
+    return pilots
+
+
+async def test_apps_showing_the_same_path_draw_it_once(monkeypatch):
+    """Three apps at a table (a player, two spectators), all in English at 80x24: a new
+    card on the path is drawn once, not once for each of them, and all three show it."""
+    forget_shared_lines()
+    drawn = []
+    render = CavePath.render
+
+    def counted(self):
+        drawn.append(self)
+        return render(self)
+
+    monkeypatch.setattr(CavePath, "render", counted)
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        pilots = await open_apps(stack, table, [(0, "en"), (None, "en"), (None, "en")])
+        drawn.clear()
+        table.decide(Ana="continue")
+        table.reveal(T(17))
+        for pilot in pilots:
+            await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
+            await settled(pilot)
+        for pilot in pilots:
+            assert "│   17  │" in screen_text(pilot.app)
+        assert 1 <= len(drawn) < len(pilots), len(drawn)
+
+
+async def test_a_shared_drawing_keeps_each_apps_language_and_own_seat():
+    """What is shared is drawn per language and look: an English and a French app at one
+    table each show the deck in their own words; the player's list marks their own seat,
+    a spectator's marks none."""
+    forget_shared_lines()
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        en, fr, watching = await open_apps(stack, table, [(0, "en"), (None, "fr"), (None, "en")])
+        table.decide(Ana="continue")
+        table.reveal(T(17))
+        for pilot in (en, fr, watching):
+            await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
+            await settled(pilot)
+        for pilot in (en, watching):
+            assert "Deck: 23 cards" in screen_text(pilot.app)
+            assert "Pioche" not in screen_text(pilot.app)
+        assert "Pioche : 23 cartes" in screen_text(fr.app)
+        assert "▶ Ana" in screen_text(en.app) and "▶" not in screen_text(watching.app)
