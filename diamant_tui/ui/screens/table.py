@@ -191,8 +191,12 @@ class TableScreen(DiamantScreen):
         self.query_one(RoundBar).state = BarState.of(view)
         cave_path = self.query_one(CavePath)
         if cave_path.path != view.path:
+            # Scrolled to its end only when it takes another height: a scroll is one more
+            # message and frame for every seat at every card.
+            moved = cave_path.changes_height(view.path)
             cave_path.path = view.path
-            self.query_one("#path-scroll", VerticalScroll).scroll_end(animate=False)
+            if moved:
+                self.query_one("#path-scroll", VerticalScroll).scroll_end(animate=False)
         people = frozenset(s.seat for s in update.seats if s.kind is SeatKind.PERSON)
         away = frozenset(s.seat for s in update.seats if s.away)
         self.query_one(PlayerList).state = PlayersState(view, away, people)

@@ -67,6 +67,11 @@ class CavePath(SharedLines, KeptComponentStyles, Widget):
             return 1
         return -(-len(path) // self.per_row(width)) * 3
 
+    def changes_height(self, path: tuple[PathCard, ...]) -> bool:
+        """Whether showing ``path`` instead of the path on show takes another height."""
+        width = self.size.width
+        return self._height(self.path, width) != self._height(path, width)
+
     def watch_path(self, old: tuple[PathCard, ...], new: tuple[PathCard, ...]) -> None:
         # A new layout (a full redraw of the screen) only when the path needs more rows.
         width = self.size.width

@@ -18,7 +18,7 @@ from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.strip import Strip
 
-KEPT = 2048
+KEPT = 1024
 """Drawings kept: a few widgets times the states of the tables being played."""
 
 _LINES: LRUCache[tuple, list[Strip]] = LRUCache(KEPT)
