@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Label, Static
+from textual.widgets import Static
 
 from ...engine.view import PlayerView, RoundResult
 from ..cells import cell, widest
@@ -46,7 +47,9 @@ class RoundSummary(Vertical):
 
     A part of the table screen rather than a screen of its own: showing a screen and
     going back lays out and sends the whole terminal six to eight times for every seat
-    at every round's end, where showing and hiding this costs one frame each.
+    at every round's end, where showing and hiding this costs one frame each. Its words
+    are one widget's content, and it is shown and hidden by its own display style rather
+    than a CSS class: a class changed would restyle it and everything in it.
     """
 
     # Over the table down to the footer (its height is set to leave the footer's line, see
@@ -58,9 +61,6 @@ class RoundSummary(Vertical):
         dock: top;
         width: 100%;
         align: center middle;
-        &.-shown {
-            display: block;
-        }
         & > #summary-box {
             /* Framed as the screens' dialogs are (.dialog in diamant.tcss). As wide as
                its longest line (long names), never wider than the screen. */
@@ -71,35 +71,13 @@ class RoundSummary(Vertical):
             border: round $primary;
             background: $surface;
             padding: 0 2;
-            & > Label {
-                width: 100%;
-            }
-            & > #summary-how, & > #summary-next {
-                /* Their whole width counts in the box's width: no line of the summary wraps. */
-                width: auto;
-            }
         }
-        #summary-title {
-            text-style: bold;
-            content-align: center middle;
-        }
-        #summary-how {
-            margin-bottom: 0;
-            &.-disaster {
-                text-style: bold reverse;
-                color: $error;
-            }
-        }
-        #summary-table {
-            margin-top: 1;
-            width: auto;
-        }
-        #summary-next {
-            color: $text-muted;
-            margin-top: 1;
-        }
+        & > .summary--title { text-style: bold; }
+        & > .summary--disaster { text-style: bold reverse; color: $error; }
+        & > .summary--next { color: $text-muted; }
     }
     """
+    COMPONENT_CLASSES = {"summary--title", "summary--disaster", "summary--next"}
 
     # Not in the footer: the box says which key closes it, and a footer whose keys change
     # is rebuilt from scratch (several frames for every seat).
@@ -115,12 +93,7 @@ class RoundSummary(Vertical):
         """The view whose last round is summed up; None while hidden."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="summary-box"):
-            yield Label("", id="summary-title")
-            yield Label("", id="summary-how")
-            yield Label("", id="summary-cards")
-            yield Static("", id="summary-table")
-            yield Label("", id="summary-next")
+        yield Static("", id="summary-box")
 
     def on_mount(self) -> None:
         translate_bindings(self, self.app.t)
@@ -132,23 +105,32 @@ class RoundSummary(Vertical):
 
     def show(self, view: PlayerView) -> None:
         """Sum up the last round of ``view`` and take the keyboard until closed."""
+        self.view = view
+        self.query_one("#summary-box", Static).update(self.body(view))
+        self._fit()
+        self.display = True
+        self.focus()
+
+    def body(self, view: PlayerView) -> Group:
+        """What the box says about the last round of ``view``."""
         t = self.app.t
         result = view.round_results[-1]
-        self.view = view
-        self.query_one("#summary-title", Label).update(
-            t("summary.title", round=result.round, rounds=view.rounds))
-        how = self.query_one("#summary-how", Label)
+        style = self.get_component_rich_style
         if result.disaster is not None:
-            how.update("✖ " + t("summary.disaster", hazard=hazard_name(t, result.disaster)))
+            how = Text("✖ " + t("summary.disaster", hazard=hazard_name(t, result.disaster)),
+                       style=style("summary--disaster"))
         else:
-            how.update("✔ " + t("summary.safe"))
-        how.set_class(result.disaster is not None, "-disaster")
-        self.query_one("#summary-cards", Label).update(t("summary.cards", cards=result.cards))
-        self.query_one("#summary-table", Static).update(summary_text(t, view, result))
-        self.query_one("#summary-next", Label).update(t("summary.next"))
-        self._fit()
-        self.add_class("-shown")
-        self.focus()
+            how = Text("✔ " + t("summary.safe"))
+        return Group(
+            Text(t("summary.title", round=result.round, rounds=view.rounds),
+                 style=style("summary--title"), justify="center"),
+            how,
+            Text(t("summary.cards", cards=result.cards)),
+            Text(""),
+            summary_text(t, view, result),
+            Text(""),
+            Text(t("summary.next"), style=style("summary--next")),
+        )
 
     def on_resize(self) -> None:
         self._fit()
@@ -165,7 +147,7 @@ class RoundSummary(Vertical):
         if self.view is None:
             return
         self.view = None
-        self.remove_class("-shown")
+        self.display = False
 
     def action_close(self) -> None:
         if self.shown:
