@@ -30,6 +30,12 @@ def key_dimmed(app, key: str) -> bool:
     return not next(k for k in footer_keys(app) if k.key == key).enabled
 
 
+def drawn_dimmed(app, key: str) -> bool:
+    """Whether the key bar on the screen (not only its state) shows ``key`` dimmed."""
+    segment = [seg for seg in screen_segments(app) if seg.text == f" {key} "][-1]
+    return bool(segment.style and segment.style.dim)
+
+
 async def test_a_waiting_table_shows_its_seats_and_gives_way_to_the_game():
     """Before the game: the table's name, rule set, timer, each seat, how many people are
     still awaited and, for its creator, how to start now; the table starts the moment its
@@ -369,8 +375,10 @@ async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():
         await settled(pilot)
         assert dimmed_after_update == [True]
         assert key_dimmed(app, "c") and (frames.frames, frames.full) == (1, 0)
+        assert drawn_dimmed(app, "c") and not drawn_dimmed(app, "q")
         frames.reset()
         table.reveal(T(3))  # a new card: a choice is due again
         await settled(pilot)
         assert dimmed_after_update == [True, False]
         assert not key_dimmed(app, "c") and (frames.frames, frames.full) == (1, 0)
+        assert not drawn_dimmed(app, "c")
