@@ -145,8 +145,10 @@ class DecisionPanel(Horizontal):
             super().__init__()
             self.decision = decision
 
-    state: reactive[DecisionState] = reactive(DecisionState, init=False)
-    watching: reactive[bool] = reactive(False, init=False)
+    # The panel draws nothing of its own (its buttons and labels redraw themselves): a
+    # new state repainting it would draw every part of it again.
+    state: reactive[DecisionState] = reactive(DecisionState, init=False, repaint=False)
+    watching: reactive[bool] = reactive(False, init=False, repaint=False)
 
     def watch_watching(self, watching: bool) -> None:
         # A spectator never has a choice: no room kept for the buttons at all.
