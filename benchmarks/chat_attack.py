@@ -4,7 +4,9 @@ A bystander (its own key) plays ``play NAME --seats 3 --bots 2`` and presses ``c
 each of its turns; meanwhile ``--spectators`` clients (a key each) watch that table and
 chat as fast as their own allowance lets them (``--lines`` lines, then a pause of the
 allowance's window). It prints the bystander's delays from pressing ``c`` to seeing the
-next card, with and without the flood (median, 90th percentile, worst), the time a fresh
+next card, with and without the flood (median, 90th percentile, worst), apart for the
+cards within a round and for those that open the next one (a round's end pauses the
+table for its summary, six times the pace, whatever the load), the time a fresh
 connection needs to reach the lobby during the flood, and, when ``--pid`` names the
 server's process, its RSS and the CPU it used before and during the flood.
 
@@ -71,7 +73,8 @@ async def connect(port: int, name: str, command: str | None, keep: bool, source:
     return conn, chan, session
 
 
-async def play(port: int, table: str, until: float, delays: list[tuple[float, float]]) -> None:
+async def play(port: int, table: str, until: float,
+               delays: list[tuple[float, float, bool]]) -> None:
     """The bystander: presses c at each turn and times the next card."""
     conn, chan, me = await connect(port, "ann", f"play {table} --seats 3 --bots 2", True)
     try:
@@ -84,9 +87,11 @@ async def play(port: int, table: str, until: float, delays: list[tuple[float, fl
             before = TURN.search(text)
             pressed = time.monotonic()
             chan.write(b"c")
-            await me.wait_for(lambda t: TURN.search(t) is not None and TURN.search(t)[0] != before[0]
-                              or "Final scores" in t)
-            delays.append((pressed, time.monotonic() - pressed))
+            shown = await me.wait_for(lambda t: TURN.search(t) is not None
+                                      and TURN.search(t)[0] != before[0] or "Final scores" in t)
+            after = TURN.search(shown)
+            same_round = after is not None and after[1] == before[1]
+            delays.append((pressed, time.monotonic() - pressed, same_round))
     finally:
         conn.close()
 
@@ -151,7 +156,7 @@ async def main() -> None:
     parser.add_argument("--table", default="den")
     args = parser.parse_args()
 
-    delays: list[tuple[float, float]] = []
+    delays: list[tuple[float, float, bool]] = []
     now = time.monotonic()
     connect_for = 5 + args.spectators * 0.15
     flood_from = now + args.quiet + connect_for
@@ -174,12 +179,15 @@ async def main() -> None:
     await asyncio.gather(*spectators, return_exceptions=True)
     cpu_at.append((time.monotonic(), cpu(args.pid)))
     await asyncio.gather(bystander, return_exceptions=True)
-    quiet = [d for t, d in delays if t < flood_from]
-    flood = [d for t, d in delays if t >= flood_from]
+    quiet = [d for t, d, same in delays if t < flood_from and same]
+    flood = [d for t, d, same in delays if t >= flood_from and same]
+    opening = [d for t, d, same in delays if not same]
     print(f"{args.spectators} spectators, {args.lines} lines per {args.window:g} s each, "
           f"{args.flood:g} s of flood, {sent[0]} lines sent")
-    print(f"bystander c -> next card, before the flood: {summary(quiet)}")
-    print(f"bystander c -> next card, during the flood: {summary(flood)}")
+    print(f"bystander c -> next card in the round, before the flood: {summary(quiet)}")
+    print(f"bystander c -> next card in the round, during the flood: {summary(flood)}")
+    print(f"bystander c -> first card of the next round (after its pause), before and "
+          f"during: {summary(opening)}")
     print(f"fresh connection to the lobby during the flood: {join:.2f} s")
     if rss_before is not None:
         print(f"server RSS: {rss_before} MiB before, {rss_during} MiB during the flood")
