@@ -270,6 +270,7 @@ CATALOGUE: dict[str, str] = {
     "key.start_now": "Empezar ya",
     "watching.note": "Estás mirando: t chatear · q volver a la sala",
     "chat.watching": "{name} (mira)",
+    "chat.you_said": "Has dicho: {line}",
     "final.votes": "Revancha: {votes}",
     "final.vote_hint": "Pulsa r para pedir la revancha; empieza cuando todos estén de acuerdo.",
     "final.voted": "Pediste la revancha; esperando a los demás.",

@@ -269,6 +269,7 @@ CATALOGUE: dict[str, str] = {
     "key.start_now": "Почати",
     "watching.note": "Ви спостерігаєте: t — чат · q — назад до зали",
     "chat.watching": "{name} (глядач)",
+    "chat.you_said": "Ви сказали: {line}",
     "final.votes": "Реванш: {votes}",
     "final.vote_hint": "Натисніть r, щоб попросити реванш; він почнеться, коли всі погодяться.",
     "final.voted": "Ви попросили реванш; чекаємо на інших.",

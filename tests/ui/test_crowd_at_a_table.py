@@ -8,7 +8,7 @@ from diamant_tui.table import ChatLimits, Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens import table as table_screen
 from diamant_tui.ui.screens.table import TableScreen
-from ui_helpers import FixedTable, T, mid_round, until
+from ui_helpers import FixedTable, T, mid_round, screen_text, until
 
 
 def refusals(app) -> list[str]:
@@ -62,3 +62,23 @@ async def test_the_spectators_screens_draw_an_update_after_the_players(monkeypat
         await until(player, lambda: seen_by_spectator_then)
         assert seen_by_spectator_then[0] is False
         await until(spectator, lambda: len(spectator_app.screen.view.path) > cards)
+
+
+async def test_a_spectators_own_line_is_told_on_its_note_line_not_in_a_toast():
+    """A spectator who chats sees their line on the note line, exactly as typed; no toast
+    comes and goes (each would lay out the whole screen twice, for every line of a crowd).
+    A player's line still pops up on the spectator's screen."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:3",) * 2, pace=0.05))
+    ann = table.sit("ann", "ann")
+    wes = table.watch("wes", "wes")
+    app = DiamantApp(lang="en", member=wes)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.screen.view is not None)
+        await pilot.pause()
+        wes.say("hi [b]all[/b]")
+        await until(pilot, lambda: "You said: hi [b]all[/b]" in screen_text(app))
+        assert not app._notifications
+        ann.say("hello wes")
+        await until(pilot, lambda: any("ann: hello wes" in n.message for n in app._notifications))
+    await table.close()

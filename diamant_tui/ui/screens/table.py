@@ -294,11 +294,16 @@ class TableScreen(DiamantScreen):
         for line in fresh:
             author = self.app.t("chat.watching", name=line.author) if line.watching else line.author
             log.write(f"» {author}: {line.text}")
-            # A spectator's screen pops up the players' lines and their own; the other
-            # spectators' lines only go to its log: a crowd watching a table must not cost
-            # each of its apps a toast for each of its lines.
-            if not (line.watching and self.seat is None and line.author != self.member.name):
-                said.append(f"{author}: {line.text}")
+            if line.watching and self.seat is None:
+                # A spectator's screen pops up the players' lines only. The other
+                # spectators' lines go to its log, and its own line is told on its
+                # note line: a toast costs a layout of the whole screen coming and going,
+                # and a crowd chatting would cost each of its apps one for each line.
+                if line.author == self.member.name:
+                    self.query_one(DecisionPanel).said(self.app.t("chat.you_said",
+                                                                  line=line.text))
+                continue
+            said.append(f"{author}: {line.text}")
         if said:
             # One toast for the lines that came together: each toast shown or gone costs
             # a layout of the whole screen, in every app at the table.

@@ -221,6 +221,11 @@ class DecisionPanel(Horizontal):
             note = t("decision.waiting")
         _set_text(self.query_one("#decision-note", Label), note)
 
+    def said(self, text: str) -> None:
+        """Show ``text`` (a spectator's own line of chat) on the note line, until the
+        next change of the table redraws the note."""
+        _set_text(self.query_one("#decision-note", Label), text)
+
     def _tick(self) -> None:
         label = self.query_one("#decision-timer", Label)
         deadline = self.state.deadline
