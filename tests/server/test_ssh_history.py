@@ -271,9 +271,9 @@ async def test_the_lobby_shows_both_keys_in_every_language_with_every_other_key(
                        ("es", "l Clasificación  h Mis partidas"), ("uk", "l Рейтинг  h Мої ігри")):
         person = players(lang)
         await person.connect(server.port, key=make_key(), env={"LANG": lang})
-        text = await person.wait_for(keys)
-        footer = text.splitlines()[-1]
-        assert footer.rstrip().endswith(("f1 Rules", "f1 Règles", "f1 Reglas", "f1 Правила"))
+        # Both lines of a frame: the screen is read as its bytes arrive, top to bottom.
+        text = await person.wait_for(lambda t: keys in t and t.splitlines()[-1].rstrip().endswith(
+            ("f1 Rules", "f1 Règles", "f1 Reglas", "f1 Правила")))
         assert text.splitlines()[-2].strip() == keys
         await person.close()
 
