@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 
 from diamant_tui.ui.literal import literal
 from diamant_tui.ui.screens.base import DiamantModal
+from diamant_tui.ui.widgets.steady_input import SteadyInput
 
 from .bans import DURATIONS, REASON_MAX
 
@@ -48,7 +49,7 @@ class AdminDialog(DiamantModal):
             if self._durations:
                 yield Static(id="dialog-duration")
             yield Static(literal(self._prompt))
-            yield Input(id="dialog-text", max_length=self._most, compact=True)
+            yield SteadyInput(id="dialog-text", max_length=self._most, compact=True)
             yield Static(id="dialog-error")
             yield Static(t("admin.dialog_hint_durations" if self._durations
                            else "admin.dialog_hint"), classes="hint")

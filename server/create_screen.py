@@ -16,6 +16,7 @@ from diamant_tui.engine.cards import Rules
 from diamant_tui.table import TableSettings
 from diamant_tui.ui.literal import literal
 from diamant_tui.ui.setup_choices import TIMERS, default_level, levels
+from diamant_tui.ui.widgets.steady_input import SteadyInput
 
 from .lobby import LobbyError, check_table_name
 
@@ -60,7 +61,7 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
         with box:
             with Grid(id="create-form"):
                 yield Label(t("create.name"))
-                yield Input(placeholder=self._free_name, id="name", max_length=20, compact=True)
+                yield SteadyInput(placeholder=self._free_name, id="name", max_length=20, compact=True)
                 yield Label(t("setup.rules"))
                 yield self._select("rules", [(t(f"rules.{r.value}.long"), r.value) for r in Rules],
                                    Rules.CLASSIC.value)
@@ -142,7 +143,7 @@ class ResumeScreen(_AnswerOnce, ModalScreen["str | None"]):
         box.border_title = t("lobby.key.resume")
         with box:
             yield Static(t("lobby.resume_prompt"))
-            yield Input(placeholder="ABC123", max_length=12, id="code", compact=True)
+            yield SteadyInput(placeholder="ABC123", max_length=12, id="code", compact=True)
             yield Static(t("create.cancel"), classes="hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

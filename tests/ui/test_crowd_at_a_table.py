@@ -4,11 +4,13 @@ the table's updates after the players' (on a server they all take turns on one l
 
 from __future__ import annotations
 
+import asyncio
+
 from diamant_tui.table import ChatLimits, Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens import table as table_screen
 from diamant_tui.ui.screens.table import TableScreen
-from ui_helpers import FixedTable, T, mid_round, screen_text, until
+from ui_helpers import FixedTable, FrameCounter, T, mid_round, screen_text, until
 
 
 def refusals(app) -> list[str]:
@@ -82,3 +84,20 @@ async def test_a_spectators_own_line_is_told_on_its_note_line_not_in_a_toast():
         ann.say("hello wes")
         await until(pilot, lambda: any("ann: hello wes" in n.message for n in app._notifications))
     await table.close()
+
+
+async def test_an_open_chat_box_sends_nothing_while_nobody_types():
+    """The chat box's cursor does not blink: a blink is a frame twice a second, for as long
+    as the box is open, for every person with one open on a server."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.view is not None)
+        await pilot.press("t")
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "chat-input")
+        await pilot.pause()
+        frames = FrameCounter(app)
+        await asyncio.sleep(1.3)  # the interval measured: over two blinks of a cursor
+        await pilot.pause()
+        assert frames.frames == 0, frames.frames
+        assert "Say something" in screen_text(app)

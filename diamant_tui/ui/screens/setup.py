@@ -14,6 +14,7 @@ from ...i18n import LANGUAGE_NAMES
 from ..cells import cell_len
 from ..setup_choices import CUSTOM, MIXED, TIMERS, SetupChoices, levels
 from ..widgets.key_bar import KeyBar
+from ..widgets.steady_input import SteadyInput
 from .base import DiamantScreen
 
 
@@ -66,7 +67,7 @@ class SetupScreen(DiamantScreen):
             yield Label(t("setup.subtitle"), id="setup-subtitle")
             with Grid(id="setup-form"):
                 yield Label(t("setup.name"))
-                yield Input(c.name, id="name", max_length=16, compact=True)
+                yield SteadyInput(c.name, id="name", max_length=16, compact=True)
                 yield Label(t("setup.rules"))
                 yield self._select("rules", [(t(f"rules.{r.value}.long"), r.value) for r in Rules],
                                    c.rules.value)

@@ -34,6 +34,7 @@ from ..widgets.players import PlayersState, PlayerList
 from ..widgets.key_bar import KeyBar
 from ..widgets.round_bar import BarState, RoundBar
 from ..widgets.round_summary import RoundSummary
+from ..widgets.steady_input import SteadyInput
 from ..widgets.waiting import WaitingPanel, WaitingState
 from .base import DiamantScreen
 from .confirm import ConfirmScreen
@@ -109,7 +110,7 @@ class TableScreen(DiamantScreen):
                     yield DeckInfo(id="deck")
                 yield EventBanner(id="banner")
                 yield DecisionPanel(id="decision")
-                yield Input(id="chat-input", placeholder=self.app.t("chat.placeholder"),
+                yield SteadyInput(id="chat-input", placeholder=self.app.t("chat.placeholder"),
                             max_length=200, compact=True)
             yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield RoundSummary(id="summary")
