@@ -15,7 +15,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widget import Widget
 from textual.widgets import Input, RichLog
 
 from ...engine.errors import DiamantError
@@ -67,6 +66,8 @@ class TableScreen(DiamantScreen):
         Binding("t", "chat", "key.chat"),
         Binding("s", "start_now", "key.start_now"),
         Binding("q", "leave_table", "key.quit"),
+        # Before any widget's own keys (a button's Enter), while a round summary is shown.
+        Binding("enter,escape,space", "close_summary", show=False, priority=True),
     ]
 
     def __init__(self, member: Member) -> None:
@@ -84,7 +85,6 @@ class TableScreen(DiamantScreen):
         self._due_since: float | None = None
         """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
-        self._focus_before_summary: Widget | None = None
         self._refusal_until = float("-inf")
         self._waiting_updates: list[TableUpdate] = []
 
@@ -250,7 +250,6 @@ class TableScreen(DiamantScreen):
 
     def _show_summary(self, view: PlayerView) -> None:
         """Sum up the round just ended in place of the table, until closed."""
-        self._focus_before_summary = self.focused
         self.query_one(RoundSummary).show(view)
 
     @property
@@ -261,20 +260,9 @@ class TableScreen(DiamantScreen):
     def _close_summary(self) -> None:
         if self._summary_shown:
             self.query_one(RoundSummary).hide()
-            self._restore_focus()
 
-    def on_round_summary_closed(self, message: RoundSummary.Closed) -> None:
-        self._restore_focus()
-
-    def _restore_focus(self) -> None:
-        # The keyboard goes back where it was, unless something else has taken it since.
-        summary = self.query_one(RoundSummary)
-        before, self._focus_before_summary = self._focus_before_summary, None
-        if self.focused is summary or self.focused is None:
-            if before is not None and before.is_attached and before.focusable:
-                before.focus()
-            else:
-                self.set_focus(None)
+    def action_close_summary(self) -> None:
+        self._close_summary()
 
     def _show_feed(self, latest: int) -> None:
         """The feed shows the round's lines that the banner does not hold (``latest``)."""
@@ -356,6 +344,9 @@ class TableScreen(DiamantScreen):
             return view is not None
         if action == "start_now":
             return self.update_ is not None and self.update_.may_start
+        if action == "close_summary":
+            # Otherwise the key goes on to whatever would have had it (the chat box).
+            return self._summary_shown and not isinstance(self.focused, Input)
         return True
 
     def on_key(self, event: events.Key) -> None:

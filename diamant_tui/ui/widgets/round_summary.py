@@ -5,15 +5,12 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import Static
 
 from ...engine.view import PlayerView, RoundResult
 from ..cells import cell, widest
 from ..describe import RUBY, hazard_name
-from ..bindings import translate_bindings
 
 
 def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
@@ -43,7 +40,8 @@ def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
 
 class RoundSummary(Vertical):
     """How the round that just ended went, over the table (not the last round: the final
-    scores have their own screen); Enter, Space or Escape closes it.
+    scores have their own screen); Enter, Space or Escape closes it (the table screen's
+    keys).
 
     A part of the table screen rather than a screen of its own: showing a screen and
     going back lays out and sends the whole terminal six to eight times for every seat
@@ -79,14 +77,6 @@ class RoundSummary(Vertical):
     """
     COMPONENT_CLASSES = {"summary--title", "summary--disaster", "summary--next"}
 
-    # Not in the footer: the box says which key closes it, and a footer whose keys change
-    # is rebuilt from scratch (several frames for every seat).
-    BINDINGS = [Binding("enter,escape,space", "close", "key.continue_game", show=False)]
-    can_focus = True
-
-    class Closed(Message):
-        """The person closed the summary."""
-
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.view: PlayerView | None = None
@@ -95,21 +85,19 @@ class RoundSummary(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("", id="summary-box")
 
-    def on_mount(self) -> None:
-        translate_bindings(self, self.app.t)
-
     @property
     def shown(self) -> bool:
         """Whether the summary is on the screen."""
         return self.view is not None
 
     def show(self, view: PlayerView) -> None:
-        """Sum up the last round of ``view`` and take the keyboard until closed."""
+        """Sum up the last round of ``view`` (the table screen's Enter, Space or Escape
+        closes it: the keyboard's focus stays where it was, for a move of the focus
+        restyles what loses it and what gains it, and draws both again, twice a round)."""
         self.view = view
         self.query_one("#summary-box", Static).update(self.body(view))
         self._fit()
         self.display = True
-        self.focus()
 
     def body(self, view: PlayerView) -> Group:
         """What the box says about the last round of ``view``."""
@@ -148,8 +136,3 @@ class RoundSummary(Vertical):
             return
         self.view = None
         self.display = False
-
-    def action_close(self) -> None:
-        if self.shown:
-            self.hide()
-            self.post_message(self.Closed())
