@@ -28,9 +28,10 @@ def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     The grid is fine where players' own parameters fall (``cards:6`` leaves after 5 to 7
     cards, ``carry:20`` at 15 to 25 rubies, ``risk`` and ``ev`` have cautions of 0.7 to
-    1.3): with every whole number of rubies up to 30 and cautions a twentieth apart, the
+    1.3). With every whole number of rubies up to 30 and cautions a twentieth apart the
     expert won about three games in a hundred more in the relic rule sets than with the
-    first, coarser grid (which had no ``carry:17`` and only 0.75, 1 and 1.25 in that range).
+    first, coarser grid (which had no ``carry:17`` and only 0.75, 1 and 1.25 in that range)
+    in 1,000-game trials, and 0.5 to 1 more over 2,000 games per rule set (README).
     """
     rules: list[tuple[int, float]] = []
     rules += [(CARDS, n) for n in range(1, 21)]
