@@ -6,13 +6,15 @@ import copy
 import dataclasses
 import random
 
+import numpy as np
 import pytest
 
 from diamant_tui.bots import BOTS, BotSpecError, make_bot, parse_spec
-from diamant_tui.bots._model import CARDS, CARRY, FAMILY, PARAM
+from diamant_tui.bots._model import CARDS, CARRY, EV, FAMILY, PARAM, RISK, Beliefs
 from diamant_tui.bots.ev import EvBot
 from diamant_tui.bots.expert import ExpertBot
 from diamant_tui.bots.risk import RiskBot
+from diamant_tui.engine.features import Features
 from diamant_tui.engine.cards import Hazard, HazardType, Relic, Rules, Treasure, parse_card
 from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.sim.simulate import play_game
@@ -217,6 +219,25 @@ def test_expert_learns_which_rule_the_others_follow():
     best = [int(beliefs.weights(s).argmax()) for s in (1, 2)]
     assert (FAMILY[best[0]], PARAM[best[0]]) == (CARDS, 3)
     assert FAMILY[best[1]] == CARRY
+
+
+def test_beliefs_hold_every_personal_parameter():
+    """The players at a table each draw their own parameter (carry:20 leaves at 15 to 25
+    rubies, ev and risk have cautions of 0.7 to 1.3): a player seen to go on at 16 rubies
+    and leave at 17 is believed to be carry:17, not carry:16 or carry:18, and the
+    cautions are a twentieth apart there."""
+    beliefs = Beliefs(2)
+    step = dict(n=3, deadly=4, hazards=2, shares=30, leftovers=2, path=1, relics_path=0,
+                relics_gain=0, deck=20)
+    beliefs.observe(1, Features(step=5, carried=16, **step), left=False)
+    beliefs.observe(1, Features(step=6, carried=17, **step), left=True)
+    carry = np.where(FAMILY == CARRY, beliefs.weights(1), 0.0)
+    assert PARAM[carry.argmax()] == 17
+    assert carry.max() > 10 * np.sort(carry)[-2]
+    for family in (RISK, EV):
+        cautions = np.sort(PARAM[(FAMILY == family) & (PARAM >= 0.7) & (PARAM <= 1.3)])
+        assert cautions[0] == 0.7 and cautions[-1] == 1.3
+        assert np.diff(cautions).max() <= 0.05 + 1e-9
 
 
 def test_expert_forgets_what_it_learned_when_a_new_game_starts():

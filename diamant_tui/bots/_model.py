@@ -1,7 +1,7 @@
 """What the expert believes about the other players: which simple rule each one follows.
 
 A belief is a weight per candidate rule (leave after N cards, at X rubies, at K hazards,
-the risk and ev formulas at several cautions, leave at random). Each time a player is
+the risk and ev formulas at many cautions, leave at random). Each time a player is
 seen to continue or leave, rules that predicted otherwise lose weight (Bayes' rule with
 a small chance of a slip, so a person who follows no rule exactly is still modelled).
 """
@@ -17,12 +17,27 @@ SLIP = 0.03
 """Chance that a player does not do what its rule says (keeps beliefs from dying out)."""
 
 
+CAUTIONS = (0.25, 0.35, 0.45, 0.5, 0.55, 0.6, 0.65) + tuple(
+    round(0.7 + 0.05 * k, 2) for k in range(13)) + (1.4, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 5.0)
+"""Cautions of the ``risk`` and ``ev`` candidates: every twentieth over 0.7 to 1.3, where
+the personalities of the players named ``risk`` and ``ev`` lie, coarser outside."""
+
+
 def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(family, parameter, log prior) of every candidate rule.
+
+    The grid is fine where players' own parameters fall (``cards:6`` leaves after 5 to 7
+    cards, ``carry:20`` at 15 to 25 rubies, ``risk`` and ``ev`` have cautions of 0.7 to
+    1.3). With every whole number of rubies up to 30 and cautions a twentieth apart the
+    expert won about three games in a hundred more in the relic rule sets than with the
+    first, coarser grid (which had no ``carry:17`` and only 0.75, 1 and 1.25 in that range)
+    in 1,000-game trials, and 0.5 to 1 more over 2,000 games per rule set (README).
+    """
     rules: list[tuple[int, float]] = []
-    rules += [(CARDS, n) for n in range(1, 16)]
-    rules += [(CARRY, x) for x in (3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 18, 20, 22, 25, 30, 40, 60)]
+    rules += [(CARDS, n) for n in range(1, 21)]
+    rules += [(CARRY, x) for x in (*range(2, 31), 32, 35, 40, 45, 50, 60, 80)]
     rules += [(HAZARDS, k) for k in (1, 2, 3, 4)]
-    cautions = (0.25, 0.4, 0.5, 0.6, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0)
+    cautions = CAUTIONS
     rules += [(RISK, f) for f in cautions]
     rules += [(EV, f) for f in cautions]
     rules += [(RANDOM, p) for p in (0.05, 0.1, 0.2, 0.3, 0.5)]
