@@ -3,6 +3,8 @@ the round told under the path, and redrawing only what changed."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual import events
 
@@ -28,6 +30,13 @@ def footer_keys(app) -> tuple[KeyHint | KeyGroup, ...]:
 
 def key_dimmed(app, key: str) -> bool:
     return not next(k for k in footer_keys(app) if k.key == key).enabled
+
+
+def sent_to_row(written: str, row: int) -> str:
+    """The text a frame wrote on terminal ``row`` (from 1), colours and styles left out."""
+    parts = re.split(r"\x1b\[(\d+);\d+H", written)
+    text = "".join(part for y, part in zip(parts[1::2], parts[2::2]) if int(y) == row)
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 def drawn_dimmed(app, key: str) -> bool:
@@ -396,6 +405,9 @@ async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():
         assert dimmed_after_update == [True]
         assert key_dimmed(app, "c") and (frames.frames, frames.full) == (1, 0)
         assert drawn_dimmed(app, "c") and not drawn_dimmed(app, "q")
+        # The frame redraws the key's words with it (dimmed too), on the key bar's line.
+        drawn = sent_to_row(frames.sent[0], app.size.height)
+        assert "Continue" in drawn and "Exit" in drawn, drawn
         frames.reset()
         table.reveal(T(3))  # a new card: a choice is due again
         await settled(pilot)

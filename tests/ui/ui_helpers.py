@@ -251,6 +251,8 @@ class FrameCounter:
         self.frames = 0
         self.full = 0
         self.bytes = 0
+        self.sent: list[str] = []
+        """What each frame wrote to the terminal (escape sequences included)."""
         self._app = app
         self._display = app._display
         app._display = self._count
@@ -259,11 +261,14 @@ class FrameCounter:
         if renderable is not None:
             self.frames += 1
             self.full += type(renderable).__name__ == "LayoutUpdate"
-            self.bytes += len(renderable.render_segments(self._app.console))
+            written = renderable.render_segments(self._app.console)
+            self.bytes += len(written)
+            self.sent.append(written)
         self._display(screen, renderable)
 
     def reset(self) -> None:
         self.frames = self.full = self.bytes = 0
+        self.sent.clear()
 
 
 __all__ = ["FixedMember", "FixedTable", "FrameCounter", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",

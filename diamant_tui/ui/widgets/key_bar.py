@@ -71,6 +71,7 @@ def shown_keys(screen: Screen) -> tuple[KeyHint | KeyGroup, ...]:
 
 
 DIM = Style(dim=True)
+NOT_DIM = Style()
 
 
 def _restyled(before: tuple[KeyHint | KeyGroup, ...],
@@ -122,7 +123,7 @@ class KeyBar(Widget):
         self.keys: tuple[KeyHint | KeyGroup, ...] = ()
         """The keys drawn now."""
         self._spans: list[tuple[int, int, KeyHint]] = []
-        """Where each key lies on the line (first column, column after), for clicks."""
+        """Where each key lies on the line, words included (first column, column after)."""
 
     def on_mount(self) -> None:
         # Told at once, not "next" as Footer is: a key dimmed or enabled by an update is
@@ -155,21 +156,21 @@ class KeyBar(Widget):
         words_style = self.get_component_rich_style("key-bar--description")
         line = Text(no_wrap=True, overflow="crop", end="")
         spans = []
-
-        def key(hint: KeyHint, text: str, style: Style) -> None:
-            start = line.cell_len
-            line.append(text, style if hint.enabled else style + DIM)
-            spans.append((start, line.cell_len, hint))
-
         for item in self.keys:
+            # A key's span is everything dimmed with it (its words too): what a click on
+            # it presses, and what is drawn again when only it is dimmed or offered.
             if isinstance(item, KeyHint):
-                key(item, f" {item.display} ", key_style)
-                line.append(f"{item.words} ", words_style if item.enabled else words_style + DIM)
+                start, dim = line.cell_len, NOT_DIM if item.enabled else DIM
+                line.append(f" {item.display} ", key_style + dim)
+                line.append(f"{item.words} ", words_style + dim)
+                spans.append((start, line.cell_len, item))
             else:
                 line.append(" ")
                 for n, hint in enumerate(item.keys):
-                    key(hint, hint.display if item.compact or n == 0 else f" {hint.display}",
-                        key_style)
+                    start = line.cell_len
+                    line.append(hint.display if item.compact or n == 0 else f" {hint.display}",
+                                key_style + (NOT_DIM if hint.enabled else DIM))
+                    spans.append((start, line.cell_len, hint))
                 line.append(f" {item.words} ", words_style)
         self._spans = spans
         return line
