@@ -226,7 +226,6 @@ CATALOGUE: dict[str, str] = {
     "key.no": "No",
     "key.start": "Start",
     "key.rematch": "Rematch",
-    "key.continue_game": "Back to the table",
     # SSH server: the lobby, opening a table, and what the server tells a person
     "lobby.title": "◆ Diamant over SSH ◆ the lobby",
     "lobby.who_guest": "You are {name} (guest).",

@@ -219,7 +219,6 @@ CATALOGUE: dict[str, str] = {
     "key.no": "No",
     "key.start": "Jugar",
     "key.rematch": "Revancha",
-    "key.continue_game": "Volver a la mesa",
     # SSH server: the lobby, opening a table, and what the server tells a person
     "lobby.title": "◆ Diamant por SSH ◆ la sala",
     "lobby.who_guest": "Eres {name} (invitado).",

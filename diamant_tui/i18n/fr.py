@@ -222,7 +222,6 @@ CATALOGUE: dict[str, str] = {
     "key.no": "Non",
     "key.start": "Jouer",
     "key.rematch": "Revanche",
-    "key.continue_game": "Retour à la table",
     # SSH server: the lobby, opening a table, and what the server tells a person
     "lobby.title": "◆ Diamant par SSH ◆ le salon",
     "lobby.who_guest": "Vous êtes {name} (invité).",

@@ -218,7 +218,6 @@ CATALOGUE: dict[str, str] = {
     "key.no": "Ні",
     "key.start": "Грати",
     "key.rematch": "Реванш",
-    "key.continue_game": "До столу",
     # SSH server: the lobby, opening a table, and what the server tells a person
     "lobby.title": "◆ Діамант через SSH ◆ зала",
     "lobby.who_guest": "Ви — {name} (гість).",

@@ -69,13 +69,15 @@ class CavePath(SharedLines, KeptComponentStyles, Widget):
 
     def changes_height(self, path: tuple[PathCard, ...]) -> bool:
         """Whether showing ``path`` instead of the path on show takes another height."""
+        return self._heights_differ(self.path, path)
+
+    def _heights_differ(self, old: tuple[PathCard, ...], new: tuple[PathCard, ...]) -> bool:
         width = self.size.width
-        return self._height(self.path, width) != self._height(path, width)
+        return self._height(old, width) != self._height(new, width)
 
     def watch_path(self, old: tuple[PathCard, ...], new: tuple[PathCard, ...]) -> None:
         # A new layout (a full redraw of the screen) only when the path needs more rows.
-        width = self.size.width
-        if self._height(old, width) != self._height(new, width):
+        if self._heights_differ(old, new):
             self.refresh(layout=True)
 
     def shared_key(self):

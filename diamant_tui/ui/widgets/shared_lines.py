@@ -70,11 +70,10 @@ class SharedLines:
         look = look_key(self._app_of_widget()) if state is not None else None
         if look is None:
             return super().render_lines(crop)  # type: ignore[misc]
-        widget = self
         key = (
-            type(widget), widget.id, state, look, widget.size, crop,  # type: ignore[attr-defined]
-            frozenset(widget.classes), widget.has_focus, widget.mouse_hover,  # type: ignore[attr-defined]
-            widget.background_colors,  # type: ignore[attr-defined]
+            type(self), self.id, state, look, self.size, crop,  # type: ignore[attr-defined]
+            frozenset(self.classes), self.has_focus, self.mouse_hover,  # type: ignore[attr-defined]
+            self.background_colors,  # type: ignore[attr-defined]
         )
         lines = _LINES.get(key)
         if lines is None:
