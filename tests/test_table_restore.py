@@ -36,6 +36,17 @@ async def play_out(table: Table) -> None:
     await until(lambda: table.status is TableStatus.FINISHED)
 
 
+async def two_people_deciding(disk: Disk):
+    """A table of ann, bob and one computer player saving to ``disk``, at its first
+    decision; returns the table and ann's place at it."""
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
+                  save=disk.save)
+    ann = table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
+    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
+    return table, ann
+
+
 async def test_a_table_of_computers_rebuilt_from_any_save_ends_as_it_would_have():
     disk = Disk()
     table = Table(TableSettings(name="t", seats=3, bots=BOTS, pace=0, seed=11), save=disk.save)
@@ -55,11 +66,7 @@ async def test_a_table_of_computers_rebuilt_from_any_save_ends_as_it_would_have(
 
 async def test_a_decision_made_before_the_restart_stays_made_and_secret():
     disk = Disk()
-    table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
-                  save=disk.save)
-    ann = table.sit("ann", "key:ann")
-    table.sit("bob", "key:bob")
-    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
+    table, ann = await two_people_deciding(disk)
     ann.decide(Decision.LEAVE)
     await table.saved()
     saved = json.loads(disk.kept[-1])
@@ -122,11 +129,7 @@ async def test_a_damaged_save_is_refused_with_a_reason(damage):
 async def test_chat_saves_nothing_a_decision_saves_the_table():
     """Chat is not kept, so a line said (and the update that carries it) costs no save."""
     disk = Disk()
-    table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
-                  save=disk.save)
-    ann = table.sit("ann", "key:ann")
-    table.sit("bob", "key:bob")
-    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
+    table, ann = await two_people_deciding(disk)
     await table.saved()
     saves = len(disk.kept)
     for line in ("hello", "good luck"):
