@@ -154,9 +154,13 @@ class ServerApp(DiamantApp):
 
     def join(self, table: Table) -> None:
         """Take a free seat at ``table`` (or the one this person already holds); a table
-        that is full or playing says so on a screen of its own (watch it, or go back)."""
+        that is full or playing says so on a screen of its own (watch it, or go back),
+        unless it takes no more spectators either: then :class:`LobbyError` says so."""
         if table.seat_of(self.identity.key) is None and (
                 table.status is not TableStatus.WAITING or not table.free_seats):
+            # A screen offering to watch a table that takes no more spectators would
+            # only lead to that refusal: it is said at once (LobbyError), screen-free.
+            self.lobby.check_watchers(table, self.identity.key, self.session.id)
             self._show_lobby()  # what the person goes back to
             self.push_screen(TableUnavailableScreen(table.name, table.status),
                              lambda watch: self.watch(table) if watch else None)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -71,6 +72,8 @@ class DiamantApp(App):
         """A line the host wants shown at the top of the rules (e.g. a guest's resume code)."""
         self._own_table: Table | None = None
         self._game_was_on = False
+        self._notes_shown: dict[tuple[str, str, str], float] = {}
+        """The toasts on screen (text, title, severity), and when each goes."""
         # NO_COLOR asks for no colour when it is set and not empty (no-color.org).
         self.no_color = bool(os.environ.get("NO_COLOR"))
         apply_colours(self)
@@ -139,9 +142,27 @@ class DiamantApp(App):
 
         Toasts often carry what people typed (chat, table names, codes) and the
         catalogues hold no markup: ``[bold]`` in a message is shown as written.
+
+        A toast that says what one on screen already says is not shown twice: the
+        terminal's bell rings instead. A person pressing a refused key again and again
+        (or a client doing it for them) would otherwise stack toasts, each of them a new
+        layout of the whole screen.
         """
-        super().notify(printable(message), title=printable(title), severity=severity,
-                       timeout=timeout, markup=False)
+        message, title = printable(message), printable(title)
+        now = time.monotonic()
+        if timeout is None:
+            timeout = self.NOTIFICATION_TIMEOUT
+        shown = self._notes_shown
+        for note, until in list(shown.items()):
+            if until <= now:
+                del shown[note]
+        note = (message, title, severity)
+        if note in shown:
+            self.bell()
+            return
+        shown[note] = now + timeout
+        super().notify(message, title=title, severity=severity, timeout=timeout,
+                       markup=False)
 
     def on_key(self, event: events.Key) -> None:
         # Any key, on any screen, shows the person is back at the keyboard.

@@ -445,3 +445,40 @@ async def test_a_table_takes_a_bounded_number_of_spectators(tmp_path, players, m
             await person.close()
     finally:
         await server.stop()
+
+
+async def test_asking_again_and_again_for_a_table_that_takes_nobody_costs_no_screens(
+        tmp_path, players, make_key, caplog):
+    """A table playing with all the spectators it may have: Enter on it in the lobby says
+    so at once (no screen offering to watch it, which would only lead to that refusal),
+    and asking again while the note is on screen rings the bell instead of stacking the
+    same note again (each note is a new layout of the screen) or logging it again."""
+    server = await start(tmp_path, max_watchers=1)
+    try:
+        server.lobby.create(TableSettings(name="busy", seats=3, bots=("carry:20",) * 2,
+                                          seed=5, pace=0.02), "test")
+        bob = players("bob")
+        await bob.connect(server.port, key=make_key(), command="play busy")
+        await bob.wait_for("Your turn")
+        watcher = players("w0")
+        await watcher.connect(server.port, key=make_key(), command="watch busy")
+        await watcher.wait_for("You are watching")
+        late = players("late")
+        await late.connect(server.port, key=make_key())
+        await late.wait_for(lambda text: "lobby" in text and "busy" in text)
+        refusal = "Table busy has as many spectators as a table may (1)"
+        with caplog.at_level(logging.WARNING, logger="diamant_server"):
+            late.press("enter")
+            await late.wait_for(shows(refusal))
+            bells = late.raw.count(b"\x07")
+            late.press(*["enter", "w"] * 4)
+            await until(lambda: late.raw.count(b"\x07") >= bells + 8)
+        assert squash(late.text).count(squash(refusal)) == 1
+        assert "has already begun" not in late.text  # no screen in between
+        assert sum("a spectator refused" in m for m in messages(caplog)) == 1
+        bob.press("c")  # the game went on all along
+        await bob.wait_for(lambda text: "You chose" in text or "card 2" in text)
+        for person in (bob, watcher, late):
+            await person.close()
+    finally:
+        await server.stop()
