@@ -1,14 +1,19 @@
 """Chat flood at one table, measured from outside against a running ``diamant serve``.
 
 A bystander (its own key) plays ``play NAME --seats 3 --bots 2`` and presses ``c`` on
-each of its turns; meanwhile ``--spectators`` clients (a key each) watch that table and
-chat as fast as their own allowance lets them (``--lines`` lines, then a pause of the
-allowance's window). It prints the bystander's delays from pressing ``c`` to seeing the
-next card, with and without the flood (median, 90th percentile, worst), apart for the
-cards within a round and for those that open the next one (a round's end pauses the
-table for its summary, six times the pace, whatever the load), the time a fresh
-connection needs to reach the lobby during the flood, and, when ``--pid`` names the
-server's process, its RSS and the CPU it used before and during the flood.
+each of its turns, and another does the same at another table; meanwhile
+``--spectators`` clients (a key each) watch the first table and chat as fast as their
+own allowance lets them (``--lines`` lines, then a pause of the allowance's window). A
+table takes at most the server's ``--max-watchers`` spectators (20 by default): the
+others are told so and stay in the lobby, where the same keys land (their Enter asks for
+the table again), so past that number the flood is a crowd in the lobby.
+
+It prints each bystander's delays from pressing ``c`` to seeing the next card, with and
+without the flood (median, 90th percentile, worst), apart for the cards within a round
+and for those that open the next one (a round's end pauses the table for its summary, six
+times the pace, whatever the load), the time a fresh connection needs to reach the lobby
+just before the flood and during it, how many spectators were let in, and, when ``--pid``
+names the server's process, its RSS and the CPU it used before and during the flood.
 
 Run: ``diamant serve --host 127.0.0.1 --port 2321 --data-dir DIR`` then
 ``python benchmarks/chat_attack.py --port 2321 --pid PID``.
@@ -38,10 +43,17 @@ class Screen(asyncssh.SSHClientSession):
         self.screen = pyte.Screen(80, 24) if keep else None
         self.stream = pyte.ByteStream(self.screen) if keep else None
         self.changed = asyncio.Event()
+        self.watching = False
+        """Whether the table's screen ("You are watching") was seen."""
+        self._tail = b""
 
     def data_received(self, data: bytes, datatype) -> None:
         if self.stream is not None:
             self.stream.feed(data)
+        if not self.watching:
+            seen = self._tail + data
+            self.watching = b"You are watching" in seen
+            self._tail = seen[-32:]
         self.changed.set()
 
     @property
@@ -73,10 +85,11 @@ async def connect(port: int, name: str, command: str | None, keep: bool, source:
     return conn, chan, session
 
 
-async def play(port: int, table: str, until: float,
-               delays: list[tuple[float, float, bool]]) -> None:
-    """The bystander: presses c at each turn and times the next card."""
-    conn, chan, me = await connect(port, "ann", f"play {table} --seats 3 --bots 2", True)
+async def play(port: int, name: str, table: str, until: float,
+               delays: list[tuple[float, float, bool]], source: int = 1) -> None:
+    """A bystander: presses c at each turn and times the next card."""
+    conn, chan, me = await connect(port, name, f"play {table} --seats 3 --bots 2", True,
+                                   source=source)
     try:
         while time.monotonic() < until:
             text = await me.wait_for(lambda t: "Your turn" in t or "Final scores" in t)
@@ -97,9 +110,10 @@ async def play(port: int, table: str, until: float,
 
 
 async def chat(port: int, n: int, table: str, start: float, until: float, lines: int,
-               window: float, sent: list[int]) -> None:
+               window: float, sent: list[int], let_in: list[int]) -> None:
     conn, chan, me = await connect(port, f"spec{n}", f"watch {table}", False, source=n + 2)
     await asyncio.sleep(max(0.0, start - time.monotonic()))
+    let_in[0] += me.watching
     try:
         while time.monotonic() < until:
             began = time.monotonic()
@@ -114,9 +128,9 @@ async def chat(port: int, n: int, table: str, start: float, until: float, lines:
         conn.close()
 
 
-async def fresh_join(port: int) -> float:
+async def fresh_join(port: int, source: int = 254) -> float:
     began = time.monotonic()
-    conn, chan, me = await connect(port, "fresh", None, True, source=254)
+    conn, chan, me = await connect(port, f"fresh{source}", None, True, source=source)
     await me.wait_for(lambda t: "lobby" in t)
     conn.close()
     return time.monotonic() - began
@@ -157,20 +171,28 @@ async def main() -> None:
     args = parser.parse_args()
 
     delays: list[tuple[float, float, bool]] = []
+    elsewhere: list[tuple[float, float, bool]] = []
     now = time.monotonic()
     connect_for = 5 + args.spectators * 0.15
     flood_from = now + args.quiet + connect_for
     until = flood_from + args.flood
     rss_before = rss(args.pid)
     cpu_at = [(time.monotonic(), cpu(args.pid))]
-    bystander = asyncio.create_task(play(args.port, args.table, until, delays))
+    bystanders = [asyncio.create_task(play(args.port, "ann", args.table, until, delays)),
+                  asyncio.create_task(play(args.port, "bea", f"{args.table}-2", until,
+                                           elsewhere, source=252))]
     await asyncio.sleep(2)
     sent = [0]
+    let_in = [0]
     spectators = []
     for n in range(args.spectators):
         spectators.append(asyncio.create_task(
-            chat(args.port, n, args.table, flood_from, until, args.lines, args.window, sent)))
+            chat(args.port, n, args.table, flood_from, until, args.lines, args.window, sent,
+                 let_in)))
         await asyncio.sleep(0.1)
+    await asyncio.sleep(max(0.0, flood_from - 3 - time.monotonic()))
+    join_before = await fresh_join(args.port, source=253)
+    rss_crowd = rss(args.pid)
     await asyncio.sleep(max(0.0, flood_from - time.monotonic()))
     cpu_at.append((time.monotonic(), cpu(args.pid)))
     await asyncio.sleep(max(0.0, flood_from + args.flood / 2 - time.monotonic()))
@@ -178,19 +200,24 @@ async def main() -> None:
     rss_during = rss(args.pid)
     await asyncio.gather(*spectators, return_exceptions=True)
     cpu_at.append((time.monotonic(), cpu(args.pid)))
-    await asyncio.gather(bystander, return_exceptions=True)
-    quiet = [d for t, d, same in delays if t < flood_from and same]
-    flood = [d for t, d, same in delays if t >= flood_from and same]
-    opening = [d for t, d, same in delays if not same]
-    print(f"{args.spectators} spectators, {args.lines} lines per {args.window:g} s each, "
-          f"{args.flood:g} s of flood, {sent[0]} lines sent")
-    print(f"bystander c -> next card in the round, before the flood: {summary(quiet)}")
-    print(f"bystander c -> next card in the round, during the flood: {summary(flood)}")
-    print(f"bystander c -> first card of the next round (after its pause), before and "
-          f"during: {summary(opening)}")
-    print(f"fresh connection to the lobby during the flood: {join:.2f} s")
+    await asyncio.gather(*bystanders, return_exceptions=True)
+    print(f"{args.spectators} spectators ({let_in[0]} let in, the others in the lobby), "
+          f"{args.lines} lines per {args.window:g} s each, {args.flood:g} s of flood, "
+          f"{sent[0]} lines sent")
+    for who, times in (("bystander at the table", delays),
+                       ("bystander at another table", elsewhere)):
+        quiet = [d for t, d, same in times if t < flood_from and same]
+        flood = [d for t, d, same in times if t >= flood_from and same]
+        opening = [d for t, d, same in times if not same]
+        print(f"{who}, c -> next card in the round, before the flood: {summary(quiet)}")
+        print(f"{who}, c -> next card in the round, during the flood: {summary(flood)}")
+        print(f"{who}, c -> first card of the next round (after its pause), before and "
+              f"during: {summary(opening)}")
+    print(f"fresh connection to the lobby: {join_before:.2f} s before the flood, "
+          f"{join:.2f} s during it")
     if rss_before is not None:
-        print(f"server RSS: {rss_before} MiB before, {rss_during} MiB during the flood")
+        print(f"server RSS: {rss_before} MiB before the crowd, {rss_crowd} MiB with it "
+              f"before the flood, {rss_during} MiB during the flood")
         (start, c0), (flood, c1), (end, c2) = cpu_at
         print(f"server CPU: {100 * (c1 - c0) / (flood - start):.0f} % of a core before "
               f"the flood (spectators joining), {100 * (c2 - c1) / (end - flood):.0f} % "
