@@ -5,7 +5,8 @@ table's updates. This measures the second factor for each kind of change a game 
 on one app showing a real game in the middle of a round: nothing changed (the floor of a
 turn of the app's loop), one short label (a timer), one line of the player list (someone
 decided), a CSS class toggled (a button becoming idle), a whole view (a reveal), a
-full repaint with a new layout, and the round summary shown and closed.
+full repaint with a new layout, the round summary shown and closed, the person's chat
+box opened and closed, and a toast shown and gone.
 
 Each change is made ``--repeat`` times; the figure is the process CPU per change, from
 the change until the app has sent its frame and is idle again, minus nothing (the floor
@@ -33,6 +34,7 @@ from diamant_tui.ui import DiamantApp  # noqa: E402
 from diamant_tui.ui.widgets.decision import DecisionPanel  # noqa: E402
 from diamant_tui.ui.widgets.players import PlayerList  # noqa: E402
 from diamant_tui.engine.view import Decision  # noqa: E402
+from textual.widgets import Input  # noqa: E402
 
 
 def size(text: str) -> tuple[int, int]:
@@ -47,7 +49,7 @@ async def measure(args) -> dict[str, dict[str, float]]:
     member = table.sit("ann", "ann")
     app = DiamantApp(lang=args.lang, member=member)
     figures: dict[str, dict[str, float]] = {}
-    async with app.run_test(size=args.size) as pilot:
+    async with app.run_test(size=args.size, notifications=True) as pilot:
         # Into the second round's cave (a round summed up), until a few cards lie on the path.
         for _ in range(2000):
             await pilot.pause()
@@ -116,6 +118,29 @@ async def measure(args) -> dict[str, dict[str, float]]:
                   lambda i: screen._show_summary(view) if i % 2 == 0 else screen._close_summary())
         figures["round summary shown + closed"] = {
             key: 2 * value for key, value in figures["round summary shown + closed"].items()}
+        # A person's own chat box, opened (t) and closed with an empty line (Enter).
+        chat = screen.query_one("#chat-input", Input)
+
+        def chat_box(i: int) -> None:
+            if i % 2 == 0:
+                screen.action_chat()
+            else:
+                screen.on_input_submitted(Input.Submitted(chat, ""))
+
+        await run("chat box opened + closed", chat_box)
+        figures["chat box opened + closed"] = {
+            key: 2 * value for key, value in figures["chat box opened + closed"].items()}
+
+        # A toast (a refusal, another's chat line) shown, then gone.
+        def toast(i: int) -> None:
+            if i % 2 == 0:
+                app.notify(f"A note, number {i}", timeout=60)
+            else:
+                app.clear_notifications()
+
+        await run("toast shown + gone", toast)
+        figures["toast shown + gone"] = {
+            key: 2 * value for key, value in figures["toast shown + gone"].items()}
         member.decide(Decision.LEAVE)
     await table.close()
     return figures

@@ -10,6 +10,7 @@ from diamant_tui.table import ChatLimits, Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens import table as table_screen
 from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.widgets.decision import DecisionPanel
 from ui_helpers import FixedTable, FrameCounter, T, mid_round, screen_text, until
 
 
@@ -18,22 +19,38 @@ def refusals(app) -> list[str]:
 
 
 async def test_asking_again_while_the_refusal_is_shown_adds_no_other_note():
-    """The spectator has used their one line: t, t, t say once when they may speak again,
-    and the chat box stays closed."""
+    """The spectator has used their one line: t, t, t say once, on their note line (no
+    toast: a crowd watching meets the spectators' allowance all at once), when they may
+    speak again; it stays there while the table goes on, and the chat box stays closed.
+    A player refused is told in one toast."""
     table = Table(TableSettings(name="den", seats=3, bots=("cards:3",) * 2, pace=0.05),
                   chat=ChatLimits(person=1, window=60.0))
-    table.sit("ann", "ann")
+    ann = table.sit("ann", "ann")
     wes = table.watch("wes", "wes")
     app = DiamantApp(lang="en", member=wes)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        panel = app.screen.query_one(DecisionPanel)
+        note = app.screen.query_one("#decision-note")
         wes.say("hello")
+        await until(pilot, lambda: "You said: hello" in str(note.content))
         for _ in range(3):
             await pilot.press("t")
             await pilot.pause()
-        await until(pilot, lambda: refusals(app))
-        assert len(refusals(app)) == 1, refusals(app)
+        await until(pilot, lambda: "before you chat again" in str(note.content))
+        assert refusals(app) == []
         assert "-open" not in app.screen.query_one("#chat-input").classes
+        panel._relabel()  # what every change of the table does
+        assert "before you chat again" in str(note.content)
+    player_app = DiamantApp(lang="en", member=ann)
+    async with player_app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(player_app.screen, TableScreen))
+        ann.say("hi")
+        for _ in range(3):
+            await pilot.press("t")
+            await pilot.pause()
+        await until(pilot, lambda: refusals(player_app))
+        assert len(refusals(player_app)) == 1, refusals(player_app)
     await table.close()
 
 

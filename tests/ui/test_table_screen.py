@@ -363,6 +363,36 @@ async def test_a_chat_line_typed_over_the_round_summary_is_sent_not_taken_as_clo
         await until(pilot, lambda: table_shown(app))
 
 
+def rows_written(frames: FrameCounter) -> set[int]:
+    """The terminal rows (from 1) the counted frames wrote on."""
+    return {int(row) for written in frames.sent
+            for row in re.findall(r"\x1b\[(\d+);\d+H", written)}
+
+
+async def test_the_chat_box_opens_over_the_last_line_and_redraws_nothing_else():
+    """t opens the chat box over the decision panel's last line, and Enter closes it:
+    neither moves the rest of the screen nor redraws it (every spectator of a busy table
+    chats; a frame of the whole screen for each t and Enter fills the server)."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        before = screen_text(app).splitlines()
+        frames = FrameCounter(app)
+        await pilot.press("t")
+        await settled(pilot)
+        after = screen_text(app).splitlines()
+        chat_row = app.screen.query_one("#chat-input").region.y
+        assert chat_row == 22 and "Say something" in after[chat_row]  # above the keys
+        assert after[:chat_row] == before[:chat_row]  # nothing moved
+        assert rows_written(frames) <= {22, 23, 24}, frames.sent
+        frames.reset()
+        await pilot.press("enter")
+        await settled(pilot)
+        assert screen_text(app).splitlines()[:chat_row] == before[:chat_row]
+        assert rows_written(frames) <= {22, 23, 24}, frames.sent
+
+
 async def test_a_new_theme_reaches_the_marks_in_the_player_list():
     """The list keeps the styles it looked up between redraws, but not across a change of
     theme: a decided player's mark takes the new theme's colour at once."""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from textual import events
 from textual._context import NoActiveAppError  # private: Textual's minor version is pinned
+from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 
 from ..bindings import translate_bindings
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
@@ -20,6 +22,11 @@ class _Guarded:
 
     HORIZONTAL_BREAKPOINTS = HORIZONTAL
     VERTICAL_BREAKPOINTS = VERTICAL
+
+    # Textual's Screen repaints itself, its whole area, when the focus moves: a frame of
+    # every line of the terminal for each t (chat box) and Enter. The widgets that gain
+    # and lose the focus redraw their own looks; nothing else shows where the focus is.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

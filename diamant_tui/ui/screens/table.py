@@ -110,8 +110,10 @@ class TableScreen(DiamantScreen):
                     yield DeckInfo(id="deck")
                 yield EventBanner(id="banner")
                 yield DecisionPanel(id="decision")
-                yield SteadyInput(id="chat-input", placeholder=self.app.t("chat.placeholder"),
-                            max_length=200, compact=True)
+                chat = SteadyInput(id="chat-input", placeholder=self.app.t("chat.placeholder"),
+                                   max_length=200, compact=True)
+                chat.can_focus = False  # closed: no line of its own, no place in the focus chain
+                yield chat
             yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield RoundSummary(id="summary")
         yield KeyBar()
@@ -406,6 +408,7 @@ class TableScreen(DiamantScreen):
         except DiamantError:
             pass  # no longer at the table: sending the line will say so
         chat = self.query_one("#chat-input", Input)
+        chat.can_focus = True
         chat.add_class("-open")
         chat.focus()
 
@@ -417,6 +420,11 @@ class TableScreen(DiamantScreen):
         if now < self._refusal_until:
             return
         self._refusal_until = now + REFUSAL_SHOWN
+        if self.seat is None:
+            # A spectator reads it on their note line (as their own lines): a crowd
+            # watching is who meets the spectators' allowance, each of them at once.
+            self.query_one(DecisionPanel).said(error.text(self.app.t))
+            return
         self.notify(error.text(self.app.t), severity="warning", timeout=REFUSAL_SHOWN,
                     markup=False)
 
@@ -426,7 +434,12 @@ class TableScreen(DiamantScreen):
         text = message.value
         chat.value = ""
         chat.remove_class("-open")
-        self.query_one(DecisionPanel).focus_choice(Decision.CONTINUE)
+        panel = self.query_one(DecisionPanel)
+        if panel.watching:
+            self.set_focus(None)  # a spectator has no buttons to go back to
+        else:
+            panel.focus_choice(Decision.CONTINUE)
+        chat.can_focus = False
         if not text.strip():
             return
         self._act(self.member.say, text)

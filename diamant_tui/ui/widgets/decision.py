@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -14,6 +15,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Label
 
@@ -94,6 +96,10 @@ class ChoiceButton(Widget, can_focus=True):
         self.action_press()
 
 
+SAID_SHOWN = 4.0
+"""Seconds a spectator's own chat line, or why a line was refused, stays on the note line."""
+
+
 @dataclass(frozen=True)
 class DecisionState:
     """What the panel shows: whether a choice is due, the own choice, the timer's deadline."""
@@ -156,6 +162,10 @@ class DecisionPanel(Horizontal):
             button.display = not watching
         self._relabel()
 
+    _said: tuple[str, float] | None = None
+    """A line shown on the note line for a while (:meth:`said`), and until when."""
+    _said_timer: Timer | None = None
+
     def compose(self) -> ComposeResult:
         yield ChoiceButton(id="continue")
         yield ChoiceButton(id="leave")
@@ -207,7 +217,9 @@ class DecisionPanel(Horizontal):
             # lay the screen out again or move the focus (a whole repaint) twice a turn.
             # A press then does nothing.
             button.show(label, chosen)
-        if self.watching:
+        if self._said is not None and time.monotonic() < self._said[1]:
+            note = self._said[0]  # said lately: it stays its time, whatever the table does
+        elif self.watching:
             note = t("watching.note")
         elif not state.playing:
             note = ""
@@ -221,10 +233,14 @@ class DecisionPanel(Horizontal):
             note = t("decision.waiting")
         _set_text(self.query_one("#decision-note", Label), note)
 
-    def said(self, text: str) -> None:
-        """Show ``text`` (a spectator's own line of chat) on the note line, until the
-        next change of the table redraws the note."""
+    def said(self, text: str, seconds: float = SAID_SHOWN) -> None:
+        """Show ``text`` (a spectator's own line of chat, or why a line was refused) on
+        the note line for ``seconds``, however often the table changes meanwhile."""
+        self._said = (text, time.monotonic() + seconds)
         _set_text(self.query_one("#decision-note", Label), text)
+        if self._said_timer is not None:
+            self._said_timer.stop()
+        self._said_timer = self.set_timer(seconds, self._relabel)
 
     def _tick(self) -> None:
         label = self.query_one("#decision-timer", Label)
