@@ -96,15 +96,18 @@ class ServerApp(DiamantApp):
         self.lobby.seen(self.identity, self.lang)
         self.set_interval(min(IDLE_CHECK, self.idle_timeout / 2, self.waiting_timeout / 2),
                           self._check_idle)
+        problem = None
         try:
             self._land()
         except LobbyError as exc:
-            self.notify(exc.text(self.t), severity="error", timeout=8)
+            problem = exc.text(self.t)
         except DiamantError as exc:
-            self.notify(str(exc), severity="error", timeout=8, markup=False)
+            problem = str(exc)
         # The lobby is built only for those who see it: a session that goes straight to
         # a table (play, watch, resume, a seat held) gets it when it leaves the table.
         self._show_lobby()
+        if problem is not None:
+            self.tell(problem, severity="error")
 
     def _land(self) -> None:
         command = self.command
@@ -139,12 +142,11 @@ class ServerApp(DiamantApp):
             identity = self.lobby.identity_for_code(code, self.identity.address,
                                                     self.session.id)
         except LobbyError as exc:
-            self.notify(exc.text(self.t), severity="warning", markup=False)
+            self.tell(exc.text(self.t))
             return
         held = self.lobby.seat_of(identity) if identity else None
         if identity is None or held is None:
-            self.notify(self.t("server.no_seat_for_code", code=code[:12]), severity="warning",
-                        markup=False)
+            self.tell(self.t("server.no_seat_for_code", code=code[:12]))
             return
         self.identity = replace(self.identity, key=identity, guest=True)
         self.session.identity = self.identity
@@ -211,7 +213,7 @@ class ServerApp(DiamantApp):
         try:
             self.lobby.check_watchers(table, self.identity.key, self.session.id)
         except LobbyError as exc:
-            self.notify(exc.text(self.t), severity="warning", timeout=8, markup=False)
+            self.tell(exc.text(self.t))
             return
         if self.member is not None:
             self._leave_member()
@@ -246,9 +248,18 @@ class ServerApp(DiamantApp):
         try:
             action(*args)
         except LobbyError as exc:
-            self.notify(exc.text(self.t), severity="warning", timeout=8, markup=False)
+            self.tell(exc.text(self.t))
         except DiamantError as exc:
-            self.notify(str(exc), severity="warning", markup=False)
+            self.tell(str(exc))
+
+    def tell(self, text: str, *, severity: str = "warning") -> None:
+        """Say why something asked for cannot be done: on the lobby's note line when the
+        lobby is on screen (or about to be), else in a toast."""
+        screen = self.screen_stack[-1] if self.screen_stack else None
+        if isinstance(screen, LobbyScreen):
+            screen.tell(text, severity=severity)
+        else:
+            self.notify(text, severity=severity, timeout=8, markup=False)
 
     def on_lobby_screen_join_table(self, message: LobbyScreen.JoinTable) -> None:
         self._try(self.join, message.table)

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from diamant_tui.i18n import LANGUAGE_NAMES
@@ -27,6 +28,8 @@ from .lobby import Lobby, LobbyError, TableSummary
 
 REFRESH = 2.0
 """Seconds between looks at the list of tables (redrawn only when it changed)."""
+NOTE_SHOWN = 8.0
+"""Seconds the lobby's note line says why something asked for cannot be done."""
 COLUMNS = ("table", "rules", "people", "computers", "free", "timer", "status")
 
 
@@ -108,6 +111,10 @@ class LobbyScreen(DiamantScreen):
         self._ssh_command = ssh_command
         self._admin = admin
         self._rows: list[tuple[str, ...]] = []
+        self._note: tuple[str, str] = ("", "")
+        """What the note line says now (text, severity)."""
+        self._note_timer: Timer | None = None
+        self._note_ready = False
 
     def compose(self) -> ComposeResult:
         t = self.app.t
@@ -120,6 +127,7 @@ class LobbyScreen(DiamantScreen):
             table.add_columns(*(t(f"lobby.col.{column}") for column in COLUMNS))
             yield table
             yield Static(t("lobby.empty"), id="empty")
+        yield Static("", id="note")
         yield KeyLine("leaderboard", "my_games", "admin", id="more-keys")
         yield KeyBar()
 
@@ -127,6 +135,38 @@ class LobbyScreen(DiamantScreen):
         self._show_header()
         self.refresh_tables()
         self.set_interval(REFRESH, self.refresh_tables)
+        self._note_ready = True
+        text, severity = self._note
+        if text:  # told before the screen was up (on arrival)
+            self._note = ("", "")
+            self.tell(text, severity=severity)
+
+    def tell(self, text: str, *, severity: str = "warning") -> None:
+        """Say on the lobby's note line why something the person asked for cannot be
+        done, for a few seconds; the same words again ring the bell instead.
+
+        A line of the screen, not a toast: a toast is a widget mounted and removed, two
+        layouts of the whole screen, and a crowd of people asking for a full table at
+        once would cost the server that many; the line only redraws its own cells.
+        """
+        text = printable(text)
+        if not self._note_ready:
+            self._note = (text, severity)
+            return
+        if self._note_timer is not None:
+            self._note_timer.stop()
+        self._note_timer = self.set_timer(NOTE_SHOWN, self._clear_note)
+        if self._note == (text, severity):
+            self.app.bell()
+            return
+        self._note = (text, severity)
+        note = self.query_one("#note", Static)
+        note.set_class(severity == "error", "-error")
+        note.update(Content(text), layout=False)  # a fixed height: no new layout
+
+    def _clear_note(self) -> None:
+        self._note = ("", "")
+        self.query_one("#note", Static).update("", layout=False)
 
     async def retranslate(self) -> None:
         """Redraw in the app's new language: headers, rows and key hints."""
@@ -192,7 +232,7 @@ class LobbyScreen(DiamantScreen):
         name = self._selected()
         table = self.lobby.get(name) if name else None
         if table is None:
-            self.notify(self.app.t("lobby.choose_first"), severity="warning")
+            self.tell(self.app.t("lobby.choose_first"))
             return
         self.post_message(message(table))
 
@@ -210,7 +250,7 @@ class LobbyScreen(DiamantScreen):
         try:
             self.lobby.check_room(self.identity.person, self._session)  # before the choices
         except LobbyError as exc:
-            self.notify(exc.text(self.app.t), severity="warning", timeout=8)
+            self.tell(exc.text(self.app.t))
             return
 
         def chosen(settings: TableSettings | None) -> None:

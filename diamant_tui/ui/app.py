@@ -164,6 +164,13 @@ class DiamantApp(App):
         super().notify(message, title=title, severity=severity, timeout=timeout,
                        markup=False)
 
+    def bell(self) -> None:
+        """Ring the terminal's bell now, not with the next frame: a driver that sends
+        whole frames (the server's) would hold it until the screen next changes."""
+        super().bell()
+        if not self.is_headless and self._driver is not None:
+            self._driver.flush()
+
     def on_key(self, event: events.Key) -> None:
         # Any key, on any screen, shows the person is back at the keyboard.
         for screen in self.screen_stack:
