@@ -12,7 +12,7 @@ It prints each bystander's delays from pressing ``c`` to seeing the next card, w
 without the flood (median, 90th percentile, worst), apart for the cards within a round
 and for those that open the next one (a round's end pauses the table for its summary, six
 times the pace, whatever the load), the time a fresh connection needs to reach the lobby
-just before the flood and during it, how many spectators were let in, and, when ``--pid``
+just before the flood and at five moments of it, how many spectators were let in, and, when ``--pid``
 names the server's process, its RSS and the CPU it used before and during the flood.
 
 Run: ``diamant serve --host 127.0.0.1 --port 2321 --data-dir DIR`` then
@@ -195,8 +195,12 @@ async def main() -> None:
     rss_crowd = rss(args.pid)
     await asyncio.sleep(max(0.0, flood_from - time.monotonic()))
     cpu_at.append((time.monotonic(), cpu(args.pid)))
-    await asyncio.sleep(max(0.0, flood_from + args.flood / 2 - time.monotonic()))
-    join = await fresh_join(args.port)
+    # Fresh connections at five moments of the flood: the spectators chat in bursts (a
+    # line every 0.2 s, then a pause), so one moment alone could fall in a burst or not.
+    joins = []
+    for k in range(1, 6):
+        await asyncio.sleep(max(0.0, flood_from + k * args.flood / 6 - time.monotonic()))
+        joins.append(await fresh_join(args.port, source=240 + k))
     rss_during = rss(args.pid)
     await asyncio.gather(*spectators, return_exceptions=True)
     cpu_at.append((time.monotonic(), cpu(args.pid)))
@@ -214,7 +218,7 @@ async def main() -> None:
         print(f"{who}, c -> first card of the next round (after its pause), before and "
               f"during: {summary(opening)}")
     print(f"fresh connection to the lobby: {join_before:.2f} s before the flood, "
-          f"{join:.2f} s during it")
+          f"{', '.join(f'{join:.2f}' for join in joins)} s at five moments of it")
     if rss_before is not None:
         print(f"server RSS: {rss_before} MiB before the crowd, {rss_crowd} MiB with it "
               f"before the flood, {rss_during} MiB during the flood")
