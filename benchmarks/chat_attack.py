@@ -12,8 +12,9 @@ It prints each bystander's delays from pressing ``c`` to seeing the next card, w
 without the flood (median, 90th percentile, worst), apart for the cards within a round
 and for those that open the next one (a round's end pauses the table for its summary, six
 times the pace, whatever the load), the time a fresh connection needs to reach the lobby
-just before the flood and at five moments of it, how many spectators were let in, and, when ``--pid``
-names the server's process, its RSS and the CPU it used before and during the flood.
+just before the flood and at five moments of it, how many spectators were let in, and,
+when ``--pid`` names the server's process, its RSS and the CPU it used before and during
+the flood.
 
 Run: ``diamant serve --host 127.0.0.1 --port 2321 --data-dir DIR`` then
 ``python benchmarks/chat_attack.py --port 2321 --pid PID``.

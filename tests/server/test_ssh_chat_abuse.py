@@ -33,11 +33,14 @@ BOX_DRAWING = re.compile("[\u2500-\u257f]")
 
 
 def squash(screen: str) -> str:
-    """The text of the toasts on ``screen`` (right of their edge, ▌), without whitespace
-    and without box-drawing characters: toasts wrap their lines, and the screen's rules
-    show through in the margin right of a toast."""
-    return "".join(BOX_DRAWING.sub("", "".join(line.rsplit("▌", 1)[1].split()))
-                   for line in screen.splitlines() if "▌" in line)
+    """What ``screen`` says of a refusal, without whitespace and without box-drawing
+    characters: a player's toasts (right of their edge, ▌; toasts wrap their lines, and
+    the screen's rules show through in the margin right of a toast), or a spectator's
+    note line (the two lines above the chat box and the key bar)."""
+    lines = screen.splitlines()
+    toasts = [line.rsplit("▌", 1)[1] for line in lines if "▌" in line]
+    said = toasts or lines[-4:-2]
+    return "".join(BOX_DRAWING.sub("", "".join(line.split())) for line in said)
 
 
 def in_chat_box(text: str):

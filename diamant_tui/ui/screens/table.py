@@ -290,7 +290,8 @@ class TableScreen(DiamantScreen):
                 # spectators' lines go to its log, and its own line is told on its
                 # note line: a toast costs a layout of the whole screen coming and going,
                 # and a crowd chatting would cost each of its apps one for each line.
-                if line.author == self.member.name:
+                # (Not over why a line was refused: that came after this line was said.)
+                if line.author == self.member.name and time.monotonic() >= self._refusal_until:
                     self.query_one(DecisionPanel).said(self.app.t("chat.you_said",
                                                                   line=line.text))
                 continue

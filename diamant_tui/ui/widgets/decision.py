@@ -186,7 +186,7 @@ class DecisionPanel(Horizontal):
     def watch_state(self, old: DecisionState, new: DecisionState) -> None:
         self._relabel()
         # Focus a button when a choice becomes due, unless one already has it: every
-        # move of the focus repaints the whole screen.
+        # move of the focus restyles the buttons and builds the key bar anew.
         if new.due and not old.due and not self.app.screen.is_modal:
             if not any(button.has_focus for button in self.query(ChoiceButton)):
                 self.query_one("#continue" if new.choice is not Decision.LEAVE else "#leave").focus()
