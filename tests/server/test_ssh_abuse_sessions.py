@@ -410,22 +410,29 @@ async def test_a_failed_save_is_shown_to_the_host(tmp_path, players, make_key, c
 # --- spectators ---------------------------------------------------------------------------------
 
 
+async def busy_table(server, players, make_key, keys):
+    """Table ``busy`` playing, with bob at his turn and a spectator for each of ``keys``
+    (``w0``, ``w1``...); returns bob and the spectators."""
+    server.lobby.create(TableSettings(name="busy", seats=3, bots=("carry:20",) * 2,
+                                      seed=5, pace=0.02), "test")
+    bob = players("bob")
+    await bob.connect(server.port, key=make_key(), command="play busy")
+    await bob.wait_for("Your turn")
+    watchers = [players(f"w{i}") for i in range(len(keys))]
+    for person, key in zip(watchers, keys):
+        await person.connect(server.port, key=key, command="watch busy")
+        await person.wait_for("You are watching")
+    return bob, watchers
+
+
 async def test_a_table_takes_a_bounded_number_of_spectators(tmp_path, players, make_key, caplog):
     """Every update of a table is a redraw for each spectator: past ``max_watchers`` a new
     one is told why (in their language) and stays in the lobby; someone already watching
     may come back, and the game goes on for its player."""
     server = await start(tmp_path, max_watchers=2)
     try:
-        server.lobby.create(TableSettings(name="busy", seats=3, bots=("carry:20",) * 2,
-                                          seed=5, pace=0.02), "test")
-        bob = players("bob")
-        await bob.connect(server.port, key=make_key(), command="play busy")
-        await bob.wait_for("Your turn")
         keys = [make_key() for _ in range(2)]
-        first = [players(f"w{i}") for i in range(2)]
-        for person, key in zip(first, keys):
-            await person.connect(server.port, key=key, command="watch busy")
-            await person.wait_for("You are watching")
+        bob, first = await busy_table(server, players, make_key, keys)
         with caplog.at_level(logging.WARNING, logger="diamant_server"):
             late = players("late")
             await late.connect(server.port, key=make_key(), command="watch busy",
@@ -455,14 +462,7 @@ async def test_asking_again_and_again_for_a_table_that_takes_nobody_costs_no_scr
     same note again (each note is a new layout of the screen) or logging it again."""
     server = await start(tmp_path, max_watchers=1)
     try:
-        server.lobby.create(TableSettings(name="busy", seats=3, bots=("carry:20",) * 2,
-                                          seed=5, pace=0.02), "test")
-        bob = players("bob")
-        await bob.connect(server.port, key=make_key(), command="play busy")
-        await bob.wait_for("Your turn")
-        watcher = players("w0")
-        await watcher.connect(server.port, key=make_key(), command="watch busy")
-        await watcher.wait_for("You are watching")
+        bob, (watcher,) = await busy_table(server, players, make_key, [make_key()])
         late = players("late")
         await late.connect(server.port, key=make_key())
         await late.wait_for(lambda text: "lobby" in text and "busy" in text)
