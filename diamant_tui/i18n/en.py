@@ -219,6 +219,7 @@ CATALOGUE: dict[str, str] = {
     "key.chance": "Risk",
     "key.log": "Log",
     "key.chat": "Chat",
+    "key.close_chat": "Cancel",
     "key.quit": "Quit",
     "key.rules": "Rules",
     "key.close": "Close",

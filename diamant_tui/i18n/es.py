@@ -212,6 +212,7 @@ CATALOGUE: dict[str, str] = {
     "key.chance": "Riesgo",
     "key.log": "Registro",
     "key.chat": "Chat",
+    "key.close_chat": "Cancelar",
     "key.quit": "Salir",
     "key.rules": "Reglas",
     "key.close": "Cerrar",

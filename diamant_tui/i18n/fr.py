@@ -215,6 +215,7 @@ CATALOGUE: dict[str, str] = {
     "key.chance": "Risque",
     "key.log": "Journal",
     "key.chat": "Discuter",
+    "key.close_chat": "Annuler",
     "key.quit": "Quitter",
     "key.rules": "Règles",
     "key.close": "Fermer",

@@ -211,6 +211,7 @@ CATALOGUE: dict[str, str] = {
     "key.chance": "Ризик",
     "key.log": "Журнал",
     "key.chat": "Чат",
+    "key.close_chat": "Скасувати",
     "key.quit": "Вийти",
     "key.rules": "Правила",
     "key.close": "Закрити",

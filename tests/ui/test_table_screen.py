@@ -393,6 +393,27 @@ async def test_the_chat_box_opens_over_the_last_line_and_redraws_nothing_else():
         assert rows_written(frames) <= {22, 23, 24}, frames.sent
 
 
+async def test_escape_closes_the_chat_box_and_drops_what_was_typed():
+    """While the chat box is open the key bar says how to close it; Escape does, and the
+    words typed are not sent."""
+    table = mid_round(FixedTable())
+    member = table.member(0)
+    app = DiamantApp(lang="fr", member=member)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        assert not any(k.key == "escape" for k in footer_keys(app))
+        await pilot.press("t", *"oups")
+        await settled(pilot)
+        assert [k.words for k in footer_keys(app) if k.key == "escape"] == ["Annuler"]
+        await pilot.press("escape")
+        await settled(pilot)
+        chat = app.screen.query_one("#chat-input")
+        assert not chat.has_class("-open") and chat.value == "" and member.said == []
+        await pilot.press("t")
+        await settled(pilot)
+        assert chat.value == "" and app.focused is chat  # a new, empty line
+
+
 async def test_a_new_theme_reaches_the_marks_in_the_player_list():
     """The list keeps the styles it looked up between redraws, but not across a change of
     theme: a decided player's mark takes the new theme's colour at once."""

@@ -66,6 +66,7 @@ class TableScreen(DiamantScreen):
         Binding("t", "chat", "key.chat"),
         Binding("s", "start_now", "key.start_now"),
         Binding("q", "leave_table", "key.quit"),
+        Binding("escape", "close_chat", "key.close_chat"),  # only while the chat box is open
         # Before any widget's own keys (a button's Enter), while a round summary is shown.
         Binding("enter,escape,space", "close_summary", show=False, priority=True),
     ]
@@ -350,6 +351,8 @@ class TableScreen(DiamantScreen):
         if action == "close_summary":
             # Otherwise the key goes on to whatever would have had it (the chat box).
             return self._summary_shown and not isinstance(self.focused, Input)
+        if action == "close_chat":  # (asked before the screen is composed, too)
+            return any(chat.has_class("-open") for chat in self.query("#chat-input"))
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -431,8 +434,15 @@ class TableScreen(DiamantScreen):
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()
-        chat = message.input
         text = message.value
+        self.action_close_chat()
+        if not text.strip():
+            return
+        self._act(self.member.say, text)
+
+    def action_close_chat(self) -> None:
+        """Close the chat box, what was typed in it dropped (Escape; Enter sends it)."""
+        chat = self.query_one("#chat-input", Input)
         chat.value = ""
         chat.remove_class("-open")
         panel = self.query_one(DecisionPanel)
@@ -441,9 +451,6 @@ class TableScreen(DiamantScreen):
         else:
             panel.focus_choice(Decision.CONTINUE)
         chat.can_focus = False
-        if not text.strip():
-            return
-        self._act(self.member.say, text)
 
     def action_leave_table(self) -> None:
         playing = self.update_ is not None and self.update_.status is TableStatus.PLAYING
