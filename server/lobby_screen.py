@@ -172,6 +172,7 @@ class LobbyScreen(DiamantScreen):
         """Redraw in the app's new language: headers, rows and key hints."""
         await super().retranslate()
         self._rows = []  # the table was made anew: fill it again
+        self._note = ("", "")  # and the note line, empty
         self._show_header()
         self.refresh_tables()
         self.query_one(DataTable).focus()
