@@ -143,16 +143,29 @@ def play_out(
     return Outcome(float(worth[0]), tuple(float(w) for w in worth[1:]))
 
 
-def win_chance(totals: np.ndarray, me: int, rounds_left: int, spread: float) -> np.ndarray:
+_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(12)
+_WEIGHTS = _WEIGHTS / _WEIGHTS.sum()  # nodes and weights for the mean over a standard normal
+
+
+def win_chance(totals: np.ndarray, me: int, rounds_left: int, spread: float,
+               edge: float = 0.0) -> np.ndarray:
     """Chance of winning the game, per column of ``totals`` (seats, games) of scores.
 
-    With no round left it is the share of the win; otherwise each other player's lead
-    is taken as normally spread, ``spread`` per round and player, and independent.
+    With no round left it is the share of the win. Otherwise every player's takings over
+    the rounds left are taken as normally spread, ``spread`` per round, and ``me`` is
+    expected to take ``edge`` more than each other player per round. Its own takings are
+    one draw that every comparison shares, so the chance is the mean, over that draw, of
+    the product of the chances of ending ahead of each other player (worked out at a few
+    points, Gauss-Hermite). Five level players each get 1/5, as they should; treating
+    the comparisons as independent, as a first version did, gave each 1/16, and a
+    player ahead far too little.
     """
     if rounds_left <= 0:
         top = totals.max(axis=0)
         ties = (totals == top).sum(axis=0)
         return np.where(totals[me] == top, 1.0 / ties, 0.0)
-    others = np.delete(totals, me, axis=0)
-    z = (totals[me] - others) / (spread * np.sqrt(2.0 * rounds_left))
-    return np.prod(1.0 / (1.0 + np.exp(-_LOGISTIC * z)), axis=0)
+    lead = np.delete(totals[me] - totals, me, axis=0) + edge * rounds_left
+    sigma = spread * np.sqrt(rounds_left)
+    z = (lead[None] + sigma * _NODES[:, None, None]) / sigma
+    ahead = 1.0 / (1.0 + np.exp(-_LOGISTIC * z))
+    return np.tensordot(_WEIGHTS, np.prod(ahead, axis=1), axes=1)
