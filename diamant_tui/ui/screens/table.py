@@ -88,6 +88,11 @@ class TableScreen(DiamantScreen):
         self._due_round: int | None = None
         self._refusal_until = float("-inf")
         self._waiting_updates: list[TableUpdate] = []
+        # The parts check_action asks about, kept as composed (again by a new language):
+        # a query walks the screen's widgets, and the key bar asks for every key it shows
+        # at every change of the keys, for every seat.
+        self._chat: Input | None = None
+        self._summary: RoundSummary | None = None
 
     @property
     def game_goes_on(self) -> bool:
@@ -114,9 +119,11 @@ class TableScreen(DiamantScreen):
                 chat = SteadyInput(id="chat-input", placeholder=self.app.t("chat.placeholder"),
                                    max_length=200, compact=True)
                 chat.can_focus = False  # closed: no line of its own, no place in the focus chain
+                self._chat = chat
                 yield chat
             yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield RoundSummary(id="summary")
+        self._summary = RoundSummary(id="summary")
+        yield self._summary
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -257,8 +264,7 @@ class TableScreen(DiamantScreen):
 
     @property
     def _summary_shown(self) -> bool:
-        summary = self.query(RoundSummary)
-        return bool(summary) and summary.first().shown
+        return self._summary is not None and self._summary.shown
 
     def _close_summary(self) -> None:
         if self._summary_shown:
@@ -351,8 +357,8 @@ class TableScreen(DiamantScreen):
         if action == "close_summary":
             # Otherwise the key goes on to whatever would have had it (the chat box).
             return self._summary_shown and not isinstance(self.focused, Input)
-        if action == "close_chat":  # (asked before the screen is composed, too)
-            return any(chat.has_class("-open") for chat in self.query("#chat-input"))
+        if action == "close_chat":
+            return self._chat is not None and self._chat.has_class("-open")
         return True
 
     def on_key(self, event: events.Key) -> None:
