@@ -119,3 +119,24 @@ async def test_an_open_chat_box_sends_nothing_while_nobody_types():
         await pilot.pause()
         assert frames.frames == 0, frames.frames
         assert "Say something" in screen_text(app)
+
+
+async def test_a_toast_already_on_screen_is_not_shown_again():
+    """The same words while their toast is still up ring the bell instead of stacking a
+    second toast (each toast is a layout of the screen coming and going); other words,
+    or the same once the toast has gone, are shown."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:3",) * 2, pace=0.05))
+    app = DiamantApp(lang="en", member=table.sit("ann", "ann"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        for _ in range(3):
+            app.notify("Only the table's creator may start it early.", timeout=30)
+        app.notify("Something else.", timeout=0.2)
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [
+            "Only the table's creator may start it early.", "Something else."]
+        await asyncio.sleep(0.3)  # the second toast's time is over
+        app.notify("Something else.")
+        await pilot.pause()
+        assert [n.message for n in app._notifications].count("Something else.") == 1
+    await table.close()
