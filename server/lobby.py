@@ -32,7 +32,7 @@ from .config import ServerConfig
 from .console import tell_host
 from .eventlog import SessionLog
 from .identity import Identity, person_of
-from .logtext import loggable
+from .logtext import WarningLimiter, loggable
 from .ratings import places_from_scores
 from .storage import Sitter, Storage
 
@@ -152,8 +152,8 @@ class Lobby:
         self._saving: set[asyncio.Task] = set()
         self._ids: dict[Table, str] = {}
         """Each table's id in the database, where it is saved as it changes."""
-        self._refusals_logged: dict[tuple[str, str], float] = {}
-        """When a refusal (what, of whom) was last logged: one line a minute each."""
+        self._refusals_logged = WarningLimiter(log, interval=REFUSAL_LOG_INTERVAL, clock=clock)
+        """One log line a minute for each person's same refusal (what, of whom)."""
 
     # --- tables -------------------------------------------------------------------------
 
@@ -236,26 +236,11 @@ class Lobby:
         if identity in watching:
             return
         if len(watching) >= self.max_watchers:
-            if self._log_refusal(f"watch {table.name}", identity):
+            if self._refusals_logged.due(("watch", table.name, identity)) is not None:
                 log.warning("table %r: a spectator refused, %d watching already", table.name,
                             len(watching), extra={"event": "limit", "limit": "max_watchers",
                                                   "table": table.name})
             raise LobbyError("limit.watchers", name=table.name, limit=self.max_watchers)
-
-    def _log_refusal(self, what: str, identity: str) -> bool:
-        """Whether to log this refusal: once a minute for each person and request, since
-        a person (or their client) can ask again many times a second."""
-        now = self._clock()
-        logged = self._refusals_logged
-        if len(logged) > 1000:  # forget the old ones, so the memory stays bounded
-            for key, when in list(logged.items()):
-                if now - when >= REFUSAL_LOG_INTERVAL:
-                    del logged[key]
-        last = logged.get((what, identity))
-        if last is not None and now - last < REFUSAL_LOG_INTERVAL:
-            return False
-        logged[(what, identity)] = now
-        return True
 
     async def close_empty(self) -> list[str]:
         """Close the tables nobody has sat at or looked at for ``empty_table_timeout``

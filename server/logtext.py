@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from typing import Callable, Hashable
 
 ELLIPSIS = "…"
 
@@ -34,23 +34,39 @@ class WarningLimiter:
     """Logs a repeated warning at most once every ``interval`` seconds, with a count of the
     ones left out since (a client can cause the same warning hundreds of times a second)."""
 
+    KEYS_KEPT = 1000
+    """Keys remembered before those quiet for an interval are forgotten: a client may
+    choose some of them (who asks, for which table)."""
+
     def __init__(self, logger: logging.Logger, interval: float = 5.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._logger = logger
         self.interval = interval
         self._clock = clock
-        self._last: dict[str, float] = {}
-        self._suppressed: dict[str, int] = {}
+        self._last: dict[Hashable, float] = {}
+        self._suppressed: dict[Hashable, int] = {}
 
-    def warning(self, key: str, message: str, *args: object) -> bool:
-        """Log ``message % args`` under ``key`` unless one was logged lately; True if logged."""
+    def due(self, key: Hashable) -> int | None:
+        """Whether a line under ``key`` may be logged now: None when one was lately (this
+        one is counted as left out), else how many were left out since the last one;
+        ``key`` then counts as logged now."""
         now = self._clock()
         last = self._last.get(key)
         if last is not None and now - last < self.interval:
             self._suppressed[key] = self._suppressed.get(key, 0) + 1
-            return False
+            return None
+        if len(self._last) >= self.KEYS_KEPT:
+            for quiet in [k for k, when in self._last.items() if now - when >= self.interval]:
+                del self._last[quiet]
+                self._suppressed.pop(quiet, None)
         self._last[key] = now
-        left_out = self._suppressed.pop(key, 0)
+        return self._suppressed.pop(key, 0)
+
+    def warning(self, key: Hashable, message: str, *args: object) -> bool:
+        """Log ``message % args`` under ``key`` unless one was logged lately; True if logged."""
+        left_out = self.due(key)
+        if left_out is None:
+            return False
         if left_out:
             message += " (%d more like it not logged)"
             args = (*args, left_out)

@@ -109,6 +109,20 @@ def test_repeated_warnings_are_logged_once_every_few_seconds_with_a_count(caplog
                         "s1: something else"]
 
 
+def test_the_warning_limiter_forgets_quiet_keys_when_it_holds_many():
+    """Keys may come from clients (who asks, for what): past ``KEYS_KEPT`` the ones quiet
+    for an interval are forgotten, those still within it kept."""
+    clock = Clock()
+    limiter = WarningLimiter(logging.getLogger("diamant_server.test"), interval=60.0, clock=clock)
+    for n in range(WarningLimiter.KEYS_KEPT - 1):
+        assert limiter.due(("watch", n)) == 0
+    clock.now += 61
+    assert limiter.due("recent") == 0
+    assert limiter.due("recent") is None  # within its interval: left out
+    assert limiter.due("one more") == 0  # the store was full: the quiet keys go
+    assert len(limiter._last) == 2 and limiter.due("recent") is None
+
+
 def test_the_session_limits_are_settings_and_checked():
     import argparse
 
