@@ -113,34 +113,21 @@ async def measure(args) -> dict[str, dict[str, float]]:
         await run("whole view", whole_view)
         await run("full repaint", full_repaint)
 
-        # Shown and closed in turn (each a change); the figure is for the pair.
-        await run("round summary shown + closed",
-                  lambda i: screen._show_summary(view) if i % 2 == 0 else screen._close_summary())
-        figures["round summary shown + closed"] = {
-            key: 2 * value for key, value in figures["round summary shown + closed"].items()}
+        async def run_pair(name: str, there, gone) -> None:
+            """Shown and gone in turn (each a change); the figure is for the pair."""
+            await run(name, lambda i: there(i) if i % 2 == 0 else gone())
+            figures[name] = {key: 2 * value for key, value in figures[name].items()}
+
+        await run_pair("round summary shown + closed",
+                       lambda i: screen._show_summary(view), screen._close_summary)
         # A person's own chat box, opened (t) and closed with an empty line (Enter).
         chat = screen.query_one("#chat-input", Input)
-
-        def chat_box(i: int) -> None:
-            if i % 2 == 0:
-                screen.action_chat()
-            else:
-                screen.on_input_submitted(Input.Submitted(chat, ""))
-
-        await run("chat box opened + closed", chat_box)
-        figures["chat box opened + closed"] = {
-            key: 2 * value for key, value in figures["chat box opened + closed"].items()}
-
+        await run_pair("chat box opened + closed", lambda i: screen.action_chat(),
+                       lambda: screen.on_input_submitted(Input.Submitted(chat, "")))
         # A toast (a refusal, another's chat line) shown, then gone.
-        def toast(i: int) -> None:
-            if i % 2 == 0:
-                app.notify(f"A note, number {i}", timeout=60)
-            else:
-                app.clear_notifications()
-
-        await run("toast shown + gone", toast)
-        figures["toast shown + gone"] = {
-            key: 2 * value for key, value in figures["toast shown + gone"].items()}
+        await run_pair("toast shown + gone",
+                       lambda i: app.notify(f"A note, number {i}", timeout=60),
+                       app.clear_notifications)
         member.decide(Decision.LEAVE)
     await table.close()
     return figures
