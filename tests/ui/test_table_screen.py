@@ -32,9 +32,13 @@ def key_dimmed(app, key: str) -> bool:
     return not next(k for k in footer_keys(app) if k.key == key).enabled
 
 
+MOVE_TO = re.compile(r"\x1b\[(\d+);\d+H")
+"""A cursor move in what a frame writes; the row (from 1) is its group."""
+
+
 def sent_to_row(written: str, row: int) -> str:
     """The text a frame wrote on terminal ``row`` (from 1), colours and styles left out."""
-    parts = re.split(r"\x1b\[(\d+);\d+H", written)
+    parts = MOVE_TO.split(written)
     text = "".join(part for y, part in zip(parts[1::2], parts[2::2]) if int(y) == row)
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
@@ -365,8 +369,7 @@ async def test_a_chat_line_typed_over_the_round_summary_is_sent_not_taken_as_clo
 
 def rows_written(frames: FrameCounter) -> set[int]:
     """The terminal rows (from 1) the counted frames wrote on."""
-    return {int(row) for written in frames.sent
-            for row in re.findall(r"\x1b\[(\d+);\d+H", written)}
+    return {int(row) for written in frames.sent for row in MOVE_TO.findall(written)}
 
 
 async def test_the_chat_box_opens_over_the_last_line_and_redraws_nothing_else():
