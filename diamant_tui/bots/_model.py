@@ -37,9 +37,8 @@ def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rules += [(CARDS, n) for n in range(1, 21)]
     rules += [(CARRY, x) for x in (*range(2, 31), 32, 35, 40, 45, 50, 60, 80)]
     rules += [(HAZARDS, k) for k in (1, 2, 3, 4)]
-    cautions = CAUTIONS
-    rules += [(RISK, f) for f in cautions]
-    rules += [(EV, f) for f in cautions]
+    rules += [(RISK, f) for f in CAUTIONS]
+    rules += [(EV, f) for f in CAUTIONS]
     rules += [(RANDOM, p) for p in (0.05, 0.1, 0.2, 0.3, 0.5)]
     family = np.array([r[0] for r in rules])
     param = np.array([r[1] for r in rules], dtype=np.float64)
