@@ -16,6 +16,11 @@ just before the flood and at five moments of it, how many spectators were let in
 when ``--pid`` names the server's process, its RSS and the CPU it used before and during
 the flood.
 
+The spectators run in a process of their own, at a lower priority (``nice``), so that
+the bystanders' screens are read by a process that the crowd's own work cannot hold up:
+on a real server the crowd's clients are on other machines. Each process prints the CPU
+it used and how late its event loop ran at worst, so a reader can tell who was saturated.
+
 Run: ``diamant serve --host 127.0.0.1 --port 2321 --data-dir DIR`` then
 ``python benchmarks/chat_attack.py --port 2321 --pid PID``.
 """
@@ -24,15 +29,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import asyncssh
 import pyte
 
-from procstat import cpu_seconds
+from procstat import cpu_seconds, own_cpu_seconds
 
 TURN = re.compile(r"Round (\d+)/\d+ · card (\d+)")
 
@@ -129,6 +137,49 @@ async def chat(port: int, n: int, table: str, start: float, until: float, lines:
         conn.close()
 
 
+class LoopLag:
+    """How late this process's event loop ran at worst, from a tick every 50 ms."""
+
+    TICK = 0.05
+
+    def __init__(self) -> None:
+        self.worst: dict[str, float] = {}
+        self.phase = "before"
+        self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            due = time.monotonic() + self.TICK
+            await asyncio.sleep(self.TICK)
+            late = time.monotonic() - due
+            self.worst[self.phase] = max(self.worst.get(self.phase, 0.0), late)
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+
+async def crowd(args) -> None:
+    """The spectators' process: chat, then print what was sent and what it cost."""
+    lag = LoopLag()
+    cpu0 = own_cpu_seconds()
+    sent = [0]
+    let_in = [0]
+    spectators = []
+    for n in range(args.spectators):
+        spectators.append(asyncio.create_task(
+            chat(args.port, n, args.table, args.flood_from, args.until, args.lines,
+                 args.window, sent, let_in)))
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(max(0.0, args.flood_from - time.monotonic()))
+    lag.phase = "flood"
+    cpu1 = own_cpu_seconds()
+    await asyncio.gather(*spectators, return_exceptions=True)
+    lag.stop()
+    print(json.dumps({"sent": sent[0], "let_in": let_in[0],
+                      "cpu_before": cpu1 - cpu0, "cpu_flood": own_cpu_seconds() - cpu1,
+                      "lag": lag.worst}))
+
+
 async def fresh_join(port: int, source: int = 254) -> float:
     began = time.monotonic()
     conn, chan, me = await connect(port, f"fresh{source}", None, True, source=source)
@@ -169,33 +220,46 @@ async def main() -> None:
     parser.add_argument("--quiet", type=float, default=10.0, help="seconds measured before")
     parser.add_argument("--flood", type=float, default=25.0, help="seconds of flood")
     parser.add_argument("--table", default="den")
+    parser.add_argument("--crowd-nice", type=int, default=10,
+                        help="the spectators' process's nice value")
+    # The spectators' own process is this script run again with these.
+    parser.add_argument("--role", choices=("measure", "crowd"), default="measure",
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--flood-from", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--until", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
+    if args.role == "crowd":
+        await crowd(args)
+        return
     delays: list[tuple[float, float, bool]] = []
     elsewhere: list[tuple[float, float, bool]] = []
+    lag = LoopLag()
     now = time.monotonic()
     connect_for = 5 + args.spectators * 0.15
     flood_from = now + args.quiet + connect_for
     until = flood_from + args.flood
     rss_before = rss(args.pid)
     cpu_at = [(time.monotonic(), cpu(args.pid))]
+    own_at = [own_cpu_seconds()]
     bystanders = [asyncio.create_task(play(args.port, "ann", args.table, until, delays)),
                   asyncio.create_task(play(args.port, "bea", f"{args.table}-2", until,
                                            elsewhere, source=252))]
     await asyncio.sleep(2)
-    sent = [0]
-    let_in = [0]
-    spectators = []
-    for n in range(args.spectators):
-        spectators.append(asyncio.create_task(
-            chat(args.port, n, args.table, flood_from, until, args.lines, args.window, sent,
-                 let_in)))
-        await asyncio.sleep(0.1)
+    # CLOCK_MONOTONIC is the same clock in every process of the machine.
+    crowd_process = await asyncio.create_subprocess_exec(
+        "nice", "-n", str(args.crowd_nice), sys.executable, os.path.abspath(__file__),
+        "--role", "crowd", "--port", str(args.port), "--spectators", str(args.spectators),
+        "--lines", str(args.lines), "--window", str(args.window), "--table", args.table,
+        "--flood-from", repr(flood_from), "--until", repr(until),
+        stdout=asyncio.subprocess.PIPE)
     await asyncio.sleep(max(0.0, flood_from - 3 - time.monotonic()))
     join_before = await fresh_join(args.port, source=253)
     rss_crowd = rss(args.pid)
     await asyncio.sleep(max(0.0, flood_from - time.monotonic()))
     cpu_at.append((time.monotonic(), cpu(args.pid)))
+    own_at.append(own_cpu_seconds())
+    lag.phase = "flood"
     # Fresh connections at five moments of the flood: the spectators chat in bursts (a
     # line every 0.2 s, then a pause), so one moment alone could fall in a burst or not.
     joins = []
@@ -203,12 +267,15 @@ async def main() -> None:
         await asyncio.sleep(max(0.0, flood_from + k * args.flood / 6 - time.monotonic()))
         joins.append(await fresh_join(args.port, source=240 + k))
     rss_during = rss(args.pid)
-    await asyncio.gather(*spectators, return_exceptions=True)
+    out, _ = await crowd_process.communicate()
+    crowd_said = json.loads(out.decode().strip().splitlines()[-1])
     cpu_at.append((time.monotonic(), cpu(args.pid)))
+    own_at.append(own_cpu_seconds())
     await asyncio.gather(*bystanders, return_exceptions=True)
-    print(f"{args.spectators} spectators ({let_in[0]} let in, the others in the lobby), "
-          f"{args.lines} lines per {args.window:g} s each, {args.flood:g} s of flood, "
-          f"{sent[0]} lines sent")
+    lag.stop()
+    print(f"{args.spectators} spectators ({crowd_said['let_in']} let in, the others in the "
+          f"lobby), {args.lines} lines per {args.window:g} s each, {args.flood:g} s of flood, "
+          f"{crowd_said['sent']} lines sent")
     for who, times in (("bystander at the table", delays),
                        ("bystander at another table", elsewhere)):
         quiet = [d for t, d, same in times if t < flood_from and same]
@@ -227,6 +294,16 @@ async def main() -> None:
         print(f"server CPU: {100 * (c1 - c0) / (flood - start):.0f} % of a core before "
               f"the flood (spectators joining), {100 * (c2 - c1) / (end - flood):.0f} % "
               "during it")
+    (start, _), (flood, _), (end, _) = cpu_at
+    print(f"bystanders' process: CPU {100 * (own_at[1] - own_at[0]) / (flood - start):.0f} % "
+          f"before the flood, {100 * (own_at[2] - own_at[1]) / (end - flood):.0f} % during; "
+          f"its loop late by at most {lag.worst.get('before', 0):.2f} s before, "
+          f"{lag.worst.get('flood', 0):.2f} s during")
+    print(f"crowd's process (nice {args.crowd_nice}): CPU "
+          f"{crowd_said['cpu_before']:.1f} s joining, {crowd_said['cpu_flood']:.1f} s in the "
+          f"flood ({100 * crowd_said['cpu_flood'] / (end - flood):.0f} %); its loop late by "
+          f"at most {crowd_said['lag'].get('before', 0):.2f} s before, "
+          f"{crowd_said['lag'].get('flood', 0):.2f} s during")
 
 
 if __name__ == "__main__":

@@ -21,9 +21,12 @@ seconds. :class:`LoopShare` keeps each session to its share of the loop:
   lobby) for one:
   the session keeps the bytes, in order, and gets them once the loop keeps time again,
   one session per tick, the longest waiting first (and at the latest after ``hold``
-  seconds, however late the loop). Sessions within their share, such as a player
-  deciding, are not held: their keys go first. Nothing held is lost: the input was
-  counted against the session's allowances when it arrived.
+  seconds, however late the loop). Sessions within their share are not held: their keys
+  go first. Nor is a seat in a game whose person types no more than someone deciding
+  (:data:`DECIDING_KEYS`): what a player's app costs comes from the table's cards, not
+  from their keys, and holding their one key a turn would only make them late for the
+  game. Nothing held is lost: the input was counted against the session's allowances
+  when it arrived.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import math
 import time
 import weakref
 from typing import Any, Callable, Protocol
@@ -51,6 +55,10 @@ METER_FOR = 10.0
 """Seconds the sessions' use of the loop is still timed after the loop last ran late.
 Timing every callback costs about a fifth of the CPU of a seat, so it runs only while the
 loop is, or was lately, behind: that is when shares matter."""
+DECIDING_KEYS = 4.0
+"""Keys passed on lately (a count that wears off over the share's window) up to which a
+seated person counts as deciding, and their input is never held: a choice takes a key or
+three."""
 TABLE_PACKAGE = "diamant_tui.table"
 """Tasks whose code lives here run for a whole table, not for the person who started them."""
 
@@ -67,6 +75,10 @@ class Metered(Protocol):
     def seated(self) -> bool:
         """Whether the person holds a seat in a game being played."""
 
+    @property
+    def keys_passed(self) -> int:
+        """Key presses, mouse reports and pastes passed on to the app so far."""
+
     def release_input(self) -> None:
         """Pass on the input held back so far."""
 
@@ -80,7 +92,7 @@ app's tasks inherit it)."""
 class _Use:
     """One session's use of the loop, as the ticks see it."""
 
-    __slots__ = ("seen", "rate", "held_since", "weight")
+    __slots__ = ("seen", "rate", "held_since", "weight", "keys", "keys_seen", "keys_at")
 
     def __init__(self, seen: float) -> None:
         self.seen = seen
@@ -90,6 +102,12 @@ class _Use:
         self.held_since: float | None = None
         self.weight = 1.0
         """How many shares the session gets (a seat in a game more than others)."""
+        self.keys = 0.0
+        """Keys passed on lately: a count that wears off over the share's window."""
+        self.keys_seen = 0
+        """The session's ``keys_passed`` when ``keys`` was last brought up to date."""
+        self.keys_at = 0.0
+        """When that was."""
 
 
 class LoopShare:
@@ -125,7 +143,9 @@ class LoopShare:
 
     def add(self, session: Metered) -> None:
         """Measure ``session`` from now on."""
-        self._uses.setdefault(session, _Use(session.loop_seconds))
+        if session not in self._uses:
+            use = self._uses[session] = _Use(session.loop_seconds)
+            use.keys_seen = session.keys_passed
 
     def remove(self, session: Metered) -> None:
         """Forget ``session`` (it has ended); anything it held is dropped with it."""
@@ -156,13 +176,30 @@ class LoopShare:
         use = self._uses.get(session)
         return use.weight if use is not None else 1.0
 
+    def keys_lately(self, session: Metered) -> float:
+        """Keys ``session`` passed on lately: each wears off over the share's window."""
+        use = self._uses.get(session)
+        return 0.0 if use is None else self._count_keys(session, use, self._clock())
+
+    def _count_keys(self, session: Metered, use: _Use, now: float) -> float:
+        # Brought up to date at every tick too, so that keys wear off from about when
+        # they came, not from when the count was last looked at.
+        passed = session.keys_passed
+        use.keys = (use.keys * math.exp(-(now - use.keys_at) / self.window)
+                    + passed - use.keys_seen)
+        use.keys_seen, use.keys_at = passed, now
+        return use.keys
+
     def should_hold(self, session: Metered) -> bool:
         """Whether input arriving now for ``session`` must wait: it uses more than its
-        share while the loop is late, or while others over their share are waiting."""
+        share while the loop is late, or while others over their share are waiting;
+        never for a person deciding at their seat."""
         use = self._uses.get(session)
         if use is None or self._loop is None or not (self.behind or self._held):
             return False
-        return use.rate > self._share * use.weight
+        if use.rate <= self._share * use.weight:
+            return False
+        return not (session.seated and self.keys_lately(session) <= DECIDING_KEYS)
 
     def holding(self, session: Metered) -> None:
         """``session`` has started holding its input back (it asks to be released)."""
@@ -230,6 +267,7 @@ class LoopShare:
 
     def _measure(self, elapsed: float) -> None:
         """Each session's use since the last tick, averaged over the window."""
+        now = self._clock()
         weight = min(1.0, elapsed / self.window)
         typed_since = time.monotonic() - self.window  # the clock of last_input
         used_in_all = 0.0
@@ -242,6 +280,7 @@ class LoopShare:
             if use.held_since is None:
                 use.rate += (used / elapsed - use.rate) * weight
             use.weight = self.seat_weight if session.seated else 1.0
+            self._count_keys(session, use, now)
             used_in_all += use.rate
             if use.rate > BUSY or session.last_input > typed_since:
                 shares += use.weight  # it wants the loop: it counts in the split

@@ -59,6 +59,8 @@ class InputGate:
         self.dropped = 0
         """Events dropped by the last :meth:`filter` call."""
         self.dropped_total = 0
+        self.passed = 0
+        """Events let through so far (a paste counts as one)."""
         self.ignored = 0
         """Sequences ignored as no terminal would send them (in-band sizes, too long)."""
         self.flood_started: float | None = None
@@ -74,6 +76,7 @@ class InputGate:
         self._tokens_at = now
         allowed = min(count, int(self._tokens))
         self._tokens -= allowed
+        self.passed += allowed
         if allowed < count:
             self._drop(count - allowed)
         return allowed

@@ -299,6 +299,11 @@ class GameSession(asyncssh.SSHServerSession):
         return bool(getattr(self.app, "seated_in_a_game", False))
 
     @property
+    def keys_passed(self) -> int:
+        """Key presses, mouse reports and pastes passed on to the app so far."""
+        return self.gate.passed if self.gate is not None else 0
+
+    @property
     def input_held(self) -> bool:
         """True while input from the client waits for this session's turn in the loop."""
         return bool(self._held)

@@ -5,6 +5,7 @@ another's keys go through first; a table's game loop is charged to nobody."""
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import time
 from dataclasses import replace
@@ -17,6 +18,7 @@ from diamant_server.server import GameServer
 from diamant_tui.engine.events import CardRevealed
 from test_ssh_terminal import until
 
+TURN = r"Round \d+/\d+ · card \d+"
 NEW_TABLE = "Open a table"
 """What ``n`` in the lobby shows: a key with a visible effect."""
 
@@ -173,3 +175,41 @@ async def test_a_flood_throws_away_what_was_held_with_it(fair_server, players, m
     await pat.wait_for("some of it was ignored")
     stop_hogging()
     await pat.press_until("n", "Open a table")
+
+
+async def test_a_player_deciding_is_never_held_however_dear_their_screen(
+        fair_server, players, make_key):
+    """Ann's screen costs the loop more than her share while it runs late (her table's
+    cards, not her keys, make it dear): her one key a turn still goes through at once.
+    Typing faster than a person deciding, she waits like anyone over their share."""
+    server = fair_server
+    share = server.share
+    ann, wes = players("ann"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 2")
+    await ann.wait_for("Your turn")
+    await wes.connect(server.port, key=make_key())
+    await wes.wait_for("lobby")
+    anns, wess = session_of(server, "ann"), session_of(server, "wes")
+    for _ in range(6):  # keys long ago do not count: they have worn off
+        ann.send(b"x")
+    await until(lambda: anns.keys_passed >= 6)
+    await asyncio.sleep(3 * share.window)
+    stoppers = [hog(anns.app, every=0.1, busy=0.08), hog(wess.app, every=0.1, busy=0.01)]
+    try:
+        await until(lambda: share.behind and anns.seated
+                    and share.rate(anns) > share.share * share.weight(anns))
+        turn = re.search(TURN, ann.text)[0]
+        before = anns.last_input
+        ann.press("c")
+        await until(lambda: anns.last_input > before)  # the key has reached the server
+        assert not anns.input_held
+        await ann.wait_for(lambda text: "You chose" in text or re.search(TURN, text)[0] != turn)
+        for _ in range(8):  # not a decision: a burst of keys
+            ann.send(b"x")
+        await until(lambda: anns.keys_passed >= 5)  # c, and at least four of them
+        ann.send(b"x")
+        await until(lambda: anns.input_held)
+    finally:
+        for stop in stoppers:
+            stop()
+    await until(lambda: not anns.input_held)  # nothing lost: only late
