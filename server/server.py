@@ -25,6 +25,7 @@ from .addresses import socket_addresses
 from .auth import ConnectionHandler
 from .bans import Ban, Bans
 from .chat_watch import ChatWatch
+from .collector import Collector
 from .identity import Identity
 from .config import ServerConfig
 from .fair_share import LoopShare
@@ -117,6 +118,7 @@ class GameServer:
             lobby, idle_timeout=config.lobby_idle_timeout,
             waiting_timeout=config.waiting_timeout, chat_watch=chat_watch, admin=self.admin))
         self._app_factory = build(self.lobby)
+        self.collector = Collector()
         self.share = LoopShare(lag=config.fair_share_lag, window=config.fair_share_window,
                                hold=config.fair_share_hold,
                                seat_weight=config.fair_share_seat_weight)
@@ -196,6 +198,7 @@ class GameServer:
                               f"port {self.config.metrics_port}: {exc.strerror}") from None
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
                                                                name="empty tables")
+        self.collector.tune()  # before the share's ticks: the collection takes a while
         self.share.start()
         log.info("listening on %s port %d; host key %s", self.config.host, self.port,
                  self.fingerprint)
@@ -294,6 +297,7 @@ class GameServer:
                  and not save.cancelled() and save.exception() is None]
         await self._within(self.metrics.stop(), 1.0, "stopping the metrics endpoint")
         self._acceptor = None
+        self.collector.restore()
         self._stopped.set()
         log.info("stopped in %.1f s; open tables saved: %d", time.monotonic() - started,
                  len(saved))
