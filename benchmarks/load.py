@@ -23,6 +23,7 @@ What it measures:
   Textual flushes) and bytes (received by the clients) per seat per reveal;
 - server memory (``/proc/PID/status``): idle, after the first wave, after all joins, peak;
 - games completed, errors (clients' and the server's error log), this process's own CPU;
+- the passes of the server's cycle collector by generation (count, time, longest pause);
 - the stop: SIGTERM with every client still connected, until the server process exits.
 
 With ``--attack N``, N abusive clients (see :class:`load_client.Attacker`: key flooders, an
@@ -394,6 +395,10 @@ class Run:
                 "play_core_share": own_play / play_wall if play_wall > 0 else None,
                 "total_s": own_cpu_seconds(),
             },
+            "collector": [{"generation": generation, "passes": int(passes), "total_s": total,
+                           "longest_s": longest}
+                          for generation, (passes, total, longest)
+                          in enumerate(report["collections"])],
             "stop": {k: v for k, v in stopped.items() if k not in ("error_messages",)},
             "attack": None if args.attack is None else {
                 "attackers": [{"name": a.name, "kind": a.kind, "connections": a.connections,
@@ -437,6 +442,9 @@ def table_text(r: dict) -> str:
                         f"{r['seat_reveals']} seat-reveals"),
         ("games completed", f"{r['games_completed']} of {r['games_expected']}"),
         ("errors", f"{r['errors']['count']} (server {r['errors']['server']})"),
+        ("server's cycle collector", ", ".join(
+            f"gen{g['generation']} {g['passes']}x {_fmt(g['total_s'], 1000, 0)} ms "
+            f"(longest {_fmt(g['longest_s'], 1000, 0)})" for g in r["collector"])),
         ("load generator CPU in play", f"{_fmt(own['play_core_share'], 100, 0)} % of a core"),
         ("stop (SIGTERM → exit)", f"{_fmt(r['stop'].get('signal_to_exit_s'), 1, 2)} s "
                                   f"(server.stop {_fmt(r['stop'].get('seconds'), 1, 2)} s)"),

@@ -9,7 +9,9 @@ of behaviour:
   clients' process reads too;
 - every write of a session to its client (one per frame the Textual driver flushes) and
   its bytes;
-- the games that reach their final scores, and every error the server logs.
+- the games that reach their final scores, and every error the server logs;
+- every pass of Python's cycle collector (count, time in all and longest, by generation):
+  a full collection looks at every app's objects at once, and stops every screen meanwhile.
 
 It answers the load generator over a pipe (``snapshot``, ``report``), stops like
 ``diamant serve`` on SIGTERM (``GameServer.stop``) and reports how long that took.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import cProfile
+import gc
 import logging
 import os
 import signal
@@ -48,7 +51,21 @@ class Probe:
     error_messages: list[str] = field(default_factory=list)
     stopping: bool = False
     errors_at_stop: int = 0
+    collections: list[list[float]] = field(default_factory=lambda: [[0, 0.0, 0.0] for _ in range(3)])
+    """Per generation: passes of the cycle collector, seconds in all, longest pause."""
     _last_step: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    _collecting_since: float = 0.0
+
+    def collector(self, phase: str, info: dict) -> None:
+        """A ``gc.callbacks`` entry: times each pass of the cycle collector."""
+        if phase == "start":
+            self._collecting_since = time.perf_counter()
+            return
+        took = time.perf_counter() - self._collecting_since
+        counts = self.collections[info["generation"]]
+        counts[0] += 1
+        counts[1] += took
+        counts[2] = max(counts[2], took)
 
     def snapshot(self) -> dict:
         """The counters, for a measuring window (cheap: no lists)."""
@@ -58,7 +75,7 @@ class Probe:
     def report(self) -> dict:
         """Everything, once the load is over."""
         return {**self.snapshot(), "reveal_log": self.reveals,
-                "error_messages": self.error_messages}
+                "error_messages": self.error_messages, "collections": self.collections}
 
 
 class _ErrorCounter(logging.Handler):
@@ -123,6 +140,7 @@ def serve(conn: Connection, options: dict) -> None:
     probe = Probe()
     logging.getLogger().addHandler(_ErrorCounter(probe))
     _instrument(probe)
+    gc.callbacks.append(probe.collector)
     profiler = cProfile.Profile() if options.get("profile") else None
     if profiler is not None:
         profiler.enable()

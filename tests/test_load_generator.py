@@ -16,7 +16,7 @@ KEYS = {
     "config", "join_s", "reveal_to_screen_s", "server_cpu", "frames_per_seat_per_reveal",
     "chunks_per_seat_per_reveal", "bytes_per_seat_per_reveal", "server_rss_mib",
     "play_window_s", "reveals", "seat_reveals", "games_completed", "games_expected",
-    "errors", "load_generator_cpu", "stop", "wall_s",
+    "errors", "load_generator_cpu", "stop", "wall_s", "collector",
 }
 
 
@@ -36,4 +36,7 @@ def test_two_people_play_one_game_and_the_results_come_as_json():
     assert results["join_s"]["n"] == 2
     assert results["reveal_to_screen_s"]["n"] > 0
     assert results["stop"]["exit_code"] == 0
+    young = results["collector"][0]  # a game makes garbage: the server collected some
+    assert [g["generation"] for g in results["collector"]] == [0, 1, 2]
+    assert young["passes"] > 0 and 0 < young["longest_s"] <= young["total_s"]
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
