@@ -26,6 +26,7 @@ from .messages import LeaveReplay, LeaveTable, TableUpdated
 from .screens.base import _Guarded
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
+from .strip_cycles import keep_strips_acyclic
 from .widget_css import add_widget_css
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
@@ -36,6 +37,7 @@ from .widgets.too_small import TooSmall
 LeaveHandler = Callable[["DiamantApp"], None]
 
 share_parsed_css()  # every app in this process parses its CSS once, together
+keep_strips_acyclic()  # a frame's lines are freed with it, not by the cycle collector
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 
