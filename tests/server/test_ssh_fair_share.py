@@ -203,7 +203,8 @@ async def test_a_player_deciding_is_never_held_however_dear_their_screen(
         ann.press("c")
         await until(lambda: anns.last_input > before)  # the key has reached the server
         assert not anns.input_held
-        await ann.wait_for(lambda text: "You chose" in text or re.search(TURN, text)[0] != turn)
+        await ann.wait_for(lambda text: "You chose" in text or (
+            (now := re.search(TURN, text)) is not None and now[0] != turn))
         for _ in range(8):  # not a decision: a burst of keys
             ann.send(b"x")
         await until(lambda: anns.keys_passed >= 5)  # c, and at least four of them
