@@ -18,7 +18,7 @@ import numpy as np
 
 from ..engine.view import Decision, PlayerView
 from ..engine.features import Features, features_from_view
-from ._model import CARDS, CARRY, EV, RISK, Beliefs
+from ._model import CARDS, CARRY, EV, FAMILY, MIRROR, RISK, Beliefs
 from ._rollout import Plan, play_out, win_chance
 from ._solo import solo_decision
 
@@ -83,6 +83,7 @@ class ExpertBot:
     samples: int = 250
     spread: float = SPREAD
     edge: float = EDGE
+    edge_mirror: bool = True
     solo: bool = True
     """Alone in the cave, play the exact choice (:mod:`._solo`)."""
     rng: random.Random = field(default_factory=random.Random, repr=False)
@@ -104,9 +105,11 @@ class ExpertBot:
         rounds_left = view.rounds - view.round
         mine = view.seat
 
+        edge = self._edges(view)
+
         def value(banked: np.ndarray) -> np.ndarray:
             # Ties in the chance of winning go to the choice that banks more.
-            chance = win_chance(scores + banked, mine, rounds_left, self.spread, self.edge)
+            chance = win_chance(scores + banked, mine, rounds_left, self.spread, edge)
             return chance + 1e-6 * banked[mine]
 
         exact = solo_decision(view, [int(x) for x in scores[:, 0]]) if self.solo else None
@@ -122,6 +125,15 @@ class ExpertBot:
         )
         return Decision.LEAVE if leave else Decision.CONTINUE
 
+    def _edges(self, view: PlayerView) -> np.ndarray:
+        """The edge it expects over each other player, a column (others, 1): none over a
+        player it believes plays like itself."""
+        others = [s for s in range(len(view.players)) if s != view.seat]
+        if not self.edge_mirror:
+            return np.full((len(others), 1), self.edge)
+        like_me = np.array([self._beliefs.weights(s)[FAMILY == MIRROR].sum() for s in others])
+        return (self.edge * (1.0 - like_me))[:, None]
+
     def _learn(self, view: PlayerView) -> None:
         """Update beliefs with what the others chose after the last decision."""
         seen = self._seen
@@ -135,7 +147,7 @@ class ExpertBot:
         others = [s for s in seen.in_cave if s != view.seat]
         if view.round == seen.round and view.step == seen.step + 1 and seen.continued:
             for s in others:
-                self._beliefs.observe(s, seen.features, not view.players[s].in_cave)
+                self._beliefs.observe(s, seen.features, not view.players[s].in_cave, False)
             return
         if view.round != seen.round + 1 or not view.round_results:
             return
@@ -150,14 +162,14 @@ class ExpertBot:
             if seen.continued:
                 # The round ended in disaster on the next card: who banked had left.
                 if seen.features.carried + seen.features.path > 0:
-                    self._beliefs.observe(s, seen.features, result.banked[s] > 0)
+                    self._beliefs.observe(s, seen.features, result.banked[s] > 0, False)
                 continue
             # It left after card seen.step: whoever banked just as much left with it;
             # the others' later choices it did not see, but the round's end tells a bit.
             if mine == 0:
                 continue  # nothing tells who left with it
             went_with = result.banked[s] == mine
-            self._beliefs.observe(s, seen.features, went_with)
+            self._beliefs.observe(s, seen.features, went_with, True)
             if went_with:
                 continue
             if result.banked[s] == 0 and result.disaster:
