@@ -18,7 +18,7 @@ import numpy as np
 
 from ..engine.view import Decision, PlayerView
 from ..engine.features import Features, features_from_view
-from ._model import CARDS, CARRY, EV, FAMILY, MIRROR, RISK, Beliefs
+from ._model import CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, RISK, Beliefs
 from ._rollout import Plan, play_out, win_chance
 from ._solo import solo_decision
 
@@ -84,6 +84,8 @@ class ExpertBot:
     spread: float = SPREAD
     edge: float = EDGE
     edge_mirror: bool = True
+    like_me: float = LIKE_ME
+    """Prior weight of "a player like me", in a family's weights."""
     solo: bool = True
     """Alone in the cave, play the exact choice (:mod:`._solo`)."""
     rng: random.Random = field(default_factory=random.Random, repr=False)
@@ -139,7 +141,7 @@ class ExpertBot:
         seen = self._seen
         names = _names(view)
         if seen is None or seen.names != names or (view.round, view.step) < (seen.round, seen.step):
-            self._beliefs = Beliefs(len(view.players))  # a new game (or a new table)
+            self._beliefs = Beliefs(len(view.players), self.like_me)  # a new game (or table)
             self._seen = None
             return
         if (view.round, view.step) == (seen.round, seen.step):
