@@ -5,8 +5,9 @@ What it weighs, in the rollouts of :mod:`._rollout`: leaving now banks what it c
 plus a share of the path (all of it, and the relics, if it leaves alone); going on may
 bring more, and a later lone exit, or lose everything. Who else leaves, and when,
 decides how the path is shared, so each other player is modelled as following one of
-many simple rules, weighted by how well each rule explains what that player was seen to
-do this game (:mod:`._model`). Each ending is scored by the chance of winning the game.
+many simple rules, or as a player like itself (another expert, who makes the same choice
+and so shares its exits), weighted by how well each explains what that player was seen
+to do this game (:mod:`._model`). Each ending is scored by the chance of winning the game.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ round of 300 games in the README's line-up (classic)."""
 EDGE = 3.0
 """Rubies a round the expert expects to take more than each other player, for the chance
 of winning (it scores about 1.6 a round more than the simple players of the README's
-line-up; 3, with a spread of 5, predicted the winners best)."""
+line-up; 3, with a spread of 5, predicted the winners best). Over a player it believes
+to be like itself it expects none, in proportion to that belief: two experts at one
+table counted on it against each other."""
 
 
 def plans(view: PlayerView, scores: np.ndarray) -> tuple[Plan, ...]:
@@ -75,7 +78,8 @@ class ExpertBot:
     order at random; the others following the rules it believes they follow, learned from
     when they left so far this game) and scores every ending by the chance of winning
     the game: with rounds left, by its lead over each player measured against the usual
-    spread of a round (and the edge it expects to keep over simple players); in the last
+    spread of a round (and the edge it expects to keep over simple players, but not over
+    a player like itself); in the last
     round, by who actually finishes first. So it plays
     for the win, not for rubies: safer when ahead, bolder when behind.
     """
