@@ -10,7 +10,8 @@ Two measures, per rule set:
   one expert against three of the strength below).
 
 Run: ``python benchmarks/bench_strength.py --games 2000 --jobs 2`` (the README's figures;
-several minutes a rule set on two cores) or fewer games for a quick look.
+several minutes a rule set on two cores) or fewer games for a quick look. No time limit
+is set on the players' decisions: a machine busy with other work must not stop a run.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ LINEUP = ["expert", "ev", "risk", "cards:6", "carry:20"]
 
 def lineup(rules: str, games: int, jobs: int, seed: int, exact: bool) -> str:
     """The expert's figures in the README's line-up."""
-    result = simulate(rules, LINEUP, games, seed=seed, jobs=jobs, exact=exact)
+    result = simulate(rules, LINEUP, games, seed=seed, jobs=jobs, exact=exact, limit=None)
     s = result.summary()["bots"][0]
     low, high = s["wins_interval"]
     return (f"{s['wins']:.1%} ({low:.1%}-{high:.1%}), mean score {s['score']:.1f}")
@@ -36,7 +37,7 @@ def pair(rules: str, strong: str, weak: str, games: int, jobs: int, seed: int,
          exact: bool) -> float:
     """Share of the wins that two ``strong`` players take from two ``weak`` ones."""
     result = simulate(rules, [strong, strong, weak, weak], games, seed=seed, jobs=jobs,
-                      exact=exact)
+                      exact=exact, limit=None)
     return float(result.wins[:, :2].sum(axis=1).mean())
 
 
@@ -71,7 +72,7 @@ def main() -> None:
                       f"{shares[0]:.1%} / {shares[1]:.1%} exact", flush=True)
                 if strong == "expert":
                     alone = simulate(rules, [strong, weak, weak, weak], games, seed=args.seed,
-                                     jobs=args.jobs)
+                                     jobs=args.jobs, limit=None)
                     print(f"{rules:13} one {strong} vs three {weak} ({games} games): "
                           f"{alone.wins[:, 0].mean():.1%} (even share 25%)", flush=True)
         print(f"{rules:13} ({time.time() - start:.0f} s)", flush=True)

@@ -32,3 +32,11 @@ def test_an_edge_per_round_counts_for_each_round_left():
 def test_the_last_round_shares_the_win_among_the_leaders():
     totals = np.array([[20, 20, 5], [20, 10, 9], [3, 10, 9]], dtype=float)
     assert list(win_chance(totals, 0, 0, 9.0)) == [0.5, 1.0, 0.0]
+
+
+def test_an_edge_can_differ_from_one_player_to_another():
+    """An edge over one player only counts as a lead over that player only."""
+    level = np.zeros((3, 1))
+    edge = np.array([[3.0], [0.0]])  # over seat 1, none over seat 2
+    ahead = np.array([[12.0], [0.0], [12.0]])
+    assert win_chance(level, 0, 4, 5.0, edge)[0] == pytest.approx(win_chance(ahead, 0, 4, 5.0)[0])

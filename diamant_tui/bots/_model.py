@@ -1,7 +1,8 @@
 """What the expert believes about the other players: which simple rule each one follows.
 
 A belief is a weight per candidate rule (leave after N cards, at X rubies, at K hazards,
-the risk and ev formulas at many cautions, leave at random). Each time a player is
+the risk and ev formulas at many cautions, leave at random, or "a player like me": one who
+makes the same choice as the one who believes, as another expert does). Each time a player is
 seen to continue or leave, rules that predicted otherwise lose weight (Bayes' rule with
 a small chance of a slip, so a person who follows no rule exactly is still modelled).
 """
@@ -12,9 +13,14 @@ import numpy as np
 
 from ..engine.features import Features
 
-CARDS, CARRY, HAZARDS, RISK, EV, RANDOM = range(6)
+CARDS, CARRY, HAZARDS, RISK, EV, RANDOM, MIRROR = range(7)
 SLIP = 0.03
 """Chance that a player does not do what its rule says (keeps beliefs from dying out)."""
+LIKE_ME = 0.1
+"""Prior weight of "a player like me", in a family's weights: with a whole family's
+weight, simple players kept enough of it through the first round to cost the expert
+about two games in a hundred (README); two choices that no simple rule explains make it
+up against another expert."""
 
 
 CAUTIONS = (0.25, 0.35, 0.45, 0.5, 0.55, 0.6, 0.65) + tuple(
@@ -40,6 +46,9 @@ def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rules += [(RISK, f) for f in CAUTIONS]
     rules += [(EV, f) for f in CAUTIONS]
     rules += [(RANDOM, p) for p in (0.05, 0.1, 0.2, 0.3, 0.5)]
+    # A player like the one who believes (another expert): it leaves when that one leaves
+    # and then follows the same plan, so every exit is shared with it.
+    rules += [(MIRROR, 0.0)]
     family = np.array([r[0] for r in rules])
     param = np.array([r[1] for r in rules], dtype=np.float64)
     return family, param, _prior(family)
@@ -56,6 +65,11 @@ def _prior(family: np.ndarray) -> np.ndarray:
     return np.log(1.0 / (sizes.size * sizes[family]))
 
 
+def _like_me_prior(like_me: float) -> np.ndarray:
+    """The prior with "a player like me" given ``like_me`` times a family's weight."""
+    return PRIOR + np.where(FAMILY == MIRROR, np.log(like_me), 0.0)
+
+
 FAMILY, PARAM, PRIOR = _candidates()
 
 
@@ -63,16 +77,17 @@ def family_terms(f: Features) -> tuple[np.ndarray, np.ndarray]:
     """(A, B) per family, so that a rule of that family with parameter p leaves when p*A >= B.
 
     Each is an array (families, ...) over the shape of the features' fields. The
-    ``random`` row is a placeholder; callers compare with their own uniforms.
+    ``random`` and ``mirror`` rows are placeholders: callers compare with their own
+    uniforms, and a mirror copies a choice that no formula gives.
     """
     stake = f.carried + f.path + f.relics_path
     one = np.ones_like(np.asarray(f.step), dtype=np.float64)
     a = np.stack(np.broadcast_arrays(
-        -one, -one, -one, f.deadly * f.carried, f.deadly * stake, one
+        -one, -one, -one, f.deadly * f.carried, f.deadly * stake, one, one
     )).astype(np.float64)
     b = np.stack(np.broadcast_arrays(
         -np.asarray(f.step), -np.asarray(f.carried), -np.asarray(f.hazards),
-        f.shares, f.shares + f.leftovers + f.relics_gain, 0 * one,
+        f.shares, f.shares + f.leftovers + f.relics_gain, 0 * one, 0 * one,
     )).astype(np.float64)
     return a, b
 
@@ -80,16 +95,18 @@ def family_terms(f: Features) -> tuple[np.ndarray, np.ndarray]:
 class Beliefs:
     """Log-weights over the candidate rules, one row per seat."""
 
-    def __init__(self, seats: int) -> None:
-        self.log = np.tile(PRIOR, (seats, 1))
+    def __init__(self, seats: int, like_me: float = LIKE_ME) -> None:
+        self.log = np.tile(_like_me_prior(like_me), (seats, 1))
 
-    def observe(self, seat: int, f: Features, left: bool) -> None:
-        """``seat`` was seen to leave (or continue) in the situation ``f`` (plain numbers)."""
+    def observe(self, seat: int, f: Features, left: bool, mine: bool | None = None) -> None:
+        """``seat`` was seen to leave (or continue) in the situation ``f`` (plain numbers),
+        where the one who believes chose to leave (``mine`` True) or not (None: unknown)."""
         a, b = family_terms(f)
         leaves = PARAM * a[FAMILY] >= b[FAMILY]
         chance = np.where(leaves == left, 1 - SLIP, SLIP)
         random = FAMILY == RANDOM
         chance[random] = PARAM[random] if left else 1 - PARAM[random]
+        chance[FAMILY == MIRROR] = 0.5 if mine is None else (1 - SLIP if left == mine else SLIP)
         self.log[seat] += np.log(chance)
         self.log[seat] -= self.log[seat].max()
 

@@ -2,7 +2,8 @@
 
 The unseen order of the deck is drawn at random; the other players follow rules drawn
 from the expert's beliefs (:mod:`._model`); the player itself either leaves now or
-continues and then follows one of a few plans. Every plan meets the same card orders
+continues and then follows one of a few plans (and a player believed to be like it does
+the same). Every plan meets the same card orders
 and the same other players, so their comparison is not blurred by luck.
 """
 
@@ -16,7 +17,7 @@ from ..engine.view import PlayerView
 from ..engine.cave import Cave
 from ..engine.encoding import HAZARD_TYPES, encoding
 from ..engine.features import Features
-from ._model import FAMILY, PARAM, RANDOM, Beliefs, family_terms
+from ._model import CARDS, FAMILY, MIRROR, PARAM, RANDOM, Beliefs, family_terms
 
 _LOGISTIC = 1.702  # logistic curve that follows the normal distribution function closely
 
@@ -108,16 +109,25 @@ def play_out(
         if player.in_cave and seat != me:
             drawn = beliefs.sample(seat, samples, rng)
             family[seat], param[seat] = FAMILY[drawn], PARAM[drawn]
+    # A player like this one ("mirror") makes the same choice now and then follows the
+    # same plan: in the block that leaves now it leaves too, in the others it goes on.
+    mirror = np.tile(family == MIRROR, (1, blocks))
     family = np.tile(family, (1, blocks))
     param = np.tile(param, (1, blocks))
+    family[mirror] = CARDS
     for k, plan in enumerate(plans, start=1):
-        family[me, k * samples:(k + 1) * samples] = plan.family
-        param[me, k * samples:(k + 1) * samples] = plan.param
+        block = slice(k * samples, (k + 1) * samples)
+        family[me, block] = plan.family
+        param[me, block] = plan.param
+        family[:, block] = np.where(mirror[:, block], plan.family, family[:, block])
+        param[:, block] = np.where(mirror[:, block], plan.param, param[:, block])
     # The choice now: the others follow their rules, the player's is fixed per block.
     uniform = np.tile(rng.random((seats, samples)), (1, blocks))
     leaving = _decide(cave.features(), family, param, uniform)
     leaving[me] = False
     leaving[me, :samples] = True
+    leaving[mirror] = False
+    leaving[:, :samples] |= mirror[:, :samples]
     cave.leave(leaving)
     banked = np.zeros((seats, games), dtype=np.int64)
     rows = np.arange(games)  # the games still in the cave arrays
@@ -148,12 +158,13 @@ _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()  # nodes and weights for the mean over a st
 
 
 def win_chance(totals: np.ndarray, me: int, rounds_left: int, spread: float,
-               edge: float = 0.0) -> np.ndarray:
+               edge: float | np.ndarray = 0.0) -> np.ndarray:
     """Chance of winning the game, per column of ``totals`` (seats, games) of scores.
 
     With no round left it is the share of the win. Otherwise every player's takings over
     the rounds left are taken as normally spread, ``spread`` per round, and ``me`` is
-    expected to take ``edge`` more than each other player per round. Its own takings are
+    expected to take ``edge`` more than each other player per round (one number, or a
+    column with one entry per other player, in seat order). Its own takings are
     one draw that every comparison shares, so the chance is the mean, over that draw, of
     the product of the chances of ending ahead of each other player (worked out at a few
     points, Gauss-Hermite). Five level players each get 1/5, as they should; treating

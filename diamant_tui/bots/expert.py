@@ -5,8 +5,9 @@ What it weighs, in the rollouts of :mod:`._rollout`: leaving now banks what it c
 plus a share of the path (all of it, and the relics, if it leaves alone); going on may
 bring more, and a later lone exit, or lose everything. Who else leaves, and when,
 decides how the path is shared, so each other player is modelled as following one of
-many simple rules, weighted by how well each rule explains what that player was seen to
-do this game (:mod:`._model`). Each ending is scored by the chance of winning the game.
+many simple rules, or as a player like itself (another expert, who makes the same choice
+and so shares its exits), weighted by how well each explains what that player was seen
+to do this game (:mod:`._model`). Each ending is scored by the chance of winning the game.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 from ..engine.view import Decision, PlayerView
 from ..engine.features import Features, features_from_view
-from ._model import CARDS, CARRY, EV, RISK, Beliefs
+from ._model import CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, RISK, Beliefs
 from ._rollout import Plan, play_out, win_chance
 from ._solo import solo_decision
 
@@ -29,7 +30,9 @@ round of 300 games in the README's line-up (classic)."""
 EDGE = 3.0
 """Rubies a round the expert expects to take more than each other player, for the chance
 of winning (it scores about 1.6 a round more than the simple players of the README's
-line-up; 3, with a spread of 5, predicted the winners best)."""
+line-up; 3, with a spread of 5, predicted the winners best). Over a player it believes
+to be like itself it expects none, in proportion to that belief: two experts at one
+table counted on it against each other."""
 
 
 def plans(view: PlayerView, scores: np.ndarray) -> tuple[Plan, ...]:
@@ -75,7 +78,8 @@ class ExpertBot:
     order at random; the others following the rules it believes they follow, learned from
     when they left so far this game) and scores every ending by the chance of winning
     the game: with rounds left, by its lead over each player measured against the usual
-    spread of a round (and the edge it expects to keep over simple players); in the last
+    spread of a round (and the edge it expects to keep over simple players, but not over
+    a player like itself); in the last
     round, by who actually finishes first. So it plays
     for the win, not for rubies: safer when ahead, bolder when behind.
     """
@@ -83,6 +87,9 @@ class ExpertBot:
     samples: int = 250
     spread: float = SPREAD
     edge: float = EDGE
+    edge_mirror: bool = True
+    like_me: float = LIKE_ME
+    """Prior weight of "a player like me", in a family's weights."""
     solo: bool = True
     """Alone in the cave, play the exact choice (:mod:`._solo`)."""
     rng: random.Random = field(default_factory=random.Random, repr=False)
@@ -104,9 +111,11 @@ class ExpertBot:
         rounds_left = view.rounds - view.round
         mine = view.seat
 
+        edge = self._edges(view)
+
         def value(banked: np.ndarray) -> np.ndarray:
             # Ties in the chance of winning go to the choice that banks more.
-            chance = win_chance(scores + banked, mine, rounds_left, self.spread, self.edge)
+            chance = win_chance(scores + banked, mine, rounds_left, self.spread, edge)
             return chance + 1e-6 * banked[mine]
 
         exact = solo_decision(view, [int(x) for x in scores[:, 0]]) if self.solo else None
@@ -122,12 +131,21 @@ class ExpertBot:
         )
         return Decision.LEAVE if leave else Decision.CONTINUE
 
+    def _edges(self, view: PlayerView) -> np.ndarray:
+        """The edge it expects over each other player, a column (others, 1): none over a
+        player it believes plays like itself."""
+        others = [s for s in range(len(view.players)) if s != view.seat]
+        if not self.edge_mirror:
+            return np.full((len(others), 1), self.edge)
+        like_me = np.array([self._beliefs.weights(s)[FAMILY == MIRROR].sum() for s in others])
+        return (self.edge * (1.0 - like_me))[:, None]
+
     def _learn(self, view: PlayerView) -> None:
         """Update beliefs with what the others chose after the last decision."""
         seen = self._seen
         names = _names(view)
         if seen is None or seen.names != names or (view.round, view.step) < (seen.round, seen.step):
-            self._beliefs = Beliefs(len(view.players))  # a new game (or a new table)
+            self._beliefs = Beliefs(len(view.players), self.like_me)  # a new game (or table)
             self._seen = None
             return
         if (view.round, view.step) == (seen.round, seen.step):
@@ -135,7 +153,7 @@ class ExpertBot:
         others = [s for s in seen.in_cave if s != view.seat]
         if view.round == seen.round and view.step == seen.step + 1 and seen.continued:
             for s in others:
-                self._beliefs.observe(s, seen.features, not view.players[s].in_cave)
+                self._beliefs.observe(s, seen.features, not view.players[s].in_cave, False)
             return
         if view.round != seen.round + 1 or not view.round_results:
             return
@@ -150,14 +168,14 @@ class ExpertBot:
             if seen.continued:
                 # The round ended in disaster on the next card: who banked had left.
                 if seen.features.carried + seen.features.path > 0:
-                    self._beliefs.observe(s, seen.features, result.banked[s] > 0)
+                    self._beliefs.observe(s, seen.features, result.banked[s] > 0, False)
                 continue
             # It left after card seen.step: whoever banked just as much left with it;
             # the others' later choices it did not see, but the round's end tells a bit.
             if mine == 0:
                 continue  # nothing tells who left with it
             went_with = result.banked[s] == mine
-            self._beliefs.observe(s, seen.features, went_with)
+            self._beliefs.observe(s, seen.features, went_with, True)
             if went_with:
                 continue
             if result.banked[s] == 0 and result.disaster:

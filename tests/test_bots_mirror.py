@@ -1,0 +1,98 @@
+"""The expert's belief "a player like me": another player who chooses as it does."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from diamant_tui.bots._model import CARDS, FAMILY, MIRROR, PARAM, Beliefs
+from diamant_tui.bots._rollout import play_out
+from diamant_tui.bots.expert import ExpertBot, plans
+from diamant_tui.engine.features import Features
+from diamant_tui.engine.game import Game, GameConfig
+from diamant_tui.engine.cards import parse_card
+from diamant_tui.engine.view import Decision, Phase
+from diamant_tui.sim.simulate import play_game
+
+STEP = dict(n=3, deadly=4, hazards=2, shares=30, leftovers=2, path=1, relics_path=0,
+            relics_gain=0, deck=20)
+
+
+def _like_me(beliefs: Beliefs, seat: int) -> float:
+    return float(beliefs.weights(seat)[FAMILY == MIRROR].sum())
+
+
+def test_a_player_who_chooses_as_it_does_is_believed_to_be_like_it():
+    beliefs = Beliefs(3)
+    # Seat 1 leaves whenever "I" leave and goes on when I go on, at no fixed number of
+    # cards, rubies or odds; seat 2 goes on when I leave and leaves when I go on.
+    for step, carried, mine in ((2, 4, True), (3, 6, False), (5, 3, True), (4, 9, False),
+                                (6, 5, True), (3, 12, False)):
+        f = Features(step=step, carried=carried, **STEP)
+        beliefs.observe(1, f, left=mine, mine=mine)
+        beliefs.observe(2, f, left=not mine, mine=mine)
+    assert _like_me(beliefs, 1) > 0.9
+    assert _like_me(beliefs, 2) < 1e-6
+
+
+def test_what_it_did_itself_unknown_tells_nothing_about_likeness():
+    beliefs = Beliefs(2)
+    before = _like_me(beliefs, 1)
+    beliefs.observe(1, Features(step=3, carried=5, **STEP), left=True)
+    beliefs.observe(1, Features(step=4, carried=0, **STEP), left=False)
+    assert 0 < _like_me(beliefs, 1) and abs(_like_me(beliefs, 1) - before) < 0.5
+
+
+def _three_in_the_cave():
+    """Three players in the cave after T5 and T7: each carries 3, the path holds 3."""
+    game = Game(GameConfig(["me", "other", "third"], "classic"), seed=0)
+    game.reveal(parse_card("T5"))
+    game.apply_decisions({s: Decision.CONTINUE for s in game.players_in_cave})
+    game.reveal(parse_card("T7"))
+    assert game.phase is Phase.DECISION
+    view = game.view_for(0)
+    assert (view.me.carried, view.rubies_on_path) == (3, 3)
+    return view
+
+
+def _certain(rule: np.ndarray) -> np.ndarray:
+    return np.where(rule, 0.0, -1e9)
+
+
+def test_a_player_like_it_shares_the_path_when_it_leaves():
+    """Leaving now takes the whole path when the others go on, and half of it when one
+    of them is like itself, and so leaves with it."""
+    view = _three_in_the_cave()
+    never = np.arange(FAMILY.size) == np.flatnonzero(FAMILY == CARDS)[-1]  # cards:20
+    worth = {}
+    for like in (False, True):
+        beliefs = Beliefs(3)
+        beliefs.log[1] = _certain(FAMILY == MIRROR if like else never)
+        beliefs.log[2] = _certain(never)
+        out = play_out(view, beliefs, plans(view, np.zeros(3)),
+                       lambda banked: banked[0].astype(float), np.random.default_rng(1), 64)
+        worth[like] = out.leave
+    assert worth == {False: 3 + 3, True: 3 + 1}
+
+
+def test_two_experts_come_to_believe_each_other_alike():
+    """Over a game, an expert finds another expert more like itself than any simple rule
+    makes it, and a simple player not like itself."""
+    bots = [ExpertBot(rng=random.Random(1)), ExpertBot(rng=random.Random(2))]
+    from diamant_tui.bots import make_bot
+    bots.append(make_bot("cards:5", exact=True))
+    game = play_game(Game(GameConfig(["a", "b", "c"], "classic"), seed=3), bots)
+    assert game.over
+    for me, other in ((0, 1), (1, 0)):
+        assert _like_me(bots[me]._beliefs, other) > _like_me(bots[me]._beliefs, 2)
+    assert _like_me(bots[0]._beliefs, 2) < 0.01
+
+
+def test_it_expects_no_edge_over_a_player_like_itself():
+    view = _three_in_the_cave()
+    bot = ExpertBot(rng=random.Random(1))
+    bot._beliefs = Beliefs(3)
+    bot._beliefs.log[1] = _certain(FAMILY == MIRROR)
+    bot._beliefs.log[2] = _certain(FAMILY != MIRROR)
+    assert bot._edges(view)[:, 0].tolist() == [0.0, bot.edge]
