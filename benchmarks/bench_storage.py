@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from diamant_server.storage import Storage
+from looplag import LagMeter
 
 BLOCKED = 0.005
 """Loop lag above which the loop counts as blocked (a frame is ~16 ms)."""
@@ -41,32 +42,6 @@ def snapshot(step: int) -> dict:
                                "decisions": [{f"player{i}": "continue" for i in range(6)}] * 11}
                               for _ in range(3)]},
     }
-
-
-class LagMeter:
-    """Measures how late the event loop wakes a task that sleeps 1 ms at a time."""
-
-    def __init__(self) -> None:
-        self.worst = 0.0
-        self._task: asyncio.Task | None = None
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            before = loop.time()
-            await asyncio.sleep(0.001)
-            self.worst = max(self.worst, loop.time() - before - 0.001)
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        assert self._task is not None
-        self._task.cancel()
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            pass
 
 
 async def timed(write) -> float:

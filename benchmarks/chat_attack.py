@@ -35,12 +35,12 @@ import re
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import asyncssh
 import pyte
 
-from procstat import cpu_seconds, own_cpu_seconds
+from looplag import LagMeter
+from procstat import cpu_seconds, memory_kib, own_cpu_seconds
 
 TURN = re.compile(r"Round (\d+)/\d+ · card (\d+)")
 
@@ -137,30 +137,10 @@ async def chat(port: int, n: int, table: str, start: float, until: float, lines:
         conn.close()
 
 
-class LoopLag:
-    """How late this process's event loop ran at worst, from a tick every 50 ms."""
-
-    TICK = 0.05
-
-    def __init__(self) -> None:
-        self.worst: dict[str, float] = {}
-        self.phase = "before"
-        self._task = asyncio.create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            due = time.monotonic() + self.TICK
-            await asyncio.sleep(self.TICK)
-            late = time.monotonic() - due
-            self.worst[self.phase] = max(self.worst.get(self.phase, 0.0), late)
-
-    def stop(self) -> None:
-        self._task.cancel()
-
-
 async def crowd(args) -> None:
     """The spectators' process: chat, then print what was sent and what it cost."""
-    lag = LoopLag()
+    lag = LagMeter(tick=0.05)
+    lag.start()
     cpu0 = own_cpu_seconds()
     sent = [0]
     let_in = [0]
@@ -171,13 +151,13 @@ async def crowd(args) -> None:
                  args.window, sent, let_in)))
         await asyncio.sleep(0.1)
     await asyncio.sleep(max(0.0, args.flood_from - time.monotonic()))
-    lag.phase = "flood"
+    late_before, lag.worst = lag.worst, 0.0
     cpu1 = own_cpu_seconds()
     await asyncio.gather(*spectators, return_exceptions=True)
-    lag.stop()
+    await lag.stop()
     print(json.dumps({"sent": sent[0], "let_in": let_in[0],
                       "cpu_before": cpu1 - cpu0, "cpu_flood": own_cpu_seconds() - cpu1,
-                      "lag": lag.worst}))
+                      "lag": {"before": late_before, "flood": lag.worst}}))
 
 
 async def fresh_join(port: int, source: int = 254) -> float:
@@ -189,12 +169,8 @@ async def fresh_join(port: int, source: int = 254) -> float:
 
 
 def rss(pid: int | None) -> int | None:
-    if pid is None:
-        return None
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) // 1024
-    return None
+    """The server's resident memory now, in MiB (None without its process id)."""
+    return None if pid is None else memory_kib(pid)["VmRSS"] // 1024
 
 
 def summary(values: list[float]) -> str:
@@ -234,7 +210,8 @@ async def main() -> None:
         return
     delays: list[tuple[float, float, bool]] = []
     elsewhere: list[tuple[float, float, bool]] = []
-    lag = LoopLag()
+    lag = LagMeter(tick=0.05)
+    lag.start()
     now = time.monotonic()
     connect_for = 5 + args.spectators * 0.15
     flood_from = now + args.quiet + connect_for
@@ -259,7 +236,7 @@ async def main() -> None:
     await asyncio.sleep(max(0.0, flood_from - time.monotonic()))
     cpu_at.append((time.monotonic(), cpu(args.pid)))
     own_at.append(own_cpu_seconds())
-    lag.phase = "flood"
+    late_before, lag.worst = lag.worst, 0.0
     # Fresh connections at five moments of the flood: the spectators chat in bursts (a
     # line every 0.2 s, then a pause), so one moment alone could fall in a burst or not.
     joins = []
@@ -272,7 +249,7 @@ async def main() -> None:
     cpu_at.append((time.monotonic(), cpu(args.pid)))
     own_at.append(own_cpu_seconds())
     await asyncio.gather(*bystanders, return_exceptions=True)
-    lag.stop()
+    await lag.stop()
     print(f"{args.spectators} spectators ({crowd_said['let_in']} let in, the others in the "
           f"lobby), {args.lines} lines per {args.window:g} s each, {args.flood:g} s of flood, "
           f"{crowd_said['sent']} lines sent")
@@ -297,13 +274,13 @@ async def main() -> None:
     (start, _), (flood, _), (end, _) = cpu_at
     print(f"bystanders' process: CPU {100 * (own_at[1] - own_at[0]) / (flood - start):.0f} % "
           f"before the flood, {100 * (own_at[2] - own_at[1]) / (end - flood):.0f} % during; "
-          f"its loop late by at most {lag.worst.get('before', 0):.2f} s before, "
-          f"{lag.worst.get('flood', 0):.2f} s during")
+          f"its loop late by at most {late_before:.2f} s before, "
+          f"{lag.worst:.2f} s during")
     print(f"crowd's process (nice {args.crowd_nice}): CPU "
           f"{crowd_said['cpu_before']:.1f} s joining, {crowd_said['cpu_flood']:.1f} s in the "
           f"flood ({100 * crowd_said['cpu_flood'] / (end - flood):.0f} %); its loop late by "
-          f"at most {crowd_said['lag'].get('before', 0):.2f} s before, "
-          f"{crowd_said['lag'].get('flood', 0):.2f} s during")
+          f"at most {crowd_said['lag']['before']:.2f} s before, "
+          f"{crowd_said['lag']['flood']:.2f} s during")
 
 
 if __name__ == "__main__":
