@@ -4,6 +4,8 @@ from contextlib import AsyncExitStack
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
+from diamant_tui.ui.widgets.decision import ChoiceButton
+from diamant_tui.ui.widgets.key_bar import KeyBar
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
 from ui_helpers import FixedTable, T, mid_round, screen_text, settled, until
 
@@ -62,3 +64,37 @@ async def test_a_shared_drawing_keeps_each_apps_language_and_own_seat():
             assert "Pioche" not in screen_text(pilot.app)
         assert "Pioche : 23 cartes" in screen_text(fr.app)
         assert "▶ Ana" in screen_text(en.app) and "▶" not in screen_text(watching.app)
+
+
+async def test_seats_share_the_looks_of_their_keys_and_buttons_yet_keep_their_own_choice(monkeypatch):
+    """Two players at a table are offered the same keys and buttons at the same moment:
+    each look is drawn once for both apps. A choice made by one is marked on that
+    player's screen only."""
+    forget_shared_lines()
+    drawn: list[str] = []
+    for widget in (KeyBar, ChoiceButton):
+        def counted(self, render=widget.render):
+            drawn.append(type(self).__name__)
+            return render(self)
+
+        monkeypatch.setattr(widget, "render", counted)
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        ana, dmytro = await open_apps(stack, table, [(0, "en"), (3, "en")])
+        table.decide(Ana="continue")
+        for pilot in (ana, dmytro):
+            await settled(pilot)
+        forget_shared_lines()  # the looks both apps drew when they opened
+        drawn.clear()
+        table.reveal(T(17))
+        for pilot in (ana, dmytro):
+            await until(pilot, lambda app=pilot.app: "Continue [c]" in screen_text(app))
+            await settled(pilot)
+        # One app drew the bar and the two buttons; the other took them as drawn.
+        assert drawn.count("KeyBar") == 1, drawn
+        assert drawn.count("ChoiceButton") == 2, drawn
+        await ana.press("c")
+        await until(ana, lambda: "▶ Continue ✔" in screen_text(ana.app))
+        await settled(dmytro)
+        assert "▶ Continue ✔" not in screen_text(dmytro.app)
+        assert "Continue [c]" in screen_text(dmytro.app)

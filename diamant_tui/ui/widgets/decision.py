@@ -20,15 +20,17 @@ from textual.widget import Widget
 from textual.widgets import Label
 
 from ...engine.view import Decision
+from .shared_lines import SharedLines
 
 
-class ChoiceButton(Widget, can_focus=True):
+class ChoiceButton(SharedLines, Widget, can_focus=True):
     """One of the two choices, drawn as a one-line button: blank while nothing is due,
     marked when chosen; Enter, Space or a click chooses it.
 
     Its three looks are drawn from its component styles rather than set by CSS classes:
     a class changed restyles the widget (the whole stylesheet matched against it again),
-    and the buttons change at every turn of every seat at a table.
+    and the buttons change at every turn of every seat at a table. Each look is drawn
+    once for the process: every seat's buttons take the same looks at every turn.
     """
 
     COMPONENT_CLASSES = {"choice-button--face", "choice-button--focus",
@@ -75,6 +77,10 @@ class ChoiceButton(Widget, can_focus=True):
             self.label, self.chosen = label, chosen
             self.refresh()  # one line of a fixed size: nothing moves
 
+    def shared_key(self):
+        # The focus is part of every shared drawing's key already.
+        return self.label, self.chosen
+
     def render(self) -> Text:
         if not self.label:
             return Text("")
@@ -109,6 +115,14 @@ class DecisionState:
     in_cave: bool = True
     playing: bool = True
     deadline: float | None = None
+
+
+class NoteLabel(SharedLines, Label):
+    """A label of plain words (the panel's note and timer), drawn once for the process
+    for each text: every seat's panel says the same things at the same moments."""
+
+    def shared_key(self):
+        return (str(self.content),)
 
 
 class DecisionPanel(Horizontal):
@@ -169,8 +183,8 @@ class DecisionPanel(Horizontal):
     def compose(self) -> ComposeResult:
         yield ChoiceButton(id="continue")
         yield ChoiceButton(id="leave")
-        yield Label("", id="decision-note")
-        yield Label("", id="decision-timer")
+        yield NoteLabel("", id="decision-note")
+        yield NoteLabel("", id="decision-timer")
 
     def on_mount(self) -> None:
         # Each button as wide as its longest label in this language, once: a blank label

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import groupby
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -22,6 +23,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from ..literal import printable
+from .shared_lines import SharedLines
 
 
 @dataclass(frozen=True)
@@ -92,9 +94,33 @@ def _restyled(before: tuple[KeyHint | KeyGroup, ...],
     return {b.key for b, a in zip(hints(before), hints(after)) if b.enabled != a.enabled}
 
 
-class KeyBar(Widget):
+def key_spans(keys: tuple[KeyHint | KeyGroup, ...]) -> list[tuple[int, int, KeyHint]]:
+    """Where each key lies on the bar's line (first column, column after), as
+    :meth:`KeyBar.render` draws ``keys``: its words too, for they are dimmed with it."""
+    spans = []
+    column = 0
+    for item in keys:
+        if isinstance(item, KeyHint):
+            end = column + cell_len(f" {item.display} ") + cell_len(f"{item.words} ")
+            spans.append((column, end, item))
+            column = end
+        else:
+            column += 1
+            for n, hint in enumerate(item.keys):
+                end = column + cell_len(hint.display if item.compact or n == 0
+                                        else f" {hint.display}")
+                spans.append((column, end, hint))
+                column = end
+            column += cell_len(f" {item.words} ")
+    return spans
+
+
+class KeyBar(SharedLines, Widget):
     """The screen's shown bindings, each drawn as `` key `` then ``words ``; a key that
-    does nothing for now is dimmed, and a click on a key presses it."""
+    does nothing for now is dimmed, and a click on a key presses it.
+
+    Its line is drawn once for the process for each set of keys: the seats at a table
+    are offered and refused the same keys at the same moments."""
 
     ALLOW_SELECT = False
     COMPONENT_CLASSES = {"key-bar--key", "key-bar--description"}
@@ -142,37 +168,36 @@ class KeyBar(Widget):
         if keys == self.keys:
             return
         before, self.keys = self.keys, keys
+        spans_before, self._spans = self._spans, key_spans(keys)
         # One line, whose size never changes. When only some keys were dimmed or offered,
         # only their cells are drawn again: fewer bytes for every seat at every turn.
         changed = _restyled(before, keys)
-        if changed is None or not self._spans:
+        if changed is None or not spans_before:
             self.refresh()
         else:
             self.refresh(*(Region(start, 0, end - start, 1)
                            for start, end, hint in self._spans if hint.key in changed))
 
+    def shared_key(self):
+        return (self.keys,)
+
     def render(self) -> Text:
         key_style = self.get_component_rich_style("key-bar--key")
         words_style = self.get_component_rich_style("key-bar--description")
         line = Text(no_wrap=True, overflow="crop", end="")
-        spans = []
+        # A key's span (key_spans) is everything dimmed with it (its words too): what a
+        # click on it presses, and what is drawn again when only it is dimmed or offered.
         for item in self.keys:
-            # A key's span is everything dimmed with it (its words too): what a click on
-            # it presses, and what is drawn again when only it is dimmed or offered.
             if isinstance(item, KeyHint):
-                start, dim = line.cell_len, NOT_DIM if item.enabled else DIM
+                dim = NOT_DIM if item.enabled else DIM
                 line.append(f" {item.display} ", key_style + dim)
                 line.append(f"{item.words} ", words_style + dim)
-                spans.append((start, line.cell_len, item))
             else:
                 line.append(" ")
                 for n, hint in enumerate(item.keys):
-                    start = line.cell_len
                     line.append(hint.display if item.compact or n == 0 else f" {hint.display}",
                                 key_style + (NOT_DIM if hint.enabled else DIM))
-                    spans.append((start, line.cell_len, hint))
                 line.append(f" {item.words} ", words_style)
-        self._spans = spans
         return line
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
