@@ -2,10 +2,13 @@
 
 from contextlib import AsyncExitStack
 
+from textual.visual import Visual
+
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.decision import ChoiceButton
 from diamant_tui.ui.widgets.key_bar import KeyBar
+from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
 from ui_helpers import FixedTable, T, mid_round, screen_text, settled, until
 
@@ -98,3 +101,39 @@ async def test_seats_share_the_looks_of_their_keys_and_buttons_yet_keep_their_ow
         await settled(dmytro)
         assert "▶ Continue ✔" not in screen_text(dmytro.app)
         assert "Continue [c]" in screen_text(dmytro.app)
+
+
+async def test_a_player_deciding_redraws_one_row_of_the_lists_not_every_list(monkeypatch):
+    """Two players and a spectator: when one of the players decides, the lists change by
+    one row. That row is drawn once for the other two apps, and once more for the
+    deciding player's own app (it marks their seat): not the whole list per app."""
+    forget_shared_lines()
+    lines: list[int] = []
+    to_strips = Visual.to_strips.__func__
+
+    def counted(cls, widget, *args, **kwargs):
+        strips = to_strips(cls, widget, *args, **kwargs)
+        if isinstance(widget, PlayerList):
+            lines.append(len(strips))
+        return strips
+
+    monkeypatch.setattr(Visual, "to_strips", classmethod(counted))
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        pilots = await open_apps(stack, table, [(0, "en"), (3, "en"), (None, "en")])
+        table.decide(Ana="continue")
+        table.reveal(T(17))  # Ana and Dmytro in the cave, neither has decided
+        for pilot in pilots:
+            await settled(pilot)
+        lines.clear()
+        table.decide(Dmytro="continue")
+        for pilot in pilots:
+            await until(pilot, lambda app=pilot.app: "✓" in _row_of(screen_text(app), "Dmytro"))
+            await settled(pilot)
+        assert 1 <= sum(lines) <= 2, lines
+
+
+def _row_of(text: str, name: str) -> str:
+    """The player list's line naming ``name`` on a screen."""
+    return next((line for line in text.splitlines() if f"  {name} " in line
+                 or f"▶ {name} " in line), "")

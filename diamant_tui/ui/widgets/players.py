@@ -6,18 +6,22 @@ left, so a name is shortened (with "…") only when the line cannot hold it whol
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 from ...engine.view import Phase, PlayerView, SeatView
 from ..cells import cell, cell_len, widest
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
-from .shared_lines import SharedLines
+from .shared_lines import SharedLines, look_key
 
 MIN_NAME = 8
 """Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
@@ -30,6 +34,23 @@ class PlayersState:
     view: PlayerView
     away: frozenset[int] = frozenset()
     people: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the list's columns lie for one state at one width."""
+
+    widths: tuple[int, ...]
+    """Name, place, carried, chest, relics."""
+    gap: int
+    status_room: int
+    """Cells left for the turn column."""
+    width: int
+
+
+ROWS_KEPT = 4096
+"""Lines kept: the lists of the tables being played, a line per player and a header."""
+_ROWS: LRUCache[tuple, Strip] = LRUCache(ROWS_KEPT)
 
 
 class PlayerList(SharedLines, KeptComponentStyles, Widget):
@@ -59,6 +80,7 @@ class PlayerList(SharedLines, KeptComponentStyles, Widget):
     """
 
     state: reactive[PlayersState | None] = reactive(None)
+    _layout_of: tuple[PlayersState, Layout] | None = None
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return 1 + (len(self.state.view.players) if self.state else 0)
@@ -77,11 +99,15 @@ class PlayerList(SharedLines, KeptComponentStyles, Widget):
         view = state.view
         return view.players, view.seat, view.phase, state.away, state.people
 
-    def render(self) -> Text:
+    def _layout(self) -> Layout:
+        """The columns of the list for the state on show, worked out once per state and
+        width."""
+        state = self.state
+        kept = self._layout_of
+        if kept is not None and kept[0] is state and kept[1].width == self.size.width:
+            return kept[1]
         t = self.app.t
-        if self.state is None:
-            return Text("")
-        view = self.state.view
+        view = state.view
         numbers = [self._numbers(p) for p in view.players]
         heads = (t("players.name"), t("players.place"), t("players.carried"),
                  t("players.chest"), t("players.relics"))
@@ -99,28 +125,72 @@ class PlayerList(SharedLines, KeptComponentStyles, Widget):
         room = self.size.width - fixed
         # The name column gives way first, down to MIN_NAME; the turn column keeps its header.
         widths[0] = max(MIN_NAME, min(widths[0], room - gap - cell_len(status_head)))
-        status_room = max(1, room - widths[0] - gap)
-        space = " " * gap
-        header = Text(
+        layout = Layout(tuple(widths), gap, max(1, room - widths[0] - gap), self.size.width)
+        self._layout_of = (state, layout)
+        return layout
+
+    def _row_key(self, y: int) -> Hashable:
+        """All that line ``y`` shows (the header is line 0), and where its columns lie."""
+        layout = self._layout()
+        if y == 0:
+            return layout
+        state = self.state
+        p = state.view.players[y - 1]
+        return (layout, p, p.seat == state.view.seat, p.seat in state.away,
+                p.seat in state.people, state.view.phase is Phase.DECISION)
+
+    def render_line(self, y: int) -> Strip:
+        # Drawn line by line, and each line once for the process: the seats at a table
+        # see the same rows but their own (their chest, their mark), and a player who
+        # decides changes one row of every seat's list.
+        state = self.state
+        width = self.size.width
+        if state is None or not 0 <= y <= len(state.view.players):
+            return Strip.blank(width, self.visual_style.rich_style)
+        look = look_key(self._app_of_widget())
+        key = (self._row_key(y), look, self.visual_style)
+        line = _ROWS.get(key) if look is not None else None
+        if line is None:
+            text = self._header() if y == 0 else self._row(state.view.players[y - 1])
+            visual = visualize(self, text, markup=False)
+            line = Visual.to_strips(self, visual, width, 1, self.visual_style)[0]
+            if look is not None:
+                _ROWS[key] = line
+        return line
+
+    def render(self) -> Text:
+        if self.state is None:
+            return Text("")
+        return Text("\n").join([self._header()] + [self._row(p) for p in self.state.view.players])
+
+    def _header(self) -> Text:
+        t = self.app.t
+        layout = self._layout()
+        heads = (t("players.name"), t("players.place"), t("players.carried"),
+                 t("players.chest"), t("players.relics"))
+        space = " " * layout.gap
+        return Text(
             "  " + "".join(cell(h, w, right=i >= 2) + space
-                           for i, (h, w) in enumerate(zip(heads, widths)))
-            + status_head,
+                           for i, (h, w) in enumerate(zip(heads, layout.widths)))
+            + t("players.status"),
             style=self.component_style("players--header"),
         )
-        lines = [header]
-        for p, row in zip(view.players, numbers):
-            me = p.seat == view.seat
-            style = self.component_style("players--me") if me else Style()
-            if not p.in_cave:
-                style = self.component_style("players--camp") + style
-            place = places[0] if p.in_cave else places[1]
-            line = Text(("▶ " if me else "  ") + cell(p.name, widths[0]) + space, style=style)
-            line.append(cell(place, widths[1]) + space, style=style)
-            for text, width in zip(row, widths[2:]):
-                line.append(cell(text, width, right=True) + space, style=style)
-            self._status(line, p, status_room)
-            lines.append(line)
-        return Text("\n").join(lines)
+
+    def _row(self, p: SeatView) -> Text:
+        t = self.app.t
+        layout = self._layout()
+        widths, space = layout.widths, " " * layout.gap
+        me = p.seat == self.state.view.seat
+        style = self.component_style("players--me") if me else Style()
+        if not p.in_cave:
+            style = self.component_style("players--camp") + style
+        place = t("place.cave") if p.in_cave else t("place.camp")
+        line = Text(("▶ " if me else "  ") + cell(p.name, widths[0]) + space, style=style)
+        line.append(cell(place, widths[1]) + space, style=style)
+        for text, width in zip(self._numbers(p), widths[2:]):
+            line.append(cell(text, width, right=True) + space, style=style)
+        self._status(line, p, layout.status_room)
+        return line
 
     @staticmethod
     def _numbers(p: SeatView) -> tuple[str, str, str]:
