@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 from textual.cache import LRUCache
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.visual import Visual, visualize
@@ -21,7 +22,7 @@ from ...engine.view import Phase, PlayerView, SeatView
 from ..cells import cell, cell_len, widest
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
-from .shared_lines import SharedLines, look_key
+from .shared_lines import app_of, look_key
 
 MIN_NAME = 8
 """Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
@@ -49,11 +50,12 @@ class Layout:
 
 
 ROWS_KEPT = 4096
-"""Lines kept: the lists of the tables being played, a line per player and a header."""
+"""Lines kept for the process: the lists of the tables being played, a line per player
+and a header, at the sizes and in the looks they are shown."""
 _ROWS: LRUCache[tuple, Strip] = LRUCache(ROWS_KEPT)
 
 
-class PlayerList(SharedLines, KeptComponentStyles, Widget):
+class PlayerList(KeptComponentStyles, Widget):
     """One line per player; it shows that a player has decided, never what."""
 
     COMPONENT_CLASSES = {
@@ -90,15 +92,6 @@ class PlayerList(SharedLines, KeptComponentStyles, Widget):
         if (old and len(old.view.players)) != (new and len(new.view.players)):
             self.refresh(layout=True)
 
-    def shared_key(self):
-        # What render() reads of the state: spectators (and players in camp at the same
-        # moment) see the same list.
-        state = self.state
-        if state is None:
-            return (None,)
-        view = state.view
-        return view.players, view.seat, view.phase, state.away, state.people
-
     def _layout(self) -> Layout:
         """The columns of the list for the state on show, worked out once per state and
         width."""
@@ -130,7 +123,10 @@ class PlayerList(SharedLines, KeptComponentStyles, Widget):
         return layout
 
     def _row_key(self, y: int) -> Hashable:
-        """All that line ``y`` shows (the header is line 0), and where its columns lie."""
+        """All that line ``y`` of the content shows (the header is line 0), and where its
+        columns lie."""
+        if not 0 <= y <= len(self.state.view.players):
+            return ("blank", y)
         layout = self._layout()
         if y == 0:
             return layout
@@ -139,24 +135,35 @@ class PlayerList(SharedLines, KeptComponentStyles, Widget):
         return (layout, p, p.seat == state.view.seat, p.seat in state.away,
                 p.seat in state.people, state.view.phase is Phase.DECISION)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Each line once for the process: the seats at a table see the same rows but
+        # their own (their chest, their mark), and a player who decides changes one row
+        # of every seat's list. What else decides a line's look is the same for all of
+        # its lines, so it is worked out once here.
+        state = self.state
+        look = look_key(app_of(self))
+        if state is None or look is None:
+            return super().render_lines(crop)
+        frame = (look, self.size, crop.x, crop.width, frozenset(self.classes),
+                 self.mouse_hover, self.background_colors)
+        top = self.styles.gutter.top
+        lines = []
+        for y in range(crop.y, crop.bottom):
+            key = (self._row_key(y - top), frame)
+            line = _ROWS.get(key)
+            if line is None:
+                line = _ROWS[key] = super().render_lines(Region(crop.x, y, crop.width, 1))[0]
+            lines.append(line)
+        return lines
+
     def render_line(self, y: int) -> Strip:
-        # Drawn line by line, and each line once for the process: the seats at a table
-        # see the same rows but their own (their chest, their mark), and a player who
-        # decides changes one row of every seat's list.
         state = self.state
         width = self.size.width
         if state is None or not 0 <= y <= len(state.view.players):
             return Strip.blank(width, self.visual_style.rich_style)
-        look = look_key(self._app_of_widget())
-        key = (self._row_key(y), look, self.visual_style)
-        line = _ROWS.get(key) if look is not None else None
-        if line is None:
-            text = self._header() if y == 0 else self._row(state.view.players[y - 1])
-            visual = visualize(self, text, markup=False)
-            line = Visual.to_strips(self, visual, width, 1, self.visual_style)[0]
-            if look is not None:
-                _ROWS[key] = line
-        return line
+        text = self._header() if y == 0 else self._row(state.view.players[y - 1])
+        return Visual.to_strips(self, visualize(self, text, markup=False), width, 1,
+                                self.visual_style)[0]
 
     def render(self) -> Text:
         if self.state is None:

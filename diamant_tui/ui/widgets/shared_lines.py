@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from textual.app import App
 from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.strip import Strip
@@ -41,6 +42,22 @@ def look_key(app) -> Hashable | None:
     )
 
 
+def app_of(widget):
+    """The app ``widget`` belongs to, found through its ancestors and kept on it.
+
+    Not ``widget.app``, which names the app of the running task: a screen read out of
+    another app's task (a test reading several apps' screens) would otherwise be given
+    that other app's drawing."""
+    app = widget.__dict__.get("_own_app")
+    if app is None:
+        app = widget
+        while app._parent is not None:
+            app = app._parent
+        if isinstance(app, App):  # kept only once the widget is in an app
+            widget._own_app = app
+    return app
+
+
 class SharedLines:
     """Mixin for a widget whose lines depend only on :meth:`shared_key`, its size and
     the app's look (language, theme, colours): those lines are drawn once per process."""
@@ -49,25 +66,9 @@ class SharedLines:
         """The state the widget draws (hashable and cheap to hash); None: not shared."""
         return None
 
-    _own_app = None
-
-    def _app_of_widget(self):
-        """The app this widget belongs to, found through its ancestors and kept.
-
-        Not ``self.app``, which names the app of the running task: a screen read out of
-        another app's task (a test reading several apps' screens) would otherwise be
-        given that other app's drawing."""
-        app = self._own_app
-        if app is None:
-            node = self
-            while node._parent is not None:  # type: ignore[attr-defined]
-                node = node._parent  # type: ignore[attr-defined]
-            app = self._own_app = node
-        return app
-
     def render_lines(self, crop: Region) -> list[Strip]:
         state = self.shared_key()
-        look = look_key(self._app_of_widget()) if state is not None else None
+        look = look_key(app_of(self)) if state is not None else None
         if look is None:
             return super().render_lines(crop)  # type: ignore[misc]
         key = (
