@@ -162,8 +162,10 @@ class PlayerList(KeptComponentStyles, Widget):
         if state is None or not 0 <= y <= len(state.view.players):
             return Strip.blank(width, self.visual_style.rich_style)
         text = self._header() if y == 0 else self._row(state.view.players[y - 1])
-        return Visual.to_strips(self, visualize(self, text, markup=False), width, 1,
-                                self.visual_style)[0]
+        strips = Visual.to_strips(self, visualize(self, text, markup=False), width, 1,
+                                  self.visual_style)
+        # No room at all (a terminal narrower than the padding): nothing to draw.
+        return strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
 
     def render(self) -> Text:
         if self.state is None:
