@@ -43,6 +43,8 @@ from textual.strip import Strip  # noqa: E402
 from textual.widget import Widget  # noqa: E402
 from ui_helpers import FrameCounter  # noqa: E402
 
+from bench_frames import size  # noqa: E402  (WxH on the command line)
+
 TICK = 0.02
 """Seconds between changes: longer than Textual's frame interval (1/60 s), so that
 every change is a frame of its own."""
@@ -198,11 +200,6 @@ async def measure(frames: int, size: tuple[int, int]) -> dict[str, dict[str, flo
             name = f"twenty widgets{label}, {count} changed"
             results[name] = {"cpu_ms": ms, "frames": sent}
     return results
-
-
-def size(text: str) -> tuple[int, int]:
-    width, height = text.lower().split("x")
-    return int(width), int(height)
 
 
 def main() -> None:
