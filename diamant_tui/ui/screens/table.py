@@ -14,7 +14,7 @@ import time
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, RichLog
 
 from ...engine.errors import DiamantError
@@ -29,6 +29,7 @@ from ..widgets.decision import DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.event_feed import EventFeed
 from ..widgets.game_log import GameLog
+from ..widgets.one_layout import PathScroll
 from ..widgets.players import PlayersState, PlayerList
 from ..widgets.key_bar import KeyBar
 from ..widgets.round_bar import BarState, RoundBar
@@ -108,7 +109,7 @@ class TableScreen(DiamantScreen):
                 yield RoundBar(id="round-bar")
                 yield WaitingPanel(id="waiting")
                 with Vertical(id="path-area"):
-                    with VerticalScroll(id="path-scroll"):
+                    with PathScroll(id="path-scroll"):
                         yield CavePath(id="cave-path")
                     yield EventFeed(id="feed")
                 with Horizontal(id="table-middle"):
@@ -207,7 +208,7 @@ class TableScreen(DiamantScreen):
             moved = cave_path.changes_height(view.path)
             cave_path.path = view.path
             if moved:
-                self.query_one("#path-scroll", VerticalScroll).scroll_end(animate=False)
+                self.query_one("#path-scroll", PathScroll).scroll_end(animate=False)
         people = frozenset(s.seat for s in update.seats if s.kind is SeatKind.PERSON)
         away = frozenset(s.seat for s in update.seats if s.away)
         self.query_one(PlayerList).state = PlayersState(view, away, people)

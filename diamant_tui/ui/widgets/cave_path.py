@@ -11,6 +11,7 @@ from ...engine.cards import Hazard, Relic, Treasure
 from ...engine.view import PathCard
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
+from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
 CARD_WIDTH = 9
@@ -26,7 +27,7 @@ BORDERS = {
 }
 
 
-class CavePath(SharedLines, KeptComponentStyles, Widget):
+class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     """Draws ``path`` as boxed cards; the second hazard of a type stands out."""
 
     COMPONENT_CLASSES = {

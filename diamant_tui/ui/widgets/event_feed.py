@@ -8,10 +8,11 @@ from textual.widget import Widget
 
 from ..cells import wrap
 from .component_styles import KeptComponentStyles
+from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
 
-class EventFeed(SharedLines, KeptComponentStyles, Widget):
+class EventFeed(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     """The round's lines before those in the banner; the newest that fit, oldest first.
 
     It takes whatever room the path leaves: as the path grows it shows fewer lines,

@@ -1,0 +1,30 @@
+"""Widgets whose new size asks for no second layout of the screen.
+
+When a layout gives a widget another size, Textual stores the widget's new virtual
+(scrollable) size through a reactive that asks for a layout: the screen is laid out
+again, in a frame of its own, though the first layout already placed everything. The
+cave's area changes size about twice a round (the path takes another row, and the feed
+under it gives that row up), so every seat at a table paid a second layout and frame
+for it. These widgets take their new size without asking again; a scroll bar coming or
+going still asks for its own layout (``show_vertical_scrollbar``).
+
+Private Textual (``Widget._size_updated``), pinned with it in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+from textual.containers import VerticalScroll
+from textual.geometry import Size
+
+
+class SizedInOneLayout:
+    """Mixin for a widget whose size, once laid out, needs no second layout."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        return super()._size_updated(  # type: ignore[misc]
+            size, virtual_size, container_size, layout=False)
+
+
+class PathScroll(SizedInOneLayout, VerticalScroll):
+    """The scrolling area of the cave path."""
