@@ -8,6 +8,12 @@ under it gives that row up), so every seat at a table paid a second layout and f
 for it. These widgets take their new size without asking again; a scroll bar coming or
 going still asks for its own layout (``show_vertical_scrollbar``).
 
+Only for widgets whose height the first layout gets right by itself: a fixed share of
+the room (the feed), or one worked out from the width (the path's
+``get_content_height``). A widget whose height Textual finds by drawing its content at
+the old width (the deck's panel, the summary's box) does need the second layout: the
+replay's screen came out wrong without it.
+
 Private Textual (``Widget._size_updated``), pinned with it in pyproject.toml.
 """
 
