@@ -21,6 +21,9 @@ LIKE_ME = 0.1
 weight, simple players kept enough of it through the first round to cost the expert
 about two games in a hundred (README); two choices that no simple rule explains make it
 up against another expert."""
+MIRROR_SLIP = (SLIP, SLIP)
+"""Chance that a player like me does not make the choice the one who believes made: when
+that one goes on, and when it leaves."""
 
 
 CAUTIONS = (0.25, 0.35, 0.45, 0.5, 0.55, 0.6, 0.65) + tuple(
@@ -95,18 +98,29 @@ def family_terms(f: Features) -> tuple[np.ndarray, np.ndarray]:
 class Beliefs:
     """Log-weights over the candidate rules, one row per seat."""
 
-    def __init__(self, seats: int, like_me: float = LIKE_ME) -> None:
+    def __init__(self, seats: int, like_me: float = LIKE_ME,
+                 mirror_slip: tuple[float, float] = MIRROR_SLIP) -> None:
         self.log = np.tile(_like_me_prior(like_me), (seats, 1))
+        self.mirror_slip = mirror_slip
 
-    def observe(self, seat: int, f: Features, left: bool, mine: bool | None = None) -> None:
+    def observe(self, seat: int, f: Features, left: bool,
+                mine: bool | float | None = None) -> None:
         """``seat`` was seen to leave (or continue) in the situation ``f`` (plain numbers),
-        where the one who believes chose to leave (``mine`` True) or not (None: unknown)."""
+        where the one who believes chose to leave (``mine`` True) or not (None: unknown);
+        or, as a number, the chance that a player like it would leave there."""
         a, b = family_terms(f)
         leaves = PARAM * a[FAMILY] >= b[FAMILY]
         chance = np.where(leaves == left, 1 - SLIP, SLIP)
         random = FAMILY == RANDOM
         chance[random] = PARAM[random] if left else 1 - PARAM[random]
-        chance[FAMILY == MIRROR] = 0.5 if mine is None else (1 - SLIP if left == mine else SLIP)
+        if mine is None:
+            chance[FAMILY == MIRROR] = 0.5
+        elif not isinstance(mine, bool):
+            leave = min(max(float(mine), SLIP), 1 - SLIP)
+            chance[FAMILY == MIRROR] = leave if left else 1 - leave
+        else:
+            slip = self.mirror_slip[bool(mine)]
+            chance[FAMILY == MIRROR] = 1 - slip if left == mine else slip
         self.log[seat] += np.log(chance)
         self.log[seat] -= self.log[seat].max()
 
