@@ -135,3 +135,19 @@ def test_two_experts_who_weigh_their_calls_believe_each_other_alike():
     for me, other in ((0, 1), (1, 0)):
         assert _like_me(bots[me]._beliefs, other) > _like_me(bots[me]._beliefs, 2)
     assert _like_me(bots[0]._beliefs, 2) < _like_me(Beliefs(3), 2)  # below its prior
+
+
+def test_play_can_count_only_on_likeness_gained_over_the_prior():
+    """With ``excess``, a player no more like it than the prior says is played against as
+    the simple rules it might follow, and one with more of that belief, for the excess."""
+    plain, excess = Beliefs(2, like_me=1.0), Beliefs(2, like_me=1.0, excess=True)
+    mirror = FAMILY == MIRROR
+    assert plain.acting(1)[mirror].sum() > 0.1
+    assert excess.acting(1)[mirror].sum() == 0.0
+    assert abs(excess.acting(1).sum() - 1) < 1e-9
+    for beliefs in (plain, excess):
+        beliefs.log[1][mirror] += 3.0
+    gained = excess.weights(1)[mirror].sum()
+    prior = excess.mirror_prior
+    assert abs(excess.acting(1)[mirror].sum() - (gained - prior) / (1 - prior)) < 1e-9
+    assert plain.acting(1)[mirror].sum() == plain.weights(1)[mirror].sum()

@@ -99,9 +99,13 @@ class Beliefs:
     """Log-weights over the candidate rules, one row per seat."""
 
     def __init__(self, seats: int, like_me: float = LIKE_ME,
-                 mirror_slip: tuple[float, float] = MIRROR_SLIP) -> None:
+                 mirror_slip: tuple[float, float] = MIRROR_SLIP, excess: bool = False) -> None:
         self.log = np.tile(_like_me_prior(like_me), (seats, 1))
         self.mirror_slip = mirror_slip
+        prior = np.exp(self.log[0] - self.log[0].max())
+        self.mirror_prior = float(prior[FAMILY == MIRROR].sum() / prior.sum()) if excess else 0.0
+        """Weight of "a player like me" that play does not count on: its prior, if
+        ``excess``, so that only evidence beyond the prior makes it expect shared exits."""
 
     def observe(self, seat: int, f: Features, left: bool,
                 mine: bool | float | None = None) -> None:
@@ -143,6 +147,19 @@ class Beliefs:
         w = np.exp(self.log[seat] - self.log[seat].max())
         return w / w.sum()
 
+    def acting(self, seat: int) -> np.ndarray:
+        """The belief about ``seat`` that play counts on: "a player like me" only for the
+        weight it has gained over its prior (all of it unless ``excess``)."""
+        w = self.weights(seat)
+        if self.mirror_prior <= 0:
+            return w
+        mirror = FAMILY == MIRROR
+        kept = max(0.0, float(w[mirror].sum()) - self.mirror_prior) / (1 - self.mirror_prior)
+        rest = w[~mirror].sum()
+        out = np.where(mirror, 0.0, w * (1 - kept) / rest if rest > 0 else 0.0)
+        out[mirror] = kept / mirror.sum()
+        return out
+
     def sample(self, seat: int, size: int, rng: np.random.Generator) -> np.ndarray:
-        """``size`` candidate indices drawn from the belief about ``seat``."""
-        return rng.choice(FAMILY.size, size=size, p=self.weights(seat))
+        """``size`` candidate indices drawn from the belief about ``seat`` play counts on."""
+        return rng.choice(FAMILY.size, size=size, p=self.acting(seat))

@@ -94,6 +94,8 @@ class ExpertBot:
     """Prior weight of "a player like me", in a family's weights."""
     mirror_slip: tuple[float, float] = MIRROR_SLIP
     """Chance that a player like me chooses otherwise than this one (see :mod:`._model`)."""
+    excess: bool = False
+    """Count on a player being like it only for the belief gained over the prior."""
     soft: float | None = None
     """If set, a player like it leaves with the chance that leaving is the better choice,
     from this one's own play-outs (their noise, and this much more in win chance)."""
@@ -148,7 +150,7 @@ class ExpertBot:
         others = [s for s in range(len(view.players)) if s != view.seat]
         if not self.edge_mirror:
             return np.full((len(others), 1), self.edge)
-        like_me = np.array([self._beliefs.weights(s)[FAMILY == MIRROR].sum() for s in others])
+        like_me = np.array([self._beliefs.acting(s)[FAMILY == MIRROR].sum() for s in others])
         return (self.edge * (1.0 - like_me))[:, None]
 
     def _learn(self, view: PlayerView) -> None:
@@ -156,7 +158,8 @@ class ExpertBot:
         seen = self._seen
         names = _names(view)
         if seen is None or seen.names != names or (view.round, view.step) < (seen.round, seen.step):
-            self._beliefs = Beliefs(len(view.players), self.like_me, self.mirror_slip)  # a new game (or table)
+            self._beliefs = Beliefs(len(view.players), self.like_me, self.mirror_slip,
+                                   self.excess)  # a new game (or table)
             self._seen = None
             return
         if (view.round, view.step) == (seen.round, seen.step):
