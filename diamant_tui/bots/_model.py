@@ -20,7 +20,9 @@ LIKE_ME = 0.1
 """Prior weight of "a player like me", in a family's weights: with a whole family's
 weight, simple players kept enough of it through the first round to cost the expert
 about two games in a hundred (README); two choices that no simple rule explains make it
-up against another expert."""
+up against another expert. Half a family's weight, or a whole one with the likelihood from
+the play-outs (``ExpertBot.soft``), lifted two experts against two ``ev`` players more but
+cost one expert against three of them (README)."""
 MIRROR_SLIP = (SLIP, SLIP)
 """Chance that a player like me does not make the choice the one who believes made: when
 that one goes on, and when it leaves."""
