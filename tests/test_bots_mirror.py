@@ -96,3 +96,58 @@ def test_it_expects_no_edge_over_a_player_like_itself():
     bot._beliefs.log[1] = _certain(FAMILY == MIRROR)
     bot._beliefs.log[2] = _certain(FAMILY != MIRROR)
     assert bot._edges(view)[:, 0].tolist() == [0.0, bot.edge]
+
+
+def test_a_choice_against_a_close_call_of_its_own_tells_less_than_against_a_clear_one():
+    """Given as a chance, what it would do itself: another player who chooses otherwise
+    where the expert's own call was close loses less of the belief that it is like it
+    than one who does so where the call was clear."""
+    f = Features(step=3, carried=5, **STEP)
+    close, clear = Beliefs(2, like_me=1.0), Beliefs(2, like_me=1.0)
+    close.observe(1, f, left=False, mine=0.55)
+    clear.observe(1, f, left=False, mine=0.99)
+    assert _like_me(close, 1) > 3 * _like_me(clear, 1)
+
+
+def test_the_play_outs_say_how_sure_the_choice_is():
+    """The standard error of leaving against the best plan comes with the play-outs, and
+    a call well past it is taken as certain, one at zero as even."""
+    from diamant_tui.bots.expert import _chance_ahead
+
+    view = _three_in_the_cave()
+    beliefs = Beliefs(3)
+    out = play_out(view, beliefs, plans(view, np.zeros(3)),
+                   lambda banked: banked[0].astype(float), np.random.default_rng(1), 200)
+    assert out.spread > 0
+    assert _chance_ahead(0.0, out.spread) == 0.5
+    assert _chance_ahead(10 * out.spread, out.spread) > 0.99
+    assert _chance_ahead(-10 * out.spread, out.spread) < 0.01
+
+
+def test_two_experts_who_weigh_their_calls_believe_each_other_alike():
+    """With the likeness weighed by how sure each call was, an expert still finds another
+    expert more like itself than a simple player."""
+    bots = [ExpertBot(rng=random.Random(1), soft=0.0), ExpertBot(rng=random.Random(2), soft=0.0)]
+    from diamant_tui.bots import make_bot
+    bots.append(make_bot("cards:5", exact=True))
+    game = play_game(Game(GameConfig(["a", "b", "c"], "classic"), seed=3), bots)
+    assert game.over
+    for me, other in ((0, 1), (1, 0)):
+        assert _like_me(bots[me]._beliefs, other) > _like_me(bots[me]._beliefs, 2)
+    assert _like_me(bots[0]._beliefs, 2) < _like_me(Beliefs(3), 2)  # below its prior
+
+
+def test_play_can_count_only_on_likeness_gained_over_the_prior():
+    """With ``excess``, a player no more like it than the prior says is played against as
+    the simple rules it might follow, and one with more of that belief, for the excess."""
+    plain, excess = Beliefs(2, like_me=1.0), Beliefs(2, like_me=1.0, excess=True)
+    mirror = FAMILY == MIRROR
+    assert plain.acting(1)[mirror].sum() > 0.1
+    assert excess.acting(1)[mirror].sum() == 0.0
+    assert abs(excess.acting(1).sum() - 1) < 1e-9
+    for beliefs in (plain, excess):
+        beliefs.log[1][mirror] += 3.0
+    gained = excess.weights(1)[mirror].sum()
+    prior = excess.mirror_prior
+    assert abs(excess.acting(1)[mirror].sum() - (gained - prior) / (1 - prior)) < 1e-9
+    assert plain.acting(1)[mirror].sum() == plain.weights(1)[mirror].sum()

@@ -20,7 +20,12 @@ LIKE_ME = 0.1
 """Prior weight of "a player like me", in a family's weights: with a whole family's
 weight, simple players kept enough of it through the first round to cost the expert
 about two games in a hundred (README); two choices that no simple rule explains make it
-up against another expert."""
+up against another expert. Half a family's weight, or a whole one with the likelihood from
+the play-outs (``ExpertBot.soft``), lifted two experts against two ``ev`` players more but
+cost one expert against three of them (README)."""
+MIRROR_SLIP = (SLIP, SLIP)
+"""Chance that a player like me does not make the choice the one who believes made: when
+that one goes on, and when it leaves."""
 
 
 CAUTIONS = (0.25, 0.35, 0.45, 0.5, 0.55, 0.6, 0.65) + tuple(
@@ -95,18 +100,33 @@ def family_terms(f: Features) -> tuple[np.ndarray, np.ndarray]:
 class Beliefs:
     """Log-weights over the candidate rules, one row per seat."""
 
-    def __init__(self, seats: int, like_me: float = LIKE_ME) -> None:
+    def __init__(self, seats: int, like_me: float = LIKE_ME,
+                 mirror_slip: tuple[float, float] = MIRROR_SLIP, excess: bool = False) -> None:
         self.log = np.tile(_like_me_prior(like_me), (seats, 1))
+        self.mirror_slip = mirror_slip
+        prior = np.exp(self.log[0] - self.log[0].max())
+        self.mirror_prior = float(prior[FAMILY == MIRROR].sum() / prior.sum()) if excess else 0.0
+        """Weight of "a player like me" that play does not count on: its prior, if
+        ``excess``, so that only evidence beyond the prior makes it expect shared exits."""
 
-    def observe(self, seat: int, f: Features, left: bool, mine: bool | None = None) -> None:
+    def observe(self, seat: int, f: Features, left: bool,
+                mine: bool | float | None = None) -> None:
         """``seat`` was seen to leave (or continue) in the situation ``f`` (plain numbers),
-        where the one who believes chose to leave (``mine`` True) or not (None: unknown)."""
+        where the one who believes chose to leave (``mine`` True) or not (None: unknown);
+        or, as a number, the chance that a player like it would leave there."""
         a, b = family_terms(f)
         leaves = PARAM * a[FAMILY] >= b[FAMILY]
         chance = np.where(leaves == left, 1 - SLIP, SLIP)
         random = FAMILY == RANDOM
         chance[random] = PARAM[random] if left else 1 - PARAM[random]
-        chance[FAMILY == MIRROR] = 0.5 if mine is None else (1 - SLIP if left == mine else SLIP)
+        if mine is None:
+            chance[FAMILY == MIRROR] = 0.5
+        elif not isinstance(mine, bool):
+            leave = min(max(float(mine), SLIP), 1 - SLIP)
+            chance[FAMILY == MIRROR] = leave if left else 1 - leave
+        else:
+            slip = self.mirror_slip[bool(mine)]
+            chance[FAMILY == MIRROR] = 1 - slip if left == mine else slip
         self.log[seat] += np.log(chance)
         self.log[seat] -= self.log[seat].max()
 
@@ -129,6 +149,19 @@ class Beliefs:
         w = np.exp(self.log[seat] - self.log[seat].max())
         return w / w.sum()
 
+    def acting(self, seat: int) -> np.ndarray:
+        """The belief about ``seat`` that play counts on: "a player like me" only for the
+        weight it has gained over its prior (all of it unless ``excess``)."""
+        w = self.weights(seat)
+        if self.mirror_prior <= 0:
+            return w
+        mirror = FAMILY == MIRROR
+        kept = max(0.0, float(w[mirror].sum()) - self.mirror_prior) / (1 - self.mirror_prior)
+        rest = w[~mirror].sum()
+        out = np.where(mirror, 0.0, w * (1 - kept) / rest if rest > 0 else 0.0)
+        out[mirror] = kept / mirror.sum()
+        return out
+
     def sample(self, seat: int, size: int, rng: np.random.Generator) -> np.ndarray:
-        """``size`` candidate indices drawn from the belief about ``seat``."""
-        return rng.choice(FAMILY.size, size=size, p=self.weights(seat))
+        """``size`` candidate indices drawn from the belief about ``seat`` play counts on."""
+        return rng.choice(FAMILY.size, size=size, p=self.acting(seat))

@@ -36,6 +36,8 @@ class Outcome:
 
     leave: float
     plans: tuple[float, ...]
+    spread: float = 0.0
+    """Standard error of (leave now) minus (the best plan), from the samples."""
 
     @property
     def best_plan(self) -> float:
@@ -149,8 +151,11 @@ def play_out(
             uniform = rng.random(family.shape)
             cave.leave(_decide(cave.features(), family, param, uniform))
     banked[:, rows] = cave.banked
-    worth = value(banked).reshape(blocks, samples).mean(axis=1)
-    return Outcome(float(worth[0]), tuple(float(w) for w in worth[1:]))
+    each = value(banked).reshape(blocks, samples)
+    worth = each.mean(axis=1)
+    best = 1 + int(np.argmax(worth[1:])) if blocks > 1 else 0
+    spread = float(np.std(each[0] - each[best]) / np.sqrt(samples))
+    return Outcome(float(worth[0]), tuple(float(w) for w in worth[1:]), spread)
 
 
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(12)

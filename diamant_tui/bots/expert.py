@@ -19,7 +19,7 @@ import numpy as np
 
 from ..engine.view import Decision, PlayerView
 from ..engine.features import Features, features_from_view
-from ._model import CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, RISK, Beliefs
+from ._model import CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, MIRROR_SLIP, RISK, Beliefs
 from ._rollout import Plan, play_out, win_chance
 from ._solo import solo_decision
 
@@ -68,6 +68,8 @@ class _Seen:
     features: Features
     in_cave: tuple[int, ...]
     continued: bool
+    like_me_leaves: bool | float
+    """What a player like it would do here: its own choice, or the chance it leaves."""
 
 
 @dataclass
@@ -90,6 +92,13 @@ class ExpertBot:
     edge_mirror: bool = True
     like_me: float = LIKE_ME
     """Prior weight of "a player like me", in a family's weights."""
+    mirror_slip: tuple[float, float] = MIRROR_SLIP
+    """Chance that a player like me chooses otherwise than this one (see :mod:`._model`)."""
+    excess: bool = False
+    """Count on a player being like it only for the belief gained over the prior."""
+    soft: float | None = None
+    """If set, a player like it leaves with the chance that leaving is the better choice,
+    from this one's own play-outs (their noise, and this much more in win chance)."""
     solo: bool = True
     """Alone in the cave, play the exact choice (:mod:`._solo`)."""
     rng: random.Random = field(default_factory=random.Random, repr=False)
@@ -119,15 +128,19 @@ class ExpertBot:
             return chance + 1e-6 * banked[mine]
 
         exact = solo_decision(view, [int(x) for x in scores[:, 0]]) if self.solo else None
+        like_me: bool | float
         if exact is not None:
-            leave = exact is Decision.LEAVE
+            leave = like_me = exact is Decision.LEAVE
         else:
             ways = plans(view, scores[:, 0])
             outcome = play_out(view, self._beliefs, ways, value, gen, self.samples)
-            leave = outcome.leave >= outcome.best_plan
+            leave = like_me = outcome.leave >= outcome.best_plan
+            if self.soft is not None:
+                like_me = _chance_ahead(outcome.leave - outcome.best_plan,
+                                        np.hypot(np.sqrt(2) * outcome.spread, self.soft))
         self._seen = _Seen(
             _names(view), view.round, view.step, features,
-            tuple(p.seat for p in view.in_cave), not leave,
+            tuple(p.seat for p in view.in_cave), not leave, like_me,
         )
         return Decision.LEAVE if leave else Decision.CONTINUE
 
@@ -137,7 +150,7 @@ class ExpertBot:
         others = [s for s in range(len(view.players)) if s != view.seat]
         if not self.edge_mirror:
             return np.full((len(others), 1), self.edge)
-        like_me = np.array([self._beliefs.weights(s)[FAMILY == MIRROR].sum() for s in others])
+        like_me = np.array([self._beliefs.acting(s)[FAMILY == MIRROR].sum() for s in others])
         return (self.edge * (1.0 - like_me))[:, None]
 
     def _learn(self, view: PlayerView) -> None:
@@ -145,7 +158,8 @@ class ExpertBot:
         seen = self._seen
         names = _names(view)
         if seen is None or seen.names != names or (view.round, view.step) < (seen.round, seen.step):
-            self._beliefs = Beliefs(len(view.players), self.like_me)  # a new game (or table)
+            self._beliefs = Beliefs(len(view.players), self.like_me, self.mirror_slip,
+                                   self.excess)  # a new game (or table)
             self._seen = None
             return
         if (view.round, view.step) == (seen.round, seen.step):
@@ -153,7 +167,8 @@ class ExpertBot:
         others = [s for s in seen.in_cave if s != view.seat]
         if view.round == seen.round and view.step == seen.step + 1 and seen.continued:
             for s in others:
-                self._beliefs.observe(s, seen.features, not view.players[s].in_cave, False)
+                self._beliefs.observe(s, seen.features, not view.players[s].in_cave,
+                                      seen.like_me_leaves)
             return
         if view.round != seen.round + 1 or not view.round_results:
             return
@@ -168,20 +183,28 @@ class ExpertBot:
             if seen.continued:
                 # The round ended in disaster on the next card: who banked had left.
                 if seen.features.carried + seen.features.path > 0:
-                    self._beliefs.observe(s, seen.features, result.banked[s] > 0, False)
+                    self._beliefs.observe(s, seen.features, result.banked[s] > 0,
+                                          seen.like_me_leaves)
                 continue
             # It left after card seen.step: whoever banked just as much left with it;
             # the others' later choices it did not see, but the round's end tells a bit.
             if mine == 0:
                 continue  # nothing tells who left with it
             went_with = result.banked[s] == mine
-            self._beliefs.observe(s, seen.features, went_with, True)
+            self._beliefs.observe(s, seen.features, went_with, seen.like_me_leaves)
             if went_with:
                 continue
             if result.banked[s] == 0 and result.disaster:
                 self._beliefs.went_on_until(s, last)
             elif result.banked[s] > 0:
                 self._beliefs.left_by(s, last, result.banked[s])
+
+
+def _chance_ahead(margin: float, noise: float) -> float:
+    """Chance that a margin measured with this much noise is above zero."""
+    if noise <= 0:
+        return float(margin >= 0)
+    return float(1.0 / (1.0 + np.exp(-1.702 * margin / noise)))
 
 
 def _names(view: PlayerView) -> tuple[str, ...]:
