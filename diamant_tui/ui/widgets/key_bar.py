@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import groupby
+from typing import Iterator
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -94,24 +95,37 @@ def _restyled(before: tuple[KeyHint | KeyGroup, ...],
     return {b.key for b, a in zip(hints(before), hints(after)) if b.enabled != a.enabled}
 
 
-def key_spans(keys: tuple[KeyHint | KeyGroup, ...]) -> list[tuple[int, int, KeyHint]]:
-    """Where each key lies on the bar's line (first column, column after), as
-    :meth:`KeyBar.render` draws ``keys``: its words too, for they are dimmed with it."""
-    spans = []
-    column = 0
+Piece = tuple[str, str | None, KeyHint | None]
+"""Some text of the bar's line, its look (``"key"``, ``"words"``, None) and its key."""
+
+
+def _pieces(keys: tuple[KeyHint | KeyGroup, ...]) -> Iterator[Piece]:
+    """The bar's line as it is drawn: (text, ``"key"``, ``"words"`` or None for neither
+    look, the key it belongs to). A key's pieces are dimmed with it and make its span."""
     for item in keys:
         if isinstance(item, KeyHint):
-            end = column + cell_len(f" {item.display} ") + cell_len(f"{item.words} ")
-            spans.append((column, end, item))
-            column = end
+            yield f" {item.display} ", "key", item
+            yield f"{item.words} ", "words", item
         else:
-            column += 1
+            yield " ", None, None
             for n, hint in enumerate(item.keys):
-                end = column + cell_len(hint.display if item.compact or n == 0
-                                        else f" {hint.display}")
+                yield hint.display if item.compact or n == 0 else f" {hint.display}", "key", hint
+            yield f" {item.words} ", "words", None
+
+
+def key_spans(keys: tuple[KeyHint | KeyGroup, ...]) -> list[tuple[int, int, KeyHint]]:
+    """Where each key lies on the bar's line (first column, column after): its words too,
+    for they are dimmed with it."""
+    spans: list[tuple[int, int, KeyHint]] = []
+    column = 0
+    for text, _, hint in _pieces(keys):
+        end = column + cell_len(text)
+        if hint is not None:
+            if spans and spans[-1][2] is hint:
+                spans[-1] = (spans[-1][0], end, hint)
+            else:
                 spans.append((column, end, hint))
-                column = end
-            column += cell_len(f" {item.words} ")
+        column = end
     return spans
 
 
@@ -182,22 +196,14 @@ class KeyBar(SharedLines, Widget):
         return (self.keys,)
 
     def render(self) -> Text:
-        key_style = self.get_component_rich_style("key-bar--key")
-        words_style = self.get_component_rich_style("key-bar--description")
+        looks = {"key": self.get_component_rich_style("key-bar--key"),
+                 "words": self.get_component_rich_style("key-bar--description")}
         line = Text(no_wrap=True, overflow="crop", end="")
-        # A key's span (key_spans) is everything dimmed with it (its words too): what a
-        # click on it presses, and what is drawn again when only it is dimmed or offered.
-        for item in self.keys:
-            if isinstance(item, KeyHint):
-                dim = NOT_DIM if item.enabled else DIM
-                line.append(f" {item.display} ", key_style + dim)
-                line.append(f"{item.words} ", words_style + dim)
+        for text, look, hint in _pieces(self.keys):
+            if look is None:
+                line.append(text)
             else:
-                line.append(" ")
-                for n, hint in enumerate(item.keys):
-                    line.append(hint.display if item.compact or n == 0 else f" {hint.display}",
-                                key_style + (NOT_DIM if hint.enabled else DIM))
-                line.append(f" {item.words} ", words_style)
+                line.append(text, looks[look] + (DIM if hint and not hint.enabled else NOT_DIM))
         return line
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
