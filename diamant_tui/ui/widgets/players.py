@@ -102,8 +102,7 @@ class PlayerList(KeptComponentStyles, Widget):
         t = self.app.t
         view = state.view
         numbers = [self._numbers(p) for p in view.players]
-        heads = (t("players.name"), t("players.place"), t("players.carried"),
-                 t("players.chest"), t("players.relics"))
+        heads = self._heads()
         places = (t("place.cave"), t("place.camp"))
         widths = [widest([heads[0]] + [p.name for p in view.players]),
                   widest((heads[1],) + places)]
@@ -167,21 +166,19 @@ class PlayerList(KeptComponentStyles, Widget):
         # No room at all (a terminal narrower than the padding): nothing to draw.
         return strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
 
-    def render(self) -> Text:
-        if self.state is None:
-            return Text("")
-        return Text("\n").join([self._header()] + [self._row(p) for p in self.state.view.players])
+    def _heads(self) -> tuple[str, ...]:
+        """The columns' headings but the turn column's: name, place, carried, chest, relics."""
+        t = self.app.t
+        return (t("players.name"), t("players.place"), t("players.carried"),
+                t("players.chest"), t("players.relics"))
 
     def _header(self) -> Text:
-        t = self.app.t
         layout = self._layout()
-        heads = (t("players.name"), t("players.place"), t("players.carried"),
-                 t("players.chest"), t("players.relics"))
         space = " " * layout.gap
         return Text(
             "  " + "".join(cell(h, w, right=i >= 2) + space
-                           for i, (h, w) in enumerate(zip(heads, layout.widths)))
-            + t("players.status"),
+                           for i, (h, w) in enumerate(zip(self._heads(), layout.widths)))
+            + self.app.t("players.status"),
             style=self.component_style("players--header"),
         )
 
