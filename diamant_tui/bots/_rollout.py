@@ -162,6 +162,13 @@ _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(12)
 _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()  # nodes and weights for the mean over a standard normal
 
 
+def normal_chance(z):
+    """The normal distribution function at ``z``: the chance that a quantity whose mean
+    is ``z`` of its spreads above zero ends above zero (by the logistic curve that
+    follows it closely)."""
+    return 1.0 / (1.0 + np.exp(-_LOGISTIC * z))
+
+
 def win_chance(totals: np.ndarray, me: int, rounds_left: int, spread: float,
                edge: float | np.ndarray = 0.0) -> np.ndarray:
     """Chance of winning the game, per column of ``totals`` (seats, games) of scores.
@@ -183,5 +190,5 @@ def win_chance(totals: np.ndarray, me: int, rounds_left: int, spread: float,
     lead = np.delete(totals[me] - totals, me, axis=0) + edge * rounds_left
     sigma = spread * np.sqrt(rounds_left)
     z = (lead[None] + sigma * _NODES[:, None, None]) / sigma
-    ahead = 1.0 / (1.0 + np.exp(-_LOGISTIC * z))
+    ahead = normal_chance(z)
     return np.tensordot(_WEIGHTS, np.prod(ahead, axis=1), axes=1)

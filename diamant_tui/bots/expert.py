@@ -20,7 +20,7 @@ import numpy as np
 from ..engine.view import Decision, PlayerView
 from ..engine.features import Features, features_from_view
 from ._model import CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, MIRROR_SLIP, RISK, Beliefs
-from ._rollout import Plan, play_out, win_chance
+from ._rollout import Plan, normal_chance, play_out, win_chance
 from ._solo import solo_decision
 
 SPREAD = 5.0
@@ -204,7 +204,7 @@ def _chance_ahead(margin: float, noise: float) -> float:
     """Chance that a margin measured with this much noise is above zero."""
     if noise <= 0:
         return float(margin >= 0)
-    return float(1.0 / (1.0 + np.exp(-1.702 * margin / noise)))
+    return float(normal_chance(margin / noise))
 
 
 def _names(view: PlayerView) -> tuple[str, ...]:
