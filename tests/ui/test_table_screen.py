@@ -7,6 +7,7 @@ import re
 
 import pytest
 from textual import events
+from textual.css.stylesheet import Stylesheet
 
 from diamant_tui.engine.events import CardRevealed
 from diamant_tui.table import Table, TableSettings
@@ -468,3 +469,29 @@ async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():
         assert dimmed_after_update == [True, False]
         assert not key_dimmed(app, "c") and (frames.frames, frames.full) == (1, 0)
         assert not drawn_dimmed(app, "c")
+
+
+async def test_the_game_starting_does_not_restyle_the_whole_screen(monkeypatch):
+    """The waiting panel giving way to the cave shows and hides five widgets: Textual's
+    stylesheet is not applied again to every widget of every seat's screen for that."""
+    table = Table(TableSettings(name="cave-1", seats=3, bots=("ev",), pace=0.05, seed=3),
+                  creator="zoe")
+    me = table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="en", member=me)
+    styled: list[str] = []
+    apply = Stylesheet.apply
+
+    def counting_apply(self, node, **kwargs):
+        styled.append(type(node).__name__)
+        return apply(self, node, **kwargs)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Free seats: 1" in screen_text(app))
+        await pilot.pause()
+        monkeypatch.setattr(Stylesheet, "apply", counting_apply)
+        table.sit("Max", "max")
+        await until(pilot, lambda: "Round 1/5" in screen_text(app))
+        await pilot.pause()
+        assert "waiting for players" not in screen_text(app)
+        assert len(styled) <= 20, styled  # the whole screen is 67
+    await table.close()

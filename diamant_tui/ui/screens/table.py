@@ -15,6 +15,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Input, RichLog
 
 from ...engine.errors import DiamantError
@@ -83,6 +84,9 @@ class TableScreen(DiamantScreen):
         self._round_lines: list[str] = []
         self._keys: tuple[bool, ...] | None = None
         self._final: FinalScreen | None = None
+        self._waiting: bool | None = None
+        self._before_game: tuple[Widget, ...] = ()
+        self._in_game: tuple[Widget, ...] = ()
         self._unsubscribe = None
         self._due_since: float | None = None
         """When the round's first decision reached this screen: older keys never decide."""
@@ -107,16 +111,23 @@ class TableScreen(DiamantScreen):
         with Horizontal(id="table-columns"):
             with Vertical(id="table-main"):
                 yield RoundBar(id="round-bar")
-                yield WaitingPanel(id="waiting")
-                with Vertical(id="path-area"):
+                waiting = WaitingPanel(id="waiting")
+                yield waiting
+                with Vertical(id="path-area") as path_area:
                     with PathScroll(id="path-scroll"):
                         yield CavePath(id="cave-path")
                     yield EventFeed(id="feed")
-                with Horizontal(id="table-middle"):
+                with Horizontal(id="table-middle") as middle:
                     yield PlayerList(id="players")
                     yield DeckInfo(id="deck")
-                yield EventBanner(id="banner")
-                yield DecisionPanel(id="decision")
+                banner = EventBanner(id="banner")
+                yield banner
+                decision = DecisionPanel(id="decision")
+                yield decision
+                self._before_game = (waiting,)
+                self._in_game = (path_area, middle, banner, decision)
+                # Before they are first laid out, so that hidden ones are never drawn.
+                self._show_waiting(self.table.status is TableStatus.WAITING)
                 chat = SteadyInput(id="chat-input", placeholder=self.app.t("chat.placeholder"),
                                    max_length=200, compact=True)
                 chat.can_focus = False  # closed: no line of its own, no place in the focus chain
@@ -163,9 +174,9 @@ class TableScreen(DiamantScreen):
             self._due_round, self._due_since = view.round, message.time
         self.update_ = update
         waiting = view is None and update.status is TableStatus.WAITING
-        self.set_class(waiting, "-waiting")
+        self._show_waiting(waiting)
         if waiting:
-            self._show_waiting(update)
+            self._show_seats(update)
         self._begin_if_rematch(update)
         if view is not None:
             first = self.view is None
@@ -177,7 +188,22 @@ class TableScreen(DiamantScreen):
         self._finish_if_over(view, update)
         self._refresh_keys()
 
-    def _show_waiting(self, update: TableUpdate) -> None:
+    def _show_waiting(self, waiting: bool) -> None:
+        """Before the game, the seats stand where the cave will be.
+
+        Each widget is shown or hidden by its own ``display``, not through a class on the
+        screen: a class there makes Textual apply the stylesheet again to every widget of
+        the screen, which was about a tenth of a join's CPU, and as much again for every
+        seat when the game starts."""
+        if waiting is self._waiting:
+            return
+        self._waiting = waiting
+        for widget in self._before_game:
+            widget.display = waiting
+        for widget in self._in_game:
+            widget.display = not waiting
+
+    def _show_seats(self, update: TableUpdate) -> None:
         settings = self.table.settings
         t = self.app.t
         # The panel already counts the free seats, that is the people still awaited.
