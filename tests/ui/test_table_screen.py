@@ -495,3 +495,29 @@ async def test_the_game_starting_does_not_restyle_the_whole_screen(monkeypatch):
         assert "waiting for players" not in screen_text(app)
         assert len(styled) <= 20, styled  # the whole screen is 67
     await table.close()
+
+
+async def test_moving_between_the_buttons_redraws_them_without_restyling(monkeypatch):
+    """The arrow keys move the focus between the two buttons: the focused one is drawn
+    as focused, and no stylesheet is applied again for it."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    styled: list[str] = []
+    apply = Stylesheet.apply
+
+    def counting_apply(self, node, **kwargs):
+        styled.append(type(node).__name__)
+        return apply(self, node, **kwargs)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        assert app.focused.id == "continue"
+        monkeypatch.setattr(Stylesheet, "apply", counting_apply)
+        await pilot.press("right")
+        await settled(pilot)
+        assert app.focused.id == "leave"
+        leave, go_on = app.screen.query_one("#leave"), app.screen.query_one("#continue")
+        focus_look = leave.get_component_rich_style("choice-button--focus")
+        face = go_on.get_component_rich_style("choice-button--face")
+        assert leave.render().style == focus_look and go_on.render().style == face
+        assert styled == []

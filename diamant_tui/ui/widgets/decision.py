@@ -16,14 +16,14 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Label
 
 from ...engine.view import Decision
+from .focus_look import FocusDrawnByItself
 from .shared_lines import SharedLines
 
 
-class ChoiceButton(SharedLines, Widget, can_focus=True):
+class ChoiceButton(SharedLines, FocusDrawnByItself, can_focus=True):
     """One of the two choices, drawn as a one-line button: blank while nothing is due,
     marked when chosen; Enter, Space or a click chooses it.
 

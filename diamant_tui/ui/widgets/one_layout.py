@@ -22,6 +22,8 @@ from __future__ import annotations
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 
+from .focus_look import FocusDrawnByItself
+
 
 class SizedInOneLayout:
     """Mixin for a widget whose size, once laid out, needs no second layout."""
@@ -32,5 +34,5 @@ class SizedInOneLayout:
             size, virtual_size, container_size, layout=False)
 
 
-class PathScroll(SizedInOneLayout, VerticalScroll):
-    """The scrolling area of the cave path."""
+class PathScroll(SizedInOneLayout, FocusDrawnByItself, VerticalScroll):
+    """The scrolling area of the cave path (it shows no focus of its own)."""
