@@ -118,7 +118,7 @@ class GameServer:
             lobby, idle_timeout=config.lobby_idle_timeout,
             waiting_timeout=config.waiting_timeout, chat_watch=chat_watch, admin=self.admin))
         self._app_factory = build(self.lobby)
-        self.collector = Collector()
+        self.collector = Collector(lambda: len(self.sessions))
         self.share = LoopShare(lag=config.fair_share_lag, window=config.fair_share_window,
                                hold=config.fair_share_hold,
                                seat_weight=config.fair_share_seat_weight)

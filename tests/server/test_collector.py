@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import weakref
 from dataclasses import replace
 
 from conftest import TEST_CONFIG
-from diamant_server.collector import YOUNG
+from diamant_server import collector as collector_module
+from diamant_server.collector import OLD_AFTER, PER_SESSION, YOUNG, Collector
 from diamant_server.server import GameServer
 
 
@@ -17,10 +20,93 @@ async def test_the_server_collects_young_less_often_and_puts_the_collector_back(
     try:
         # What the start built is out of the collector's sight; young objects are
         # collected every YOUNG new ones, so that a frame's garbage dies young.
-        assert gc.get_threshold() == (YOUNG, *before[1:])
+        assert gc.get_threshold() == (YOUNG, before[1], OLD_AFTER)
         assert gc.get_freeze_count() > 0
     finally:
         await server.stop()
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
 
+
+
+class Node:
+    """An object in a cycle: only the cycle collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_what_survives_a_full_collection_is_frozen_and_garbage_is_not():
+    collector = Collector()
+    collector.tune()
+    try:
+        kept = Node()
+        dropped = weakref.ref(Node())  # garbage already: a cycle nobody holds
+        frozen, freezes = gc.get_freeze_count(), collector.freezes
+        gc.collect()
+        assert collector.freezes == freezes + 1
+        assert gc.get_freeze_count() > frozen  # `kept`, among what survived
+        assert dropped() is None  # the garbage was freed, not frozen
+        assert kept.me is kept
+        young = Node()
+        assert gc.is_tracked(young) and all(young is not o for o in gc.get_objects(2))
+    finally:
+        collector.restore()
+    assert gc.get_freeze_count() == 0 and collector._after_collection not in gc.callbacks
+
+
+async def test_frozen_objects_grown_by_half_are_all_looked_at_again():
+    collector = Collector()
+    collector.tune()
+    try:
+        assert not collector.check() and collector.sweeps == 0
+        base = gc.get_freeze_count()
+        apps = [Node() for _ in range(base)]  # two objects each: the frozen heap triples
+        gc.collect()  # a full collection freezes them, alive
+        left = weakref.ref(apps[0])
+        assert gc.get_freeze_count() > 2 * base
+        del apps[:]  # their cycles die frozen: out of the collector's sight
+        gc.collect()
+        assert left() is not None
+        assert collector.check() and collector.sweeps == 1
+        assert left() is None  # the sweep freed them
+        assert base / 2 < gc.get_freeze_count() < 1.5 * base  # and froze again what lives
+        assert not collector.check()
+    finally:
+        collector.restore()
+
+
+async def test_new_sessions_may_grow_the_frozen_objects_by_what_they_hold():
+    sessions = [0]
+    collector = Collector(lambda: sessions[0])
+    collector.tune()
+    try:
+        base = gc.get_freeze_count()
+        sessions[0] = 2 * base // PER_SESSION  # apps for that many: room for 2 x base more
+        apps = [Node() for _ in range(base // 2)]  # alive, one base's worth of objects
+        gc.collect()
+        assert gc.get_freeze_count() > 1.5 * base
+        assert not collector.check() and collector.sweeps == 0
+        sessions[0] = 0  # they all leave: what they held is garbage beyond the allowance
+        del apps[:]
+        assert collector.check() and collector.sweeps == 1
+    finally:
+        collector.restore()
+
+
+async def test_the_server_watches_the_frozen_objects_while_it_runs(tmp_path, monkeypatch):
+    monkeypatch.setattr(collector_module, "CHECK_EVERY", 0.01)
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await server.start()
+    try:
+        apps = [Node() for _ in range(gc.get_freeze_count())]
+        gc.collect()
+        del apps[:]
+        for _ in range(500):
+            if server.collector.sweeps:
+                break
+            await asyncio.sleep(0.01)
+        assert server.collector.sweeps == 1
+    finally:
+        await server.stop()
+    assert gc.get_freeze_count() == 0
