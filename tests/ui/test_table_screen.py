@@ -471,13 +471,8 @@ async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():
         assert not drawn_dimmed(app, "c")
 
 
-async def test_the_game_starting_does_not_restyle_the_whole_screen(monkeypatch):
-    """The waiting panel giving way to the cave shows and hides five widgets: Textual's
-    stylesheet is not applied again to every widget of every seat's screen for that."""
-    table = Table(TableSettings(name="cave-1", seats=3, bots=("ev",), pace=0.05, seed=3),
-                  creator="zoe")
-    me = table.sit("Zoe", "zoe")
-    app = DiamantApp(lang="en", member=me)
+def count_styling(monkeypatch) -> list[str]:
+    """From now on, the class of every node the stylesheet is applied to, in order."""
     styled: list[str] = []
     apply = Stylesheet.apply
 
@@ -485,10 +480,21 @@ async def test_the_game_starting_does_not_restyle_the_whole_screen(monkeypatch):
         styled.append(type(node).__name__)
         return apply(self, node, **kwargs)
 
+    monkeypatch.setattr(Stylesheet, "apply", counting_apply)
+    return styled
+
+
+async def test_the_game_starting_does_not_restyle_the_whole_screen(monkeypatch):
+    """The waiting panel giving way to the cave shows and hides five widgets: Textual's
+    stylesheet is not applied again to every widget of every seat's screen for that."""
+    table = Table(TableSettings(name="cave-1", seats=3, bots=("ev",), pace=0.05, seed=3),
+                  creator="zoe")
+    me = table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="en", member=me)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "Free seats: 1" in screen_text(app))
         await pilot.pause()
-        monkeypatch.setattr(Stylesheet, "apply", counting_apply)
+        styled = count_styling(monkeypatch)
         table.sit("Max", "max")
         await until(pilot, lambda: "Round 1/5" in screen_text(app))
         await pilot.pause()
@@ -502,17 +508,10 @@ async def test_moving_between_the_buttons_redraws_them_without_restyling(monkeyp
     as focused, and no stylesheet is applied again for it."""
     table = mid_round(FixedTable())
     app = DiamantApp(lang="en", member=table.member(0))
-    styled: list[str] = []
-    apply = Stylesheet.apply
-
-    def counting_apply(self, node, **kwargs):
-        styled.append(type(node).__name__)
-        return apply(self, node, **kwargs)
-
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         assert app.focused.id == "continue"
-        monkeypatch.setattr(Stylesheet, "apply", counting_apply)
+        styled = count_styling(monkeypatch)
         await pilot.press("right")
         await settled(pilot)
         assert app.focused.id == "leave"
