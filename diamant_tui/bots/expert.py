@@ -87,6 +87,11 @@ class ExpertBot:
     """
 
     samples: int = 250
+    most: int | None = None
+    """If set, close calls are played out again, ``samples`` more at a time, up to this
+    many play-outs in all (see :func:`._rollout.play_out`)."""
+    clear: float = 2.0
+    """A call is close while its two sides lie within this many standard errors."""
     spread: float = SPREAD
     edge: float = EDGE
     edge_mirror: bool = True
@@ -133,7 +138,8 @@ class ExpertBot:
             leave = like_me = exact is Decision.LEAVE
         else:
             ways = plans(view, scores[:, 0])
-            outcome = play_out(view, self._beliefs, ways, value, gen, self.samples)
+            outcome = play_out(view, self._beliefs, ways, value, gen, self.samples,
+                               self.most, self.clear)
             leave = like_me = outcome.leave >= outcome.best_plan
             if self.soft is not None:
                 like_me = _chance_ahead(outcome.leave - outcome.best_plan,
