@@ -104,6 +104,9 @@ class ExpertBot:
     soft: float | None = None
     """If set, a player like it leaves with the chance that leaving is the better choice,
     from this one's own play-outs (their noise, and this much more in win chance)."""
+    usual: float = 1.0
+    """How many times as dense its prior is on the parameters players usually have
+    (:func:`._model._usual_prior`); 1, every parameter of a family alike."""
     solo: bool = True
     """Alone in the cave, play the exact choice (:mod:`._solo`)."""
     rng: random.Random = field(default_factory=random.Random, repr=False)
@@ -165,7 +168,7 @@ class ExpertBot:
         names = _names(view)
         if seen is None or seen.names != names or (view.round, view.step) < (seen.round, seen.step):
             self._beliefs = Beliefs(len(view.players), self.like_me, self.mirror_slip,
-                                   self.excess)  # a new game (or table)
+                                   self.excess, self.usual)  # a new game (or table)
             self._seen = None
             return
         if (view.round, view.step) == (seen.round, seen.step):
