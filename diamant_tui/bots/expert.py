@@ -19,7 +19,9 @@ import numpy as np
 
 from ..engine.view import Decision, PlayerView
 from ..engine.features import Features, features_from_view
-from ._model import CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, MIRROR_SLIP, RISK, Beliefs
+from ._model import (
+    CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, MIRROR_SLIP, RISK, USUAL, Beliefs,
+)
 from ._rollout import Plan, normal_chance, play_out, win_chance
 from ._solo import solo_decision
 
@@ -104,7 +106,7 @@ class ExpertBot:
     soft: float | None = None
     """If set, a player like it leaves with the chance that leaving is the better choice,
     from this one's own play-outs (their noise, and this much more in win chance)."""
-    usual: float = 1.0
+    usual: float = USUAL
     """How many times as dense its prior is on the parameters players usually have
     (:func:`._model._usual_prior`); 1, every parameter of a family alike."""
     solo: bool = True
