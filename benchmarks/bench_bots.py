@@ -10,11 +10,13 @@ engine and times every decision of the expert. Run: ``python benchmarks/bench_bo
 from __future__ import annotations
 
 import argparse
+import ast
 import time
 
 import numpy as np
 
 from diamant_tui.bots import make_bot
+from diamant_tui.bots.expert import ExpertBot
 from diamant_tui.engine.game import Game, GameConfig
 from diamant_tui.sim.simulate import play_game, seat_names
 
@@ -39,12 +41,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--bots", default="expert,ev,risk,cards:6,carry:20")
+    parser.add_argument("--expert", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting of the expert other than its own (e.g. most=1000)")
     args = parser.parse_args()
+    options = {k: ast.literal_eval(v) for k, _, v in (o.partition("=") for o in args.expert)}
     specs = args.bots.split(",")
     times: list[float] = []
     cpu: list[float] = []
     for g in range(args.games):
         bots = [make_bot(s, seed=g * 10 + i) for i, s in enumerate(specs)]
+        bots = [ExpertBot(rng=b.rng, **options) if s == "expert" else b
+                for s, b in zip(specs, bots)]
         bots = [_Timed(b, times, cpu) if s == "expert" else b for s, b in zip(specs, bots)]
         play_game(Game(GameConfig(seat_names(specs), args.rules), seed=g), bots, limit=None)
     for what, found in (("real time", times), ("processor time", cpu)):

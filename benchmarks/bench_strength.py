@@ -9,6 +9,10 @@ Two measures, per rule set:
   a table of four, the share of the wins the stronger pair takes (and, for the expert,
   one expert against three of the strength below).
 
+- ``trial``: the expert with other settings (``--expert most=1000``) against the expert
+  as it is, in the line-up, on the same seeds: the change in win rate, game by game,
+  with its 95 % interval (the README's table of what was tried).
+
 Run: ``python benchmarks/bench_strength.py --games 2000 --jobs 2`` (the README's figures;
 several minutes a rule set on two cores) or fewer games for a quick look. No time limit
 is set on the players' decisions: a machine busy with other work must not stop a run.
@@ -17,9 +21,17 @@ is set on the players' decisions: a machine busy with other work must not stop a
 from __future__ import annotations
 
 import argparse
+import ast
+import multiprocessing
 import time
+from dataclasses import replace
+from pathlib import Path
 
-from diamant_tui.sim.simulate import simulate
+import numpy as np
+
+from diamant_tui.bots import BOTS, register
+from diamant_tui.bots.expert import ExpertBot
+from diamant_tui.sim.simulate import _chunks, _play_chunk, check_lineup, simulate, win_shares
 from diamant_tui.ui.setup_choices import levels
 
 LINEUP = ["expert", "ev", "risk", "cards:6", "carry:20"]
@@ -41,6 +53,46 @@ def pair(rules: str, strong: str, weak: str, games: int, jobs: int, seed: int,
     return float(result.wins[:, :2].sum(axis=1).mean())
 
 
+def _expert_chunk(job: tuple[dict, object]) -> np.ndarray:
+    """Scores of one chunk of games, with the expert built with ``options``."""
+    options, chunk = job
+    kind = BOTS["expert"]
+    register(replace(kind, build=lambda p, rng: ExpertBot(rng=rng, **options)))
+    return _play_chunk(chunk)[0]
+
+
+def expert_wins(rules: str, options: dict, games: int, jobs: int, seed: int) -> np.ndarray:
+    """The expert's win share in each game of the line-up, built with ``options``."""
+    checked = check_lineup(rules, tuple(LINEUP), games)
+    chunks = _chunks(checked, tuple(LINEUP), games, seed, False, False, None)
+    work = [(options, chunk) for chunk in chunks]
+    with multiprocessing.get_context("spawn").Pool(max(1, jobs)) as pool:
+        scores = np.concatenate(pool.map(_expert_chunk, work))
+    return win_shares(scores)[:, 0]
+
+
+def trial(rules: str, options: dict, games: int, jobs: int, seed: int,
+          keep: Path | None = None) -> str:
+    """The change in the expert's win rate that ``options`` make, game by game.
+
+    With ``keep``, the expert as it is is played once per rule set, games and seed, and
+    its results kept in that folder for the next trials.
+    """
+    saved = keep / f"expert-{rules}-{games}-{seed}.npy" if keep else None
+    if saved is not None and saved.exists():
+        before = np.load(saved)
+    else:
+        before = expert_wins(rules, {}, games, jobs, seed)
+        if saved is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            np.save(saved, before)
+    after = expert_wins(rules, options, games, jobs, seed)
+    diff = after - before
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(diff.size)
+    return (f"{after.mean():.1%} against {before.mean():.1%}: "
+            f"{100 * diff.mean():+.1f} (±{100 * half:.1f}) points")
+
+
 def main() -> None:
     """Print the line-up figures and the level pairs for each rule set."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -51,8 +103,13 @@ def main() -> None:
     parser.add_argument("--rules", default="classic,relics,relic-variant")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--what", default="lineup,levels", help="lineup, levels or both")
+    parser.add_argument("--what", default="lineup,levels", help="lineup, levels or trial")
+    parser.add_argument("--expert", action="append", default=[], metavar="NAME=VALUE",
+                        help="for trial: a setting of the expert to try (e.g. most=1000)")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="for trial: a folder to keep the expert's own results in")
     args = parser.parse_args()
+    options = {k: ast.literal_eval(v) for k, _, v in (o.partition("=") for o in args.expert)}
     what = args.what.split(",")
     chain = list(levels().items())[::-1]  # strongest first
     for rules in args.rules.split(","):
@@ -63,6 +120,9 @@ def main() -> None:
                 print(f"{rules:13} expert in {','.join(LINEUP)} ({how}, {args.games} games, "
                       f"seed {args.seed}): "
                       f"{lineup(rules, args.games, args.jobs, args.seed, exact)}", flush=True)
+        if "trial" in what:
+            print(f"{rules:13} expert with {options} ({args.games} games, seed {args.seed}): "
+                  f"{trial(rules, options, args.games, args.jobs, args.seed, args.keep)}", flush=True)
         if "levels" in what:
             for (high, strong), (low, weak) in zip(chain, chain[1:]):
                 games = args.games if "expert" in (strong, weak) else args.pair_games

@@ -19,7 +19,9 @@ import numpy as np
 
 from ..engine.view import Decision, PlayerView
 from ..engine.features import Features, features_from_view
-from ._model import CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, MIRROR_SLIP, RISK, Beliefs
+from ._model import (
+    CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, MIRROR_SLIP, RISK, USUAL, Beliefs,
+)
 from ._rollout import Plan, normal_chance, play_out, win_chance
 from ._solo import solo_decision
 
@@ -87,6 +89,11 @@ class ExpertBot:
     """
 
     samples: int = 250
+    most: int | None = None
+    """If set, close calls are played out again, ``samples`` more at a time, up to this
+    many play-outs in all (see :func:`._rollout.play_out`)."""
+    clear: float = 2.0
+    """A call is close while its two sides lie within this many standard errors."""
     spread: float = SPREAD
     edge: float = EDGE
     edge_mirror: bool = True
@@ -99,6 +106,9 @@ class ExpertBot:
     soft: float | None = None
     """If set, a player like it leaves with the chance that leaving is the better choice,
     from this one's own play-outs (their noise, and this much more in win chance)."""
+    usual: float = USUAL
+    """How many times as dense its prior is on the parameters players usually have
+    (:func:`._model._usual_prior`); 1, every parameter of a family alike."""
     solo: bool = True
     """Alone in the cave, play the exact choice (:mod:`._solo`)."""
     rng: random.Random = field(default_factory=random.Random, repr=False)
@@ -133,7 +143,8 @@ class ExpertBot:
             leave = like_me = exact is Decision.LEAVE
         else:
             ways = plans(view, scores[:, 0])
-            outcome = play_out(view, self._beliefs, ways, value, gen, self.samples)
+            outcome = play_out(view, self._beliefs, ways, value, gen, self.samples,
+                               self.most, self.clear)
             leave = like_me = outcome.leave >= outcome.best_plan
             if self.soft is not None:
                 like_me = _chance_ahead(outcome.leave - outcome.best_plan,
@@ -159,7 +170,7 @@ class ExpertBot:
         names = _names(view)
         if seen is None or seen.names != names or (view.round, view.step) < (seen.round, seen.step):
             self._beliefs = Beliefs(len(view.players), self.like_me, self.mirror_slip,
-                                   self.excess)  # a new game (or table)
+                                   self.excess, self.usual)  # a new game (or table)
             self._seen = None
             return
         if (view.round, view.step) == (seen.round, seen.step):
