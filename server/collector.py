@@ -32,6 +32,9 @@ A full collection is allowed after every other young collection of the middle ge
 what it left: each then looks at little, and the apps of a wave of joins are frozen
 before they are many (the first full collection came 30 s after the start, when 100 apps
 had joined, and took 0.7 s).
+
+While the server runs, ``gc.get_referrers`` and ``gc.get_objects`` do not see frozen
+objects (most of them): unfreeze first when looking for what holds what.
 """
 
 from __future__ import annotations
