@@ -86,9 +86,7 @@ class Collector:
         if self._before is not None:
             return
         self._before = gc.get_threshold()
-        gc.collect()  # garbage must not be frozen with the rest
-        gc.freeze()
-        self._after_sweep, self._sessions_at_sweep = gc.get_freeze_count(), self._sessions()
+        self._collect_and_freeze()
         gc.set_threshold(YOUNG, self._before[1], OLD_AFTER)
         gc.callbacks.append(self._after_collection)
         self._watch = asyncio.get_running_loop().create_task(self._watch_growth(),
@@ -119,9 +117,15 @@ class Collector:
     def sweep(self) -> None:
         """Look at every object once: what died frozen (ended sessions' apps) is freed."""
         gc.unfreeze()
-        gc.collect()  # freezes what survives, through the callback
-        self._after_sweep, self._sessions_at_sweep = gc.get_freeze_count(), self._sessions()
+        self._collect_and_freeze()
         self.sweeps += 1
+
+    def _collect_and_freeze(self) -> None:
+        """Collect what is not frozen (garbage must not be frozen with the rest), freeze
+        what survives, and measure the growth from there on."""
+        gc.collect()
+        gc.freeze()  # once the callback is set, it has frozen them already
+        self._after_sweep, self._sessions_at_sweep = gc.get_freeze_count(), self._sessions()
 
     def restore(self) -> None:
         """At the server's stop: the settings it found, nothing frozen."""
