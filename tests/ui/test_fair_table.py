@@ -8,10 +8,10 @@ from textual import events
 from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens.confirm import ConfirmScreen
-from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision
-from ui_helpers import FixedTable, T, after_disaster, mid_round, screen_text, summary_shown, until
+from ui_helpers import final_shown, FixedTable, T, after_disaster, mid_round, screen_text, summary_shown, until
 
 
 def quick(**kw) -> TableSettings:
@@ -35,7 +35,8 @@ async def test_a_rematch_that_starts_while_the_final_scores_are_built_breaks_not
             await pilot.pause()
             # The final scores made way for the new game (which lasts a few seconds).
             await until(pilot, lambda: isinstance(app.screen, TableScreen)
-                        and app.screen._final is None)
+                        and app.screen.query_one("#path-area").display
+                        and not any(f.shown for f in app.screen.query(FinalScores)))
         assert app.return_code is None and app._exception is None
     await table.close()
 
@@ -114,8 +115,8 @@ async def test_the_final_scores_show_who_asked_for_a_rematch():
     sam_app = DiamantApp(lang="fr", member=sam)
     async with zoe_app.run_test(size=(80, 24)) as zoe_pilot, \
             sam_app.run_test(size=(80, 24)) as sam_pilot:
-        await until(zoe_pilot, lambda: isinstance(zoe_app.screen, FinalScreen))
-        await until(sam_pilot, lambda: isinstance(sam_app.screen, FinalScreen))
+        await until(zoe_pilot, lambda: final_shown(zoe_app))
+        await until(sam_pilot, lambda: final_shown(sam_app))
         await until(zoe_pilot, lambda: "Press r to ask for a rematch" in screen_text(zoe_app))
         await until(sam_pilot, lambda: "Vous regardez : les joueurs" in screen_text(sam_app))
         zoe.wake()

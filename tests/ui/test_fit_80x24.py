@@ -31,11 +31,10 @@ from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.describe import RUBY, describe
 from diamant_tui.ui.screens.confirm import ConfirmScreen
-from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.engine.view import PlayerView
-from ui_helpers import FixedTable, H, Relic, T, screen_text, summary_shown, table_shown, until
+from ui_helpers import final_shown, FixedTable, H, Relic, T, screen_text, summary_shown, table_shown, until
 
 WIDTH, HEIGHT = 80, 24
 # Names of the longest length a table accepts (16 characters), some of them in wide
@@ -339,6 +338,7 @@ def check_final(screen: Screen, t, table: RecordingTable) -> None:
     ended = screen.row_with(t("final.ended"))
     for r in view.round_results:
         assert f"✖{t(f'hazard_abbr.{r.disaster.value}')}" in ended, (screen.where, ended)
+    screen.flowing(t("final.vote_hint"))
     screen.whole(t("final.rematch"))
     screen.whole(t("final.quit"))
 
@@ -402,7 +402,7 @@ async def test_the_table_fits_through_the_longest_game(lang, names):
 
         table.everyone("continue")
         table.reveal(H("spiders"))  # a second spider: the fifth disaster ends the game
-        await until(pilot, lambda: isinstance(app.screen, FinalScreen))
+        await until(pilot, lambda: final_shown(app))
         check_final(await look(pilot, f"{lang}/{names} final scores"), t, table)
 
 

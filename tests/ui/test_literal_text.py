@@ -18,13 +18,12 @@ from textual.widgets._toast import Toast
 
 from diamant_tui.table import ChatRejected, Table, TableSettings
 from diamant_tui.ui import DiamantApp
-from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.widgets.event_banner import EventBanner
 from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.ui.widgets.score_table import ScoreTable
 from diamant_tui.ui.widgets.waiting import WaitingPanel
 from diamant_tui.engine.view import Decision
-from ui_helpers import FixedTable, T, screen_text, summary_shown, until
+from ui_helpers import final_shown, FixedTable, T, screen_text, summary_shown, until
 
 TRICKY = [
     "[/bold]", "[bold]x[/bold]", "[@click=app.quit]", "[link=https://x]y[/link]", "[red]",
@@ -175,7 +174,7 @@ async def test_names_chat_and_table_names_are_shown_as_typed(names, chat, table_
             game.reveal(T(treasure))
             events = [e for seat in list(game.players_in_cave) for e in game.submit(seat, "leave")]
         fixed.publish(events)
-        await until(pilot, lambda: isinstance(app.screen, FinalScreen))
+        await until(pilot, lambda: final_shown(app))
         await pilot.pause()
         text = screen_text(app)
         assert_clean(text)

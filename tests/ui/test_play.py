@@ -8,11 +8,11 @@ from diamant_tui.engine.cards import Rules
 from diamant_tui.engine.events import DecisionsRevealed
 from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp, SetupChoices
-from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.setup import SetupScreen
 from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision, Phase
-from ui_helpers import screen_text, summary_shown, until
+from ui_helpers import final_shown, screen_text, summary_shown, until
 
 
 def due(app) -> bool:
@@ -26,12 +26,12 @@ def due(app) -> bool:
     )
 
 
-async def play_with_keys(app, pilot, leave_at_carried: int = 10) -> FinalScreen:
+async def play_with_keys(app, pilot, leave_at_carried: int = 10) -> FinalScores:
     """Answer every decision with `c` or `l`, close round summaries with Enter."""
     for _ in range(2000):
-        await until(pilot, lambda: due(app) or isinstance(app.screen, FinalScreen) or summary_shown(app))
-        if isinstance(app.screen, FinalScreen):
-            return app.screen
+        await until(pilot, lambda: due(app) or final_shown(app) or summary_shown(app))
+        if final_shown(app):
+            return app.screen.query_one(FinalScores)
         if summary_shown(app):
             await pilot.press("enter")
             continue
@@ -186,5 +186,37 @@ async def test_rematch_starts_a_new_game_at_the_same_table():
         await until(pilot, lambda: isinstance(app.screen, TableScreen)
                     and app.table.status is TableStatus.PLAYING)
         assert app.table.games_played == 1
+        await until(pilot, lambda: not final_shown(app))
+        assert "Final scores" not in screen_text(app)
         await pilot.press("q", "y")
         await until(pilot, lambda: not app.is_running)
+
+
+async def test_the_final_scores_stand_in_the_table_screen_and_come_back_after_a_rematch():
+    """The game's end switches no screen (a screen per seat per game cost a whole
+    layout and was garbage at the next game): the final scores take the cave's place in
+    the table screen, and the same ones come back, with the new game's scores, after a
+    rematch; the arrows move between their buttons."""
+    choices = SetupChoices(name="Zoe", players=3, level="beginner", seed=2, pace=0)
+    app = DiamantApp(lang="en", choices=choices)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table_screen, stack = app.screen, len(app.screen_stack)
+        final = await play_with_keys(app, pilot, leave_at_carried=1)
+        assert app.screen is table_screen and len(app.screen_stack) == stack
+        assert final.has_focus_within and app.focused.id == "rematch"
+        await pilot.press("right")
+        assert app.focused.id == "quit"
+        await pilot.press("left")
+        assert app.focused.id == "rematch"
+        first_game = final.view
+        await pilot.press("r")
+        await until(pilot, lambda: app.table.status is TableStatus.PLAYING and not final_shown(app))
+        assert "Final scores" not in screen_text(app)
+        again = await play_with_keys(app, pilot, leave_at_carried=3)
+        assert again is final and app.screen is table_screen
+        assert again.view is not first_game
+        text = screen_text(app)
+        for name, score in zip(app.table.game.names, app.table.game.scores()):
+            assert name in text and str(score) in text

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp, SetupChoices
-from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.setup import SetupScreen
 from diamant_tui.ui.screens.table import TableScreen
-from ui_helpers import FixedTable, after_disaster, screen_text, summary_shown, table_shown, until, whole_game
+from ui_helpers import final_shown, FixedTable, after_disaster, screen_text, summary_shown, table_shown, until, whole_game
 
 ENLARGE = "Please enlarge your terminal to at least 80×24."
 GOES_ON = "The game goes on meanwhile."
@@ -78,7 +77,7 @@ async def test_the_final_scores_offer_no_rematch_behind_the_overlay():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         whole_game(table)
-        await until(pilot, lambda: isinstance(app.screen, FinalScreen))
+        await until(pilot, lambda: final_shown(app))
         await pilot.resize_terminal(79, 24)
         await pilot.pause()
         text = screen_text(app)

@@ -22,10 +22,10 @@ from diamant_tui import i18n
 from diamant_tui.i18n import LANGUAGES, Translator
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.describe import describe
-from diamant_tui.ui.screens.final import FinalScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.deck_info import DeckInfo
 from ui_helpers import (
+    final_shown,
     NAMES,
     H,
     FixedTable,
@@ -231,7 +231,7 @@ async def test_the_deck_panel_warns_of_nothing_once_the_game_is_over():
         await pilot.pause()
         app.screen.query_one(DeckInfo).show_chance = True
         whole_game(table)
-        await until(pilot, lambda: isinstance(app.screen, FinalScreen))
+        await until(pilot, lambda: final_shown(app))
         table_screen = next(s for s in app.screen_stack if isinstance(s, TableScreen))
         text = table_screen.query_one(DeckInfo).render().plain
         assert "!" not in text and "Disaster chance" not in text, text

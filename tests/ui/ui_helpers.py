@@ -60,6 +60,18 @@ def summary_shown(app) -> bool:
     return isinstance(screen, TableScreen) and screen.query_one(RoundSummary).shown
 
 
+def final_shown(app) -> bool:
+    """Whether the table screen is showing the final scores."""
+    from diamant_tui.ui.screens.table import TableScreen
+    from diamant_tui.ui.widgets.final_scores import FinalScores
+
+    screen = app.screen
+    if not isinstance(screen, TableScreen):
+        return False
+    finals = screen.query(FinalScores)
+    return bool(finals) and finals.first().shown and finals.first().is_mounted
+
+
 def table_shown(app) -> bool:
     """Whether the table itself is on the screen (no summary, dialog or final scores)."""
     from diamant_tui.ui.screens.table import TableScreen

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Input, RichLog
+from textual.widgets import Button, Input, RichLog
 
 from ...engine.errors import DiamantError
 from ...engine.events import DecisionMade, Disaster, GameEnded, RoundEnded, RoundStarted
@@ -29,6 +29,7 @@ from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.event_feed import EventFeed
+from ..widgets.final_scores import FinalScores
 from ..widgets.game_log import GameLog
 from ..widgets.one_layout import PathScroll
 from ..widgets.players import PlayersState, PlayerList
@@ -39,7 +40,6 @@ from ..widgets.steady_input import SteadyInput
 from ..widgets.waiting import WaitingPanel, WaitingState
 from .base import DiamantScreen
 from .confirm import ConfirmScreen
-from .final import FinalScreen
 
 KEPT_LINES = 40
 """Lines of the current round kept for the feed under the path."""
@@ -67,6 +67,7 @@ class TableScreen(DiamantScreen):
         Binding("g", "toggle_log", "key.log"),
         Binding("t", "chat", "key.chat"),
         Binding("s", "start_now", "key.start_now"),
+        Binding("r", "rematch", "key.rematch"),  # only once the game is over
         Binding("q", "leave_table", "key.quit"),
         Binding("escape", "close_chat", "key.close_chat"),  # only while the chat box is open
         # Before any widget's own keys (a button's Enter), while a round summary is shown.
@@ -83,8 +84,9 @@ class TableScreen(DiamantScreen):
         self._chat_seen: tuple[ChatLine, ...] = ()
         self._round_lines: list[str] = []
         self._keys: tuple[bool, ...] | None = None
-        self._final: FinalScreen | None = None
-        self._waiting: bool | None = None
+        self._final: FinalScores | None = None
+        self._part: str | None = None
+        """What stands in the main column: "waiting", "game" or "final" (:meth:`_show_part`)."""
         self._before_game: tuple[Widget, ...] = ()
         self._in_game: tuple[Widget, ...] = ()
         self._unsubscribe = None
@@ -127,7 +129,8 @@ class TableScreen(DiamantScreen):
                 self._before_game = (waiting,)
                 self._in_game = (path_area, middle, banner, decision)
                 # Before they are first laid out, so that hidden ones are never drawn.
-                self._show_waiting(self.table.status is TableStatus.WAITING)
+                self._show_part("waiting" if self.table.status is TableStatus.WAITING
+                                else "game")
                 chat = SteadyInput(id="chat-input", placeholder=self.app.t("chat.placeholder"),
                                    max_length=200, compact=True)
                 chat.can_focus = False  # closed: no line of its own, no place in the focus chain
@@ -174,10 +177,12 @@ class TableScreen(DiamantScreen):
             self._due_round, self._due_since = view.round, message.time
         self.update_ = update
         waiting = view is None and update.status is TableStatus.WAITING
-        self._show_waiting(waiting)
         if waiting:
+            self._show_part("waiting")
             self._show_seats(update)
         self._begin_if_rematch(update)
+        if not waiting and self._part == "waiting":
+            self._show_part("game")
         if view is not None:
             first = self.view is None
             self._show_view(view, update)
@@ -188,20 +193,23 @@ class TableScreen(DiamantScreen):
         self._finish_if_over(view, update)
         self._refresh_keys()
 
-    def _show_waiting(self, waiting: bool) -> None:
-        """Before the game, the seats stand where the cave will be.
+    def _show_part(self, part: str) -> None:
+        """Show what stands in the main column: before the game ("waiting") the seats stand
+        where the cave will be; at its end ("final") the final scores.
 
         Each widget is shown or hidden by its own ``display``, not through a class on the
         screen: a class there makes Textual apply the stylesheet again to every widget of
         the screen, which was about a tenth of a join's CPU, and as much again for every
         seat when the game starts."""
-        if waiting is self._waiting:
+        if part == self._part:
             return
-        self._waiting = waiting
+        self._part = part
         for widget in self._before_game:
-            widget.display = waiting
+            widget.display = part == "waiting"
         for widget in self._in_game:
-            widget.display = not waiting
+            widget.display = part == "game"
+        if self._final is not None and part != "final":
+            self._final.hide()
 
     def _show_seats(self, update: TableUpdate) -> None:
         settings = self.table.settings
@@ -343,8 +351,8 @@ class TableScreen(DiamantScreen):
             self.app.pop_screen()
 
     def _begin_if_rematch(self, update: TableUpdate) -> None:
-        if update.status is TableStatus.PLAYING and self._final is not None:
-            self._final = None
+        if update.status is TableStatus.PLAYING and self._part == "final":
+            self._show_part("game")
             self._to_top()
             self.query_one(RichLog).clear()
             self.query_one(EventBanner).show([])
@@ -354,11 +362,16 @@ class TableScreen(DiamantScreen):
     def _finish_if_over(self, view: PlayerView | None, update: TableUpdate) -> None:
         if update.status is not TableStatus.FINISHED or view is None:
             return
-        if self._final is None:
+        if self._part != "final":
             self._to_top()
-            self._final = FinalScreen(view, self.member)
-            self.app.push_screen(self._final)
-        self._final.votes = update  # who has asked for a rematch
+            self._show_part("final")
+            if self._final is None:
+                # Made at the first game's end only, and shown again after a rematch.
+                self._final = FinalScores(view, self.member, id="final")
+                self.query_one("#table-main").mount(self._final, before=self._chat)
+            else:
+                self._final.show(view)
+        self._final.show_votes(update)  # who has asked for a rematch
 
     def _refresh_keys(self) -> None:
         """Ask the footer to look at the keys again only when what they offer has changed."""
@@ -366,19 +379,24 @@ class TableScreen(DiamantScreen):
         update = self.update_
         keys = (view is None, view is not None and view.decision_due,
                 view is not None and view.phase is Phase.OVER,
-                update is not None and update.may_start)
+                update is not None and update.may_start, self._part)
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.view
+        final = self._part == "final"
+        if action == "focus_choice" and final:
+            return True  # ← and → move between the final scores' buttons
+        if action == "rematch":
+            return final and not self.member.watching
         if action in ("choose", "focus_choice"):
             if self.seat is None or view is None or view.phase is Phase.OVER:
                 return False  # a spectator, or no game: the keys are not offered at all
             return True if view.decision_due else None  # shown dimmed until a choice is due
         if action == "toggle_chance":
-            return view is not None
+            return view is not None and not final
         if action == "start_now":
             return self.update_ is not None and self.update_.may_start
         if action == "close_summary":
@@ -425,7 +443,26 @@ class TableScreen(DiamantScreen):
             self.notify(str(error), severity="warning", markup=False)
 
     def action_focus_choice(self, decision: str) -> None:
+        if self._part == "final":
+            if decision == Decision.CONTINUE.value:
+                self.focus_previous(Button)
+            else:
+                self.focus_next(Button)
+            return
         self.query_one(DecisionPanel).focus_choice(Decision(decision))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        # The final scores' buttons (the decision panel's are its own).
+        event.stop()
+        if event.button.id == "rematch":
+            self.action_rematch()
+        elif event.button.id == "quit":
+            self.post_message(LeaveTable())
+
+    def action_rematch(self) -> None:
+        """Ask for a rematch (a player at a finished game); the table starts it once all agree."""
+        if self._part == "final" and not self.member.watching:
+            self._act(self.member.vote_rematch)
 
     def action_toggle_chance(self) -> None:
         deck = self.query_one(DeckInfo)

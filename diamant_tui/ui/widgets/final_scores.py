@@ -1,0 +1,137 @@
+"""The end of the game, in place of the cave: ranking with shared places, per-round
+results, a chart, and the rematch vote (each person asks with ``r``; the table starts
+again once all agree)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widgets import Button, Label
+
+from ...engine.view import PlayerView
+from ...table import Member, TableUpdate
+from .score_table import ScoreTable
+
+
+class FinalScores(Vertical):
+    """Final scores and the rematch vote, a part of the table screen.
+
+    Not a screen of its own: a new screen for every seat at every game's end composed,
+    styled and laid out the whole terminal again, and was garbage once the next game
+    began. This one is mounted at the first game's end and shown again after each
+    rematch. Its buttons are pressed through the table screen (``rematch``, ``quit``).
+    """
+
+    DEFAULT_CSS = """
+    FinalScores {
+        height: 1fr;
+        align: center middle;
+        & > #final-box {
+            height: auto;
+            width: 100%;
+            padding: 0 1;
+        }
+        #final-winners {
+            text-style: bold;
+            color: $success;
+            margin: 1 0;
+        }
+        #final-note {
+            /* Two lines: the longest hints wrap at 80 columns, and a fixed height
+               needs no new layout when the words change. */
+            width: 100%;
+            height: 2;
+            margin: 1 0 0 0;
+        }
+        #final-votes {
+            width: 100%;
+            height: 1;
+            color: $text-muted;
+        }
+    }
+    """
+
+    def __init__(self, view: PlayerView, member: Member, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.view = view
+        """The game's last view, whose scores are shown."""
+        self.member = member
+        self._votes: TableUpdate | None = None
+        self._built = False
+        self._shown = True  # mounted to be shown (unless a rematch begins first)
+
+    @property
+    def may_vote(self) -> bool:
+        """A player at the table, not a spectator."""
+        return not self.member.watching
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        with Vertical(id="final-box"):
+            yield Label(t("final.title"), classes="dialog-title")
+            yield Label(Content(""), id="final-winners")
+            yield ScoreTable(id="final-scores")
+            yield Label(Content(""), id="final-note")
+            yield Label(Content(""), id="final-votes")
+            with Horizontal(classes="dialog-buttons"):
+                if self.may_vote:
+                    yield Button(Content(t("final.rematch")), id="rematch", compact=True)
+                yield Button(Content(t("final.quit")), id="quit", compact=True)
+
+    def on_mount(self) -> None:
+        self._built = True
+        if self._shown:
+            self._fill()
+
+    @property
+    def shown(self) -> bool:
+        """Whether the final scores are on the screen (or about to be, once mounted)."""
+        return self._shown
+
+    def show(self, view: PlayerView) -> None:
+        """Show the final scores of ``view`` and put the keyboard's focus on the first
+        button (the votes are those last given to :meth:`show_votes`)."""
+        self.view = view
+        self._shown = True
+        self.display = True
+        if self._built:
+            self._fill()
+
+    def _fill(self) -> None:
+        t = self.app.t
+        view = self.view
+        names = [view.players[s].name for s in view.winners]
+        key = "final.winner" if len(names) == 1 else "final.winners"
+        # Plain content: people's names and "[r]" must not be read as markup.
+        self.query_one("#final-winners", Label).update(
+            Content("★ " + t(key, names=", ".join(names))))
+        self.query_one(ScoreTable).view = view
+        self.query_one("#rematch" if self.may_vote else "#quit", Button).focus()
+        self.show_votes(self._votes)
+
+    def hide(self) -> None:
+        """Take the scores off the screen (a new game has begun)."""
+        self._shown = False
+        self.display = False
+        self._votes = None
+
+    def show_votes(self, update: TableUpdate | None) -> None:
+        """Say who has asked for a rematch, from the table's latest ``update``."""
+        self._votes = update
+        if update is None or not self._built:
+            return
+        t = self.app.t
+        voters = sorted(update.rematch_voters | update.rematch_votes)
+        marks = ", ".join(
+            f"{update.seats[s].name} {'✓' if s in update.rematch_votes else '…'}" for s in voters)
+        if self.member.watching:
+            note = t("final.watching")
+        elif self.member.seat in update.rematch_votes:
+            note = t("final.voted")
+        else:
+            note = t("final.vote_hint")
+        # Fixed-size lines: new words need no new layout.
+        self.query_one("#final-note", Label).update(Content(note), layout=False)
+        votes = t("final.votes", votes=marks) if marks else ""
+        self.query_one("#final-votes", Label).update(Content(votes), layout=False)
