@@ -6,7 +6,8 @@ on one app showing a real game in the middle of a round: nothing changed (the fl
 turn of the app's loop), one short label (a timer), one line of the player list (someone
 decided), a CSS class toggled (a button becoming idle), a whole view (a reveal), a
 full repaint with a new layout, the round summary shown and closed, the person's chat
-box opened and closed, and a toast shown and gone.
+box opened and closed, a toast shown and gone, and the final scores shown and a rematch
+begun.
 
 Each change is made ``--repeat`` times; the figure is the process CPU per change, from
 the change until the app has sent its frame and is idle again, minus nothing (the floor
@@ -33,7 +34,7 @@ from diamant_tui.table import Table, TableSettings, TableStatus  # noqa: E402
 from diamant_tui.ui import DiamantApp  # noqa: E402
 from diamant_tui.ui.widgets.decision import DecisionPanel  # noqa: E402
 from diamant_tui.ui.widgets.players import PlayerList  # noqa: E402
-from diamant_tui.engine.view import Decision  # noqa: E402
+from diamant_tui.engine.view import Decision, Phase  # noqa: E402
 from textual.widgets import Input  # noqa: E402
 
 
@@ -128,6 +129,15 @@ async def measure(args) -> dict[str, dict[str, float]]:
         await run_pair("toast shown + gone",
                        lambda i: app.notify(f"A note, number {i}", timeout=60),
                        app.clear_notifications)
+        # The game's end (its final scores) and a rematch beginning, as the table's
+        # updates bring them.
+        over = replace(view, phase=Phase.OVER, decision_due=False,
+                       scores=tuple(p.chest or 0 for p in view.players), winners=(view.seat,))
+        finished = replace(screen.update_, status=TableStatus.FINISHED, view=over)
+        playing = screen.update_
+        await run_pair("final scores shown + rematch",
+                       lambda i: screen._finish_if_over(over, finished),
+                       lambda: screen._begin_if_rematch(playing))
         member.decide(Decision.LEAVE)
     await table.close()
     return figures

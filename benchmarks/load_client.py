@@ -75,11 +75,18 @@ class Person(asyncssh.SSHClientSession):
         self.received_chunks += 1
         self.stream.feed(data)
         found = TURN.search(self._line(0))
-        if found is not None:
+        turn = (int(found[1]), int(found[2])) if found is not None else None
+        if turn is not None and turn != self.turn:
             self.in_final = False
-            self.turn = (int(found[1]), int(found[2]))
-            self.seen.setdefault((self.finals, *self.turn), now)
+            self.turn = turn
+            self.seen.setdefault((self.finals, *turn), now)
             self._join(now)
+        elif turn is not None:
+            # The same card: the game may have ended (the final scores stand under the
+            # round's bar).
+            if not self.in_final and self.joined.is_set() and FINAL in self.text:
+                self.in_final = True
+                self.finals += 1
         elif not self.in_final or not self.joined.is_set():
             text = self.text
             if FINAL in text and self.joined.is_set():
