@@ -7,10 +7,9 @@ import tracemalloc
 
 from textual.dom import DOMNode
 
-from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.light_component_nodes import ComponentNode
-from ui_helpers import table_shown, until
+from ui_helpers import FixedTable, mid_round, settled
 
 PUMP_STATE = ("_timers", "_bindings", "_query_one_cache", "_nodes", "message_signal",
               "_disabled_messages")
@@ -26,12 +25,10 @@ def styled_widgets(app) -> list:
 
 
 async def test_component_styles_stand_on_light_nodes_with_textuals_own_styles():
-    table = Table(TableSettings(name="styles", seats=5, pace=0.0))
-    member = table.sit("Ann", "ann")
-    app = DiamantApp(lang="en", member=member)
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: table_shown(app))
-        await pilot.pause()
+        await settled(pilot)
         widgets = styled_widgets(app)
         assert len(widgets) >= 10  # the table screen's parts: the path, players, deck…
         for widget in widgets:
@@ -46,7 +43,6 @@ async def test_component_styles_stand_on_light_nodes_with_textuals_own_styles():
                 assert light.styles._base_styles._rules == plain.styles._base_styles._rules, \
                     (widget, name)
                 assert light.rich_style == plain.rich_style, (widget, name)
-    await table.close()
 
 
 def test_a_light_node_styled_weighs_a_fraction_of_a_plain_one():

@@ -17,7 +17,12 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.messages import TableUpdated
 from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.widgets.cave_path import CavePath
+from diamant_tui.ui.widgets.decision import DecisionPanel
+from diamant_tui.ui.widgets.deck_info import DeckInfo
+from diamant_tui.ui.widgets.event_banner import EventBanner
 from diamant_tui.ui.widgets.key_bar import KeyBar, KeyGroup, KeyHint
+from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.engine.view import Decision
 from ui_helpers import (FixedTable, FrameCounter, H, T, after_disaster, mid_round, screen_segments,
                         screen_text, settled, summary_shown, table_shown, until)
@@ -471,22 +476,25 @@ async def test_a_turn_and_the_keys_it_dims_or_offers_are_one_frame():
         assert not drawn_dimmed(app, "c")
 
 
-def count_styling(monkeypatch) -> list[str]:
-    """From now on, the class of every node the stylesheet is applied to, in order."""
-    styled: list[str] = []
+def count_styling(monkeypatch, nodes: bool = False) -> list:
+    """From now on, the class of every node the stylesheet is applied to, in order (the
+    nodes themselves with ``nodes``)."""
+    styled: list = []
     apply = Stylesheet.apply
 
     def counting_apply(self, node, **kwargs):
-        styled.append(type(node).__name__)
+        styled.append(node if nodes else type(node).__name__)
         return apply(self, node, **kwargs)
 
     monkeypatch.setattr(Stylesheet, "apply", counting_apply)
     return styled
 
 
-async def test_the_game_starting_does_not_restyle_the_whole_screen(monkeypatch):
-    """The waiting panel giving way to the cave shows and hides five widgets: Textual's
-    stylesheet is not applied again to every widget of every seat's screen for that."""
+async def test_a_waiting_seat_holds_none_of_the_games_widgets_until_it_begins(monkeypatch):
+    """While the table waits, the screen holds the waiting panel and not the cave, the
+    players, the deck or the decision (a sixth of a waiting session's memory and of a
+    join's CPU). When the game begins they are made, and styled, and nothing that was
+    already on the screen is styled again (the whole screen is 67 nodes)."""
     table = Table(TableSettings(name="cave-1", seats=3, bots=("ev",), pace=0.05, seed=3),
                   creator="zoe")
     me = table.sit("Zoe", "zoe")
@@ -494,12 +502,18 @@ async def test_the_game_starting_does_not_restyle_the_whole_screen(monkeypatch):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "Free seats: 1" in screen_text(app))
         await pilot.pause()
-        styled = count_styling(monkeypatch)
+        screen = app.screen
+        for part in (CavePath, PlayerList, DeckInfo, DecisionPanel, EventBanner):
+            assert not screen.query(part), part
+        before = set(screen.walk_children(with_self=True))
+        styled = count_styling(monkeypatch, nodes=True)
         table.sit("Max", "max")
         await until(pilot, lambda: "Round 1/5" in screen_text(app))
         await pilot.pause()
         assert "waiting for players" not in screen_text(app)
-        assert len(styled) <= 20, styled  # the whole screen is 67
+        assert "Continue [c]" in screen_text(app) and "Zoe" in screen_text(app)
+        again = [type(node).__name__ for node in styled if node in before]
+        assert again == [], again
     await table.close()
 
 

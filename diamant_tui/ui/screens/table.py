@@ -58,6 +58,10 @@ take turns on one processor, so the players' screens, which have turns to take, 
 class TableScreen(DiamantScreen):
     """One seat's (or a spectator's) view of a table; any App can push it."""
 
+    # Nothing is focused for the sake of it (the log, hidden, while the table waits): the
+    # decision panel focuses a button when a choice is due, the final scores theirs.
+    AUTO_FOCUS = ""
+
     BINDINGS = [
         Binding("c", "choose('continue')", "key.continue"),
         Binding("l", "choose('leave')", "key.leave"),
@@ -115,19 +119,9 @@ class TableScreen(DiamantScreen):
                 yield RoundBar(id="round-bar")
                 waiting = WaitingPanel(id="waiting")
                 yield waiting
-                with Vertical(id="path-area") as path_area:
-                    with PathScroll(id="path-scroll"):
-                        yield CavePath(id="cave-path")
-                    yield EventFeed(id="feed")
-                with Horizontal(id="table-middle") as middle:
-                    yield PlayerList(id="players")
-                    yield DeckInfo(id="deck")
-                banner = EventBanner(id="banner")
-                yield banner
-                decision = DecisionPanel(id="decision")
-                yield decision
                 self._before_game = (waiting,)
-                self._in_game = (path_area, middle, banner, decision)
+                if self.table.status is not TableStatus.WAITING:
+                    yield from self._game_parts()
                 # Before they are first laid out, so that hidden ones are never drawn.
                 self._show_part("waiting" if self.table.status is TableStatus.WAITING
                                 else "game")
@@ -141,9 +135,39 @@ class TableScreen(DiamantScreen):
         yield self._summary
         yield KeyBar()
 
-    def on_mount(self) -> None:
-        self.query_one(CavePath).empty_text = self.app.t("path.empty")
+    def _game_parts(self) -> tuple[Widget, ...]:
+        """The cave, the players, the deck, the banner and the decision, made when the
+        game begins (or at once when it has): a session waiting at a table holds none of
+        them, which was a sixth of what it cost in memory and in CPU to join."""
+        cave_path = CavePath(id="cave-path")
+        cave_path.empty_text = self.app.t("path.empty")
+        self._in_game = (
+            Vertical(PathScroll(cave_path, id="path-scroll"), EventFeed(id="feed"),
+                     id="path-area"),
+            Horizontal(PlayerList(id="players"), DeckInfo(id="deck"), id="table-middle"),
+            EventBanner(id="banner"),
+            DecisionPanel(id="decision"),
+        )
+        return self._in_game
+
+    async def _begin_game_parts(self) -> None:
+        """Mount the game's parts, hidden, where the waiting panel stands."""
+        parts = self._game_parts()
+        for part in parts:
+            part.display = False  # shown by _show_part, in the same layout as the panel goes
+        await self.query_one("#table-main").mount_all(parts, before=self._chat)
+        self._game_parts_mounted()
+
+    def _game_parts_mounted(self) -> None:
         self.query_one(DecisionPanel).watching = self.seat is None
+
+    @property
+    def _has_game_parts(self) -> bool:
+        return bool(self._in_game)
+
+    def on_mount(self) -> None:
+        if self._has_game_parts:
+            self._game_parts_mounted()
         self._unsubscribe = self.member.subscribe(self._on_table_update)
 
     def on_unmount(self) -> None:
@@ -168,9 +192,11 @@ class TableScreen(DiamantScreen):
 
     # -- updates -------------------------------------------------------------------
 
-    def on_table_updated(self, message: TableUpdated) -> None:
+    async def on_table_updated(self, message: TableUpdated) -> None:
         update = message.update
         view = update.view
+        if view is not None and not self._has_game_parts:
+            await self._begin_game_parts()  # the game has begun
         if view is not None and view.decision_due and view.round != self._due_round:
             # The round's first decision: keys sent before it arrived were meant for
             # something else (the round summary), never for this choice (see on_key).
@@ -333,7 +359,8 @@ class TableScreen(DiamantScreen):
                 # note line: a toast costs a layout of the whole screen coming and going,
                 # and a crowd chatting would cost each of its apps one for each line.
                 # (Not over why a line was refused: that came after this line was said.)
-                if line.author == self.member.name and time.monotonic() >= self._refusal_until:
+                if (line.author == self.member.name and self._has_game_parts
+                        and time.monotonic() >= self._refusal_until):
                     self.query_one(DecisionPanel).said(self.app.t("chat.you_said",
                                                                   line=line.text))
                 continue
@@ -494,7 +521,7 @@ class TableScreen(DiamantScreen):
         if now < self._refusal_until:
             return
         self._refusal_until = now + REFUSAL_SHOWN
-        if self.seat is None:
+        if self.seat is None and self._has_game_parts:
             # A spectator reads it on their note line (as their own lines): a crowd
             # watching is who meets the spectators' allowance, each of them at once.
             self.query_one(DecisionPanel).said(error.text(self.app.t))
@@ -515,11 +542,12 @@ class TableScreen(DiamantScreen):
         chat = self.query_one("#chat-input", Input)
         chat.value = ""
         chat.remove_class("-open")
-        panel = self.query_one(DecisionPanel)
-        if panel.watching:
-            self.set_focus(None)  # a spectator has no buttons to go back to
+        if not self._has_game_parts or self.seat is None:
+            self.set_focus(None)  # no buttons (yet, or ever) to go back to
+        elif self._part == "final":
+            self.focus_next(Button)
         else:
-            panel.focus_choice(Decision.CONTINUE)
+            self.query_one(DecisionPanel).focus_choice(Decision.CONTINUE)
         chat.can_focus = False
 
     def action_leave_table(self) -> None:
