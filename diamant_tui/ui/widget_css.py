@@ -53,12 +53,31 @@ def own_css_source(cls: type[DOMNode]) -> tuple[tuple[str, str], str, int, str]:
     return (path, f"{cls.__name__}.DEFAULT_CSS"), cls.__dict__["DEFAULT_CSS"], 0, scope
 
 
+def css_sources(cls: type[DOMNode]) -> list[tuple[tuple[str, str], str, int, str]]:
+    """The DEFAULT_CSS Textual adds when the first widget of class ``cls`` mounts: its
+    own (tie breaker 0) and each base's it inherits (-1, -2…), as :func:`own_css_source`."""
+    sources = []
+    for tie_breaker, base in enumerate(cls._css_bases(cls)):
+        if base.__dict__.get("DEFAULT_CSS"):
+            read_from, css, _, scope = own_css_source(base)
+            sources.append((read_from, css, -tie_breaker, scope))
+    return sources
+
+
 def add_widget_css(stylesheet: Stylesheet) -> None:
-    """Add the CSS of every widget in :data:`STYLED_WIDGETS` to ``stylesheet``."""
+    """Add the CSS of every widget in :data:`STYLED_WIDGETS`, with its bases', to
+    ``stylesheet``.
+
+    The bases' too, with the tie breakers Textual gives them, as it does when such a
+    widget mounts: otherwise a plain ``Horizontal`` mounted first adds its CSS with the
+    tie breaker of a class's own, and a ``DecisionPanel`` (a ``Horizontal``) mounted
+    later is styled before Textual lowers it, its own height losing to Horizontal's.
+    """
     for cls in STYLED_WIDGETS:
-        read_from, css, tie_breaker, scope = own_css_source(cls)
-        stylesheet.add_source(css, read_from=read_from, is_default_css=True,
-                              tie_breaker=tie_breaker, scope=scope)
+        for read_from, css, tie_breaker, scope in css_sources(cls):
+            # Textual keeps the lowest tie breaker a source is added with.
+            stylesheet.add_source(css, read_from=read_from, is_default_css=True,
+                                  tie_breaker=tie_breaker, scope=scope)
 
 
-__all__ = ["STYLED_WIDGETS", "add_widget_css", "own_css_source"]
+__all__ = ["STYLED_WIDGETS", "add_widget_css", "css_sources", "own_css_source"]

@@ -514,6 +514,11 @@ async def test_a_waiting_seat_holds_none_of_the_games_widgets_until_it_begins(mo
         assert "Continue [c]" in screen_text(app) and "Zoe" in screen_text(app)
         again = [type(node).__name__ for node in styled if node in before]
         assert again == [], again
+        # Laid out as a screen opened on a game: the decision's two lines just above the
+        # key bar (styled with their own CSS, not their Horizontal base's).
+        decision = screen.query_one(DecisionPanel)
+        assert decision.region.height == 2, decision.region
+        assert decision.region.bottom == screen.query_one(KeyBar).region.y, decision.region
     await table.close()
 
 
