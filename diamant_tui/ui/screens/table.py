@@ -138,7 +138,7 @@ class TableScreen(DiamantScreen):
     def _game_parts(self) -> tuple[Widget, ...]:
         """The cave, the players, the deck, the banner and the decision, made when the
         game begins (or at once when it has): a session waiting at a table holds none of
-        them, which was a sixth of what it cost in memory and in CPU to join."""
+        them, which was about a third of its memory."""
         cave_path = CavePath(id="cave-path")
         cave_path.empty_text = self.app.t("path.empty")
         self._in_game = (
@@ -197,6 +197,8 @@ class TableScreen(DiamantScreen):
         view = update.view
         if view is not None and not self._has_game_parts:
             await self._begin_game_parts()  # the game has begun
+            if not self.is_attached:
+                return  # closed meanwhile (the person left, the session ended)
         if view is not None and view.decision_due and view.round != self._due_round:
             # The round's first decision: keys sent before it arrived were meant for
             # something else (the round summary), never for this choice (see on_key).
