@@ -35,6 +35,8 @@ async def one(index: int) -> tuple[float, float]:
             panels = app.screen.query(WaitingPanel)
             if panels and panels.first().state is not None:
                 break
+        else:
+            raise RuntimeError("the waiting table was not shown")
         await pilot.pause()
         waiting = time.process_time()
         table.sit("Max", "max")
@@ -43,6 +45,8 @@ async def one(index: int) -> tuple[float, float]:
             view = getattr(app.screen, "view", None)
             if view is not None and view.decision_due:
                 break
+        else:
+            raise RuntimeError("the game did not begin")
         await pilot.pause()
         begun = time.process_time()
     await table.close()

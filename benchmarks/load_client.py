@@ -76,14 +76,14 @@ class Person(asyncssh.SSHClientSession):
         self.stream.feed(data)
         found = TURN.search(self._line(0))
         turn = (int(found[1]), int(found[2])) if found is not None else None
-        if turn is not None and turn != self.turn:
-            self.in_final = False
-            self.turn = turn
-            self.seen.setdefault((self.finals, *turn), now)
-            self._join(now)
-        elif turn is not None:
-            # The same card: the game may have ended (the final scores stand under the
-            # round's bar).
+        if turn is not None:
+            if turn != self.turn:
+                self.in_final = False
+                self.turn = turn
+                self.seen.setdefault((self.finals, *turn), now)
+                self._join(now)
+            # The game may have ended, with this card or after it (the final scores stand
+            # under the round's bar).
             if not self.in_final and self.joined.is_set() and FINAL in self.text:
                 self.in_final = True
                 self.finals += 1

@@ -28,9 +28,6 @@ class ComponentNode(DOMNode):
     """What Textual's stylesheet matches to find one component class's styles (see the
     module docstring); never mounted, never sent a message."""
 
-    # To the stylesheet it is the plain DOMNode it stands in for.
-    _css_type_name = "DOMNode"
-    _css_type_names = frozenset({"DOMNode"})
     # Never mounted nor run: a change of its styles asks nobody to redraw.
     _is_mounted = False
     _running = False
@@ -53,6 +50,12 @@ class ComponentNode(DOMNode):
         self._has_focus_within = False
         self._has_order_style = False
         self._has_odd_or_even = False
+
+
+# To the stylesheet it is the plain DOMNode it stands in for. (Set after the class is
+# made: Textual's __init_subclass__ would name it after itself.)
+ComponentNode._css_type_name = "DOMNode"
+ComponentNode._css_type_names = frozenset({"DOMNode"})
 
 
 def use_light_component_nodes() -> None:

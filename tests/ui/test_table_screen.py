@@ -8,6 +8,8 @@ import re
 import pytest
 from textual import events
 from textual.css.stylesheet import Stylesheet
+from textual.widget import Widget
+from textual.widgets import Input
 
 from diamant_tui.engine.events import CardRevealed
 from diamant_tui.table import Table, TableSettings
@@ -24,7 +26,8 @@ from diamant_tui.ui.widgets.event_banner import EventBanner
 from diamant_tui.ui.widgets.key_bar import KeyBar, KeyGroup, KeyHint
 from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.engine.view import Decision
-from ui_helpers import (FixedTable, FrameCounter, H, T, after_disaster, mid_round, screen_segments,
+from ui_helpers import (FixedTable, FrameCounter, H, T, after_disaster, final_shown, mid_round,
+                        screen_segments, whole_game,
                         screen_text, settled, summary_shown, table_shown, until)
 
 HINT = "Press s to start now: computer players take the free seats."
@@ -539,3 +542,59 @@ async def test_moving_between_the_buttons_redraws_them_without_restyling(monkeyp
         face = go_on.get_component_rich_style("choice-button--face")
         assert leave.render().style == focus_look and go_on.render().style == face
         assert styled == []
+
+
+@pytest.mark.parametrize("meanwhile", ["close the chat", "end the session"])
+async def test_what_happens_while_the_games_parts_mount_breaks_nothing(monkeypatch, meanwhile):
+    """The game's parts are mounted when the game begins, and a key (Escape closing the
+    chat box) or the session's end can come while they are: neither asks for a part that
+    is not ready (a crash of the session, before)."""
+    table = Table(TableSettings(name="cave-1", seats=3, bots=("ev",), pace=0.05, seed=3),
+                  creator="zoe")
+    me = table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="en", member=me)
+    mount_all = Widget.mount_all
+
+    def mount_all_and_meanwhile(self, widgets, *args, **kwargs):
+        mounting = mount_all(self, widgets, *args, **kwargs)  # registered, not yet composed
+        if self.id == "table-main":
+            if meanwhile == "close the chat":
+                self.screen.action_close_chat()
+            else:
+                self.app.exit()
+        return mounting
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Free seats: 1" in screen_text(app))
+        await pilot.press("t")
+        await pilot.pause()
+        monkeypatch.setattr(Widget, "mount_all", mount_all_and_meanwhile)
+        table.sit("Max", "max")
+        if meanwhile == "close the chat":
+            await until(pilot, lambda: "Continue [c]" in screen_text(app))
+            assert app.is_running
+    assert app._exception is None
+    await table.close()
+
+
+async def test_a_game_ending_while_a_chat_line_is_typed_keeps_the_keys_in_the_chat_box():
+    """Neither a new choice coming due nor the final scores take the focus from a chat
+    box being typed in: its next letters (a c or an l, an r or a q) must not decide, vote
+    for a rematch or leave the table."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("t", "h", "i")
+        await settled(pilot)
+        whole_game(table)
+        await until(pilot, lambda: final_shown(app))
+        await settled(pilot)
+        chat = app.screen.query_one("#chat-input", Input)
+        assert app.focused is chat
+        await pilot.press("r", "q")
+        await settled(pilot)
+        assert chat.value == "hirq" and final_shown(app)
+        await pilot.press("escape")
+        await settled(pilot)
+        assert app.focused.id == "rematch"  # the chat closed: back to the final scores

@@ -93,6 +93,9 @@ class TableScreen(DiamantScreen):
         """What stands in the main column: "waiting", "game" or "final" (:meth:`_show_part`)."""
         self._before_game: tuple[Widget, ...] = ()
         self._in_game: tuple[Widget, ...] = ()
+        self._game_parts_ready = False
+        """Whether the game's parts are mounted (and composed): until then nothing may
+        ask for them, a key handled while they mount included."""
         self._unsubscribe = None
         self._due_since: float | None = None
         """When the round's first decision reached this screen: older keys never decide."""
@@ -156,17 +159,19 @@ class TableScreen(DiamantScreen):
         for part in parts:
             part.display = False  # shown by _show_part, in the same layout as the panel goes
         await self.query_one("#table-main").mount_all(parts, before=self._chat)
-        self._game_parts_mounted()
+        if self.is_attached:  # not closed meanwhile (the person left, the session ended)
+            self._game_parts_mounted()
 
     def _game_parts_mounted(self) -> None:
         self.query_one(DecisionPanel).watching = self.seat is None
+        self._game_parts_ready = True
 
     @property
     def _has_game_parts(self) -> bool:
-        return bool(self._in_game)
+        return self._game_parts_ready
 
     def on_mount(self) -> None:
-        if self._has_game_parts:
+        if self._in_game:  # composed with the screen: a game was already on
             self._game_parts_mounted()
         self._unsubscribe = self.member.subscribe(self._on_table_update)
 
@@ -196,8 +201,9 @@ class TableScreen(DiamantScreen):
         update = message.update
         view = update.view
         if view is not None and not self._has_game_parts:
-            await self._begin_game_parts()  # the game has begun
-            if not self.is_attached:
+            if not self._in_game:
+                await self._begin_game_parts()  # the game has begun
+            if not self._has_game_parts:
                 return  # closed meanwhile (the person left, the session ended)
         if view is not None and view.decision_due and view.round != self._due_round:
             # The round's first decision: keys sent before it arrived were meant for
@@ -544,10 +550,10 @@ class TableScreen(DiamantScreen):
         chat = self.query_one("#chat-input", Input)
         chat.value = ""
         chat.remove_class("-open")
-        if not self._has_game_parts or self.seat is None:
+        if self._part == "final":
+            self.focus_next(Button)  # the final scores' first button
+        elif not self._has_game_parts or self.seat is None:
             self.set_focus(None)  # no buttons (yet, or ever) to go back to
-        elif self._part == "final":
-            self.focus_next(Button)
         else:
             self.query_one(DecisionPanel).focus_choice(Decision.CONTINUE)
         chat.can_focus = False

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Label
+from textual.widgets import Input, Label
 
 from ...engine.view import Decision
 from .focus_look import FocusDrawnByItself
@@ -187,6 +187,8 @@ class DecisionPanel(Horizontal):
         yield NoteLabel("", id="decision-timer")
 
     def on_mount(self) -> None:
+        if not self.query(ChoiceButton):
+            return  # closed as it was being mounted (the session ended): nothing to set up
         # Each button as wide as its longest label in this language, once: a blank label
         # (nothing due) must not shrink it, or the next label would be cut.
         t = self.app.t
@@ -201,7 +203,9 @@ class DecisionPanel(Horizontal):
         self._relabel()
         # Focus a button when a choice becomes due, unless one already has it: every
         # move of the focus restyles the buttons and builds the key bar anew.
-        if new.due and not old.due and not self.app.screen.is_modal:
+        # Nor when a line of chat is being typed: its next letters would decide.
+        if (new.due and not old.due and not self.app.screen.is_modal
+                and not isinstance(self.screen.focused, Input)):
             if not any(button.has_focus for button in self.query(ChoiceButton)):
                 self.query_one("#continue" if new.choice is not Decision.LEAVE else "#leave").focus()
         if new.due and new.deadline is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, Label
+from textual.widgets import Button, Input, Label
 
 from ...engine.view import PlayerView
 from ...table import Member, TableUpdate
@@ -91,7 +91,8 @@ class FinalScores(Vertical):
 
     def show(self, view: PlayerView) -> None:
         """Show the final scores of ``view`` and put the keyboard's focus on the first
-        button (the votes are those last given to :meth:`show_votes`)."""
+        button, unless a line of chat is being typed (the votes are those last given to
+        :meth:`show_votes`)."""
         self.view = view
         self._shown = True
         self.display = True
@@ -107,7 +108,9 @@ class FinalScores(Vertical):
         self.query_one("#final-winners", Label).update(
             Content("★ " + t(key, names=", ".join(names))))
         self.query_one(ScoreTable).view = view
-        self.query_one("#rematch" if self.may_vote else "#quit", Button).focus()
+        if not isinstance(self.screen.focused, Input):
+            # Not from a chat line being typed: its next keys would press these buttons.
+            self.query_one("#rematch" if self.may_vote else "#quit", Button).focus()
         self.show_votes(self._votes)
 
     def hide(self) -> None:
