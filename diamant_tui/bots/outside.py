@@ -210,6 +210,25 @@ def as_decision(answer) -> Decision | None:
     return None
 
 
+def checked_watch(bot, view: PlayerView, name: str) -> str | None:
+    """Show ``bot`` a step it watches from camp (its ``watch(view)``, if it has one).
+
+    Returns None, or what went wrong as text naming ``name`` (the line to log), so that a
+    player whose ``watch`` fails is ignored rather than stopping the game. ``watch`` is not
+    timed: like reading the screen, it must be quick.
+    """
+    watch = getattr(bot, "watch", None)
+    if watch is None:
+        return None
+    try:
+        watch(view)
+    except Exception as exc:
+        return (f"computer player {name!r} raised {type(exc).__name__}: {exc} in watch() "
+                f"(round {view.round}, card {view.step}); it is not shown the game from "
+                "camp any more")
+    return None
+
+
 def checked_decision(bot, view: PlayerView, name: str, limit: float | None = TIME_LIMIT) -> Decision:
     """``bot``'s decision for ``view``; a :class:`BotFailure` naming ``name`` if it raises,
     answers something else than continue or leave, or thinks longer than ``limit`` seconds.
