@@ -9,9 +9,10 @@ A player from outside is named like a built-in one, wherever names are read:
 
 The class is built with no argument (or with ``rng=``, a :class:`random.Random`, when its
 constructor takes one) and needs a single method, ``decide(view) -> Decision`` (see
-:class:`~diamant_tui.bots.base.Bot`). :func:`checked_decision` runs one decision and turns
-whatever goes wrong (an exception, an answer that is not a decision, too long a think)
-into a :class:`BotFailure` that names the player.
+:class:`~diamant_tui.bots.base.Bot`; ``watch(view)`` is optional). :func:`checked_decision`
+runs one decision and turns whatever goes wrong (an exception, an answer that is not a
+decision, too long a think) into a :class:`BotFailure` that names the player;
+:func:`checked_watch` shows a player a step from camp and says what went wrong, if anything.
 """
 
 from __future__ import annotations
