@@ -8,7 +8,8 @@ decides how the path is shared, so each other player is modelled as following on
 many simple rules, or as a player like itself (another expert, who makes the same choice
 and so shares its exits), weighted by how well each explains what that player was seen
 to do this game (:mod:`._model`), in the cave or, once it has left, watching the rest of
-the round from camp (:meth:`ExpertBot.watch`). Each ending is scored by the chance of winning the game.
+the round from camp (:meth:`ExpertBot.watch`). Each ending is scored by the chance of
+winning the game.
 """
 
 from __future__ import annotations

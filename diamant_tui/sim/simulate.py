@@ -21,8 +21,7 @@ import numpy as np
 
 from . import fast
 from ..bots import Bot, checked_decision, make_bot, parse_spec
-from ..bots.outside import checked_watch
-from ..bots.outside import TIME_LIMIT
+from ..bots.outside import TIME_LIMIT, checked_watch
 from ..engine.encoding import encoding
 from ..engine.cards import Rules
 from ..engine.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig

@@ -6,7 +6,8 @@ the cave has decided: the computer players (and the stand-ins of people who are 
 decide here, people through their members. When the clock runs out, stand-ins decide at
 once for the late; a computer player that fails or is too slow gets a stand-in for that
 one decision. Computer players back in camp are shown each step that follows (their
-``watch``, if they have one), as people there see it. Everything it changes is in the table's state, sent on through the updates.
+``watch``, if they have one), as people there see it. Everything it changes is in the
+table's state, sent on through the updates.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ class Play:
         self._wakeup = asyncio.Event()
         """Set when a turn may have moved on without the loop (a decision, a seat away)."""
         self._task: asyncio.Task[None] | None = None
-        self._deaf: set[int] = set()
-        """Computer players (by id) whose ``watch`` failed: not shown the game any more."""
+        self._deaf: list[object] = []
+        """Computer players whose ``watch`` failed: not shown the game any more."""
 
     def begin(self) -> None:
         """Play the state's game, from where it is, in a task of its own."""
@@ -163,11 +164,12 @@ class Play:
             s = self._seats[seat]
             bot = s.bot
             if (seat in in_cave or not s.played_by_computer or bot is None
-                    or id(bot) in self._deaf or getattr(bot, "watch", None) is None):
+                    or any(bot is d for d in self._deaf)
+                    or getattr(bot, "watch", None) is None):
                 continue
             problem = checked_watch(bot, game.view_for(seat), s.spec)
             if problem is not None:
-                self._deaf.add(id(bot))
+                self._deaf.append(bot)
                 log.warning("table %s: %s", self._table_name, problem)
 
     async def _computers_decide(self, game: Game, turn: tuple[int, int]) -> None:
