@@ -4,7 +4,8 @@ Both real time and the processor time of the deciding thread are shown: on a mac
 busy with other work the first grows, the second hardly.
 
 Plays 5-player games (expert against ev, risk, cards:6 and carry:20 by default) on the
-engine and times every decision of the expert. Run: ``python benchmarks/bench_bots.py``.
+engine and times every decision of the expert, and every step it watches from camp
+(apart). Run: ``python benchmarks/bench_bots.py``.
 """
 
 from __future__ import annotations
@@ -22,10 +23,18 @@ from diamant_tui.sim.simulate import play_game, seat_names
 
 
 class _Timed:
-    """A computer player that records how long each decision takes."""
+    """A computer player that records how long each decision takes (and each step it
+    watches from camp, in ``watched``)."""
 
-    def __init__(self, bot, times: list[float], cpu: list[float]) -> None:
+    def __init__(self, bot, times: list[float], cpu: list[float],
+                 watched: list[float]) -> None:
         self.bot, self.times, self.cpu, self.spec = bot, times, cpu, bot.spec
+        self.watched = watched
+
+    def watch(self, view):
+        start_cpu = time.thread_time()
+        self.bot.watch(view)
+        self.watched.append(time.thread_time() - start_cpu)
 
     def decide(self, view):
         start, start_cpu = time.perf_counter(), time.thread_time()
@@ -48,17 +57,22 @@ def main() -> None:
     specs = args.bots.split(",")
     times: list[float] = []
     cpu: list[float] = []
+    watched: list[float] = []
     for g in range(args.games):
         bots = [make_bot(s, seed=g * 10 + i) for i, s in enumerate(specs)]
         bots = [ExpertBot(rng=b.rng, **options) if s == "expert" else b
                 for s, b in zip(specs, bots)]
-        bots = [_Timed(b, times, cpu) if s == "expert" else b for s, b in zip(specs, bots)]
+        bots = [_Timed(b, times, cpu, watched) if s == "expert" else b for s, b in zip(specs, bots)]
         play_game(Game(GameConfig(seat_names(specs), args.rules), seed=g), bots, limit=None)
     for what, found in (("real time", times), ("processor time", cpu)):
         ms = np.array(found) * 1000
         print(f"expert, {args.rules}, {len(specs)} players, {args.games} games, {what}: "
               f"{ms.size} decisions, mean {ms.mean():.1f} ms, 99th percentile "
               f"{np.percentile(ms, 99):.1f} ms, worst {ms.max():.1f} ms")
+    if watched:
+        ms = np.array(watched) * 1000
+        print(f"expert, {args.rules}, watching from camp, processor time: {ms.size} steps, "
+              f"mean {ms.mean():.2f} ms, worst {ms.max():.2f} ms")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ Two measures, per rule set:
 - ``trial``: the expert with other settings (``--expert most=1000``) against the expert
   as it is, in the line-up, on the same seeds: the change in win rate, game by game,
   with its 95 % interval (the README's table of what was tried).
+- ``told``: likewise, the expert told every other player's own rule from the start of
+  each game (a measure of what its beliefs still lack, not a fair player).
 
 Run: ``python benchmarks/bench_strength.py --games 2000 --jobs 2`` (the README's figures;
 several minutes a rule set on two cores) or fewer games for a quick look. No time limit
@@ -30,7 +32,12 @@ from pathlib import Path
 import numpy as np
 
 from diamant_tui.bots import BOTS, register
+from diamant_tui.bots._model import CARDS, CARRY, EV, FAMILY, PARAM, RISK
+from diamant_tui.bots.ev import EvBot
 from diamant_tui.bots.expert import ExpertBot
+from diamant_tui.bots.risk import RiskBot
+from diamant_tui.bots.simple import CardsBot, CarryBot
+from diamant_tui.sim import simulate as simulate_module
 from diamant_tui.sim.simulate import _chunks, _play_chunk, check_lineup, simulate, win_shares
 from diamant_tui.ui.setup_choices import levels
 
@@ -53,11 +60,52 @@ def pair(rules: str, strong: str, weak: str, games: int, jobs: int, seed: int,
     return float(result.wins[:, :2].sum(axis=1).mean())
 
 
+class _ToldExpert(ExpertBot):
+    """The expert, told at the start of each game which candidate rule each other player
+    follows (the nearest to its own parameter): its beliefs hold that rule alone."""
+
+    told: dict[int, int] | None = None
+    """Seat -> candidate index, set by :func:`_telling`."""
+
+    def _learn(self, view) -> None:
+        super()._learn(view)
+        if self._seen is None and self.told:  # the beliefs were just set up for a game
+            for seat, index in self.told.items():
+                self._beliefs.log[seat] = np.where(np.arange(FAMILY.size) == index, 0.0, -1e9)
+
+
+def _candidate(bot) -> int:
+    """The candidate rule nearest to what a simple player does."""
+    for cls, family, attr in ((CardsBot, CARDS, "n"), (CarryBot, CARRY, "x"),
+                              (RiskBot, RISK, "caution"), (EvBot, EV, "caution")):
+        if isinstance(bot, cls):
+            distance = np.where(FAMILY == family, np.abs(PARAM - getattr(bot, attr)), np.inf)
+            return int(distance.argmin())
+    raise ValueError(f"no candidate rule for {bot!r}")
+
+
+def _telling(play_game):
+    """``play_game`` that first tells each told expert every other player's rule."""
+    def play(game, bots, *args, **kwargs):
+        for seat, bot in enumerate(bots):
+            if isinstance(bot, _ToldExpert):
+                bot.told = {s: _candidate(b) for s, b in enumerate(bots) if s != seat}
+        return play_game(game, bots, *args, **kwargs)
+    return play
+
+
 def _expert_chunk(job: tuple[dict, object]) -> np.ndarray:
-    """Scores of one chunk of games, with the expert built with ``options``."""
+    """Scores of one chunk of games, with the expert built with ``options`` (``told``:
+    told the others' rules, see :class:`_ToldExpert`)."""
     options, chunk = job
+    options = dict(options)
+    expert = _ToldExpert if options.pop("told", False) else ExpertBot
+    if expert is _ToldExpert and not hasattr(simulate_module.play_game, "__wrapped__"):
+        telling = _telling(simulate_module.play_game)
+        telling.__wrapped__ = simulate_module.play_game
+        simulate_module.play_game = telling
     kind = BOTS["expert"]
-    register(replace(kind, build=lambda p, rng: ExpertBot(rng=rng, **options)))
+    register(replace(kind, build=lambda p, rng: expert(rng=rng, **options)))
     return _play_chunk(chunk)[0]
 
 
@@ -103,7 +151,8 @@ def main() -> None:
     parser.add_argument("--rules", default="classic,relics,relic-variant")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--what", default="lineup,levels", help="lineup, levels or trial")
+    parser.add_argument("--what", default="lineup,levels",
+                        help="lineup, levels, trial or told")
     parser.add_argument("--expert", action="append", default=[], metavar="NAME=VALUE",
                         help="for trial: a setting of the expert to try (e.g. most=1000)")
     parser.add_argument("--keep", type=Path, default=None,
@@ -123,6 +172,11 @@ def main() -> None:
         if "trial" in what:
             print(f"{rules:13} expert with {options} ({args.games} games, seed {args.seed}): "
                   f"{trial(rules, options, args.games, args.jobs, args.seed, args.keep)}", flush=True)
+        if "told" in what:
+            told = {**options, "told": True}
+            print(f"{rules:13} expert told every other player's rule ({args.games} games, "
+                  f"seed {args.seed}): "
+                  f"{trial(rules, told, args.games, args.jobs, args.seed, args.keep)}", flush=True)
         if "levels" in what:
             for (high, strong), (low, weak) in zip(chain, chain[1:]):
                 games = args.games if "expert" in (strong, weak) else args.pair_games

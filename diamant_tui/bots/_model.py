@@ -136,21 +136,29 @@ class Beliefs:
     def observe(self, seat: int, f: Features, left: bool,
                 mine: bool | float | None = None) -> None:
         """``seat`` was seen to leave (or continue) in the situation ``f`` (plain numbers),
-        where the one who believes chose to leave (``mine`` True) or not (None: unknown);
-        or, as a number, the chance that a player like it would leave there."""
+        where the one who believes chose to leave (``mine`` True) or not (False); or, as a
+        number, the chance that a player like it would leave there.
+
+        ``mine`` None: the one who believes made no choice there (it watched from camp).
+        "A player like me" is then taken to choose as the other rules, weighed by the
+        belief, predict on the whole, so that what is watched moves no weight to or from it.
+        """
         a, b = family_terms(f)
         leaves = PARAM * a[FAMILY] >= b[FAMILY]
         chance = np.where(leaves == left, 1 - SLIP, SLIP)
         random = FAMILY == RANDOM
         chance[random] = PARAM[random] if left else 1 - PARAM[random]
+        mirror = FAMILY == MIRROR
         if mine is None:
-            chance[FAMILY == MIRROR] = 0.5
+            w = np.exp(self.log[seat] - self.log[seat].max())
+            w[mirror] = 0.0
+            chance[mirror] = float((w * chance).sum() / w.sum())
         elif not isinstance(mine, bool):
             leave = min(max(float(mine), SLIP), 1 - SLIP)
-            chance[FAMILY == MIRROR] = leave if left else 1 - leave
+            chance[mirror] = leave if left else 1 - leave
         else:
             slip = self.mirror_slip[bool(mine)]
-            chance[FAMILY == MIRROR] = 1 - slip if left == mine else slip
+            chance[mirror] = 1 - slip if left == mine else slip
         self.log[seat] += np.log(chance)
         self.log[seat] -= self.log[seat].max()
 

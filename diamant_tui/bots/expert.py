@@ -7,17 +7,19 @@ bring more, and a later lone exit, or lose everything. Who else leaves, and when
 decides how the path is shared, so each other player is modelled as following one of
 many simple rules, or as a player like itself (another expert, who makes the same choice
 and so shares its exits), weighted by how well each explains what that player was seen
-to do this game (:mod:`._model`). Each ending is scored by the chance of winning the game.
+to do this game (:mod:`._model`), in the cave or, once it has left, watching the rest of
+the round from camp (:meth:`ExpertBot.watch`). Each ending is scored by the chance of
+winning the game.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..engine.view import Decision, PlayerView
+from ..engine.view import Decision, PlayerView, RoundResult
 from ..engine.features import Features, features_from_view
 from ._model import (
     CARDS, CARRY, EV, FAMILY, LIKE_ME, MIRROR, MIRROR_SLIP, RISK, USUAL, Beliefs,
@@ -70,8 +72,11 @@ class _Seen:
     features: Features
     in_cave: tuple[int, ...]
     continued: bool
-    like_me_leaves: bool | float
-    """What a player like it would do here: its own choice, or the chance it leaves."""
+    like_me_leaves: bool | float | None
+    """What a player like it would do here: its own choice, or the chance it leaves
+    (None: it made no choice, having watched this step from camp)."""
+    watched: bool = False
+    """Seen from camp: it had left the cave before this step."""
 
 
 @dataclass
@@ -111,6 +116,8 @@ class ExpertBot:
     (:func:`._model._usual_prior`); 1, every parameter of a family alike."""
     solo: bool = True
     """Alone in the cave, play the exact choice (:mod:`._solo`)."""
+    watching: bool = True
+    """Learn from the steps it watches from camp (:meth:`watch`) as from those it plays."""
     rng: random.Random = field(default_factory=random.Random, repr=False)
     _beliefs: Beliefs | None = field(default=None, init=False, repr=False)
     _seen: _Seen | None = field(default=None, init=False, repr=False)
@@ -155,6 +162,17 @@ class ExpertBot:
         )
         return Decision.LEAVE if leave else Decision.CONTINUE
 
+    def watch(self, view: PlayerView) -> None:
+        """A step of the round seen from camp: it learns from who went on and who left
+        as when it is in the cave, so that the end of the round has less to tell."""
+        if not self.watching or view.me is None or view.me.in_cave or not view.in_cave:
+            return
+        self._learn(view)
+        # Everyone still in the cave carries alike: the features of any of them.
+        features = replace(features_from_view(view), carried=view.in_cave[0].carried)
+        self._seen = _Seen(_names(view), view.round, view.step, features,
+                           tuple(p.seat for p in view.in_cave), False, None, watched=True)
+
     def _edges(self, view: PlayerView) -> np.ndarray:
         """The edge it expects over each other player, a column (others, 1): none over a
         player it believes plays like itself."""
@@ -176,7 +194,8 @@ class ExpertBot:
         if (view.round, view.step) == (seen.round, seen.step):
             return
         others = [s for s in seen.in_cave if s != view.seat]
-        if view.round == seen.round and view.step == seen.step + 1 and seen.continued:
+        if view.round == seen.round and view.step == seen.step + 1:
+            # The next step, in the cave or watched from camp: who left is plain.
             for s in others:
                 self._beliefs.observe(s, seen.features, not view.players[s].in_cave,
                                       seen.like_me_leaves)
@@ -188,6 +207,9 @@ class ExpertBot:
             return
         mine = result.banked[view.seat]
         last = result.cards - 1 if result.disaster else result.cards
+        if seen.watched:
+            self._learn_end_watched(result, seen, others, last)
+            return
         for s in others:
             if result.banked[s] is None:
                 continue  # hidden chests hide what others banked
@@ -209,6 +231,24 @@ class ExpertBot:
                 self._beliefs.went_on_until(s, last)
             elif result.banked[s] > 0:
                 self._beliefs.left_by(s, last, result.banked[s])
+
+    def _learn_end_watched(self, result: RoundResult, seen: _Seen, others: list[int],
+                           last: int) -> None:
+        """The round ended after the last step it watched from camp: who banked left then
+        (the others went on into the disaster); after steps it missed, the bounds only."""
+        for s in others:
+            banked = result.banked[s]
+            if banked is None:
+                continue  # hidden chests hide what others banked
+            if last == seen.step:
+                # Whoever left banked what it carried at least; with nothing carried, a
+                # player who banked nothing may have left too (a path shared to nothing).
+                if banked > 0 or seen.features.carried > 0:
+                    self._beliefs.observe(s, seen.features, banked > 0, None)
+            elif banked == 0 and result.disaster:
+                self._beliefs.went_on_until(s, last)
+            elif banked > 0:
+                self._beliefs.left_by(s, last, banked)
 
 
 def _chance_ahead(margin: float, noise: float) -> float:

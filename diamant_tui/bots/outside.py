@@ -9,9 +9,10 @@ A player from outside is named like a built-in one, wherever names are read:
 
 The class is built with no argument (or with ``rng=``, a :class:`random.Random`, when its
 constructor takes one) and needs a single method, ``decide(view) -> Decision`` (see
-:class:`~diamant_tui.bots.base.Bot`). :func:`checked_decision` runs one decision and turns
-whatever goes wrong (an exception, an answer that is not a decision, too long a think)
-into a :class:`BotFailure` that names the player.
+:class:`~diamant_tui.bots.base.Bot`; ``watch(view)`` is optional). :func:`checked_decision`
+runs one decision and turns whatever goes wrong (an exception, an answer that is not a
+decision, too long a think) into a :class:`BotFailure` that names the player;
+:func:`checked_watch` shows a player a step from camp and says what went wrong, if anything.
 """
 
 from __future__ import annotations
@@ -207,6 +208,25 @@ def as_decision(answer) -> Decision | None:
             return Decision(answer.strip().lower())
         except ValueError:
             return None
+    return None
+
+
+def checked_watch(bot, view: PlayerView, name: str) -> str | None:
+    """Show ``bot`` a step it watches from camp (its ``watch(view)``, if it has one).
+
+    Returns None, or what went wrong as text naming ``name`` (the line to log), so that a
+    player whose ``watch`` fails is ignored rather than stopping the game. ``watch`` is not
+    timed: like reading the screen, it must be quick.
+    """
+    watch = getattr(bot, "watch", None)
+    if watch is None:
+        return None
+    try:
+        watch(view)
+    except Exception as exc:
+        return (f"computer player {name!r} raised {type(exc).__name__}: {exc} in watch() "
+                f"(round {view.round}, card {view.step}); it is not shown the game from "
+                "camp any more")
     return None
 
 

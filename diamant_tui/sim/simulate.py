@@ -11,6 +11,7 @@ As at a table, every player draws a parameter of its own in every game (see
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import zlib
 from dataclasses import dataclass
@@ -20,13 +21,15 @@ import numpy as np
 
 from . import fast
 from ..bots import Bot, checked_decision, make_bot, parse_spec
-from ..bots.outside import TIME_LIMIT
+from ..bots.outside import TIME_LIMIT, checked_watch
 from ..engine.encoding import encoding
 from ..engine.cards import Rules
 from ..engine.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig
 from ..engine.game import Game
 from ..engine.errors import GameSetupError
 from ..engine.view import Phase
+
+log = logging.getLogger("diamant_tui.sim")
 
 ENGINE_CHUNK = 25
 FAST_CHUNK = 10_000
@@ -60,10 +63,21 @@ def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None,
     decision is checked (:func:`~diamant_tui.bots.checked_decision`): a player that
     raises, answers something else or thinks longer than ``limit`` seconds stops the game
     with a :class:`~diamant_tui.bots.BotFailure` naming it.
+
+    Players back in camp are shown each step of the round that follows, at the moments
+    those in the cave decide (their ``watch(view)``, if they have one); one whose
+    ``watch`` raises is logged once, by name, and not shown the game any more.
     """
     enc = encoding(game.rules)
+    watchers = {s for s, bot in enumerate(bots) if getattr(bot, "watch", None) is not None}
     while not game.over:
         if game.phase is Phase.DECISION:
+            in_cave = game.players_in_cave
+            for s in sorted(watchers.difference(in_cave)):
+                problem = checked_watch(bots[s], game.view_for(s), game.names[s])
+                if problem is not None:
+                    watchers.discard(s)
+                    log.warning("%s.", problem)
             game.apply_decisions({
                 s: checked_decision(bots[s], game.view_for(s), game.names[s], limit)
                 for s in game.players_in_cave

@@ -5,7 +5,9 @@ turn (with its clock, if the table has a timer) and waits until every player sti
 the cave has decided: the computer players (and the stand-ins of people who are away)
 decide here, people through their members. When the clock runs out, stand-ins decide at
 once for the late; a computer player that fails or is too slow gets a stand-in for that
-one decision. Everything it changes is in the table's state, sent on through the updates.
+one decision. Computer players back in camp are shown each step that follows (their
+``watch``, if they have one), as people there see it. Everything it changes is in the
+table's state, sent on through the updates.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import logging
 from datetime import datetime, timezone
 from typing import Awaitable, Callable
 
-from ..bots.outside import as_decision
+from ..bots.outside import as_decision, checked_watch
 from ..engine.game import Game
 from ..engine.view import Phase
 from .clock import TurnClock
@@ -53,6 +55,8 @@ class Play:
         self._wakeup = asyncio.Event()
         """Set when a turn may have moved on without the loop (a decision, a seat away)."""
         self._task: asyncio.Task[None] | None = None
+        self._deaf: list[object] = []
+        """Computer players whose ``watch`` failed: not shown the game any more."""
 
     def begin(self) -> None:
         """Play the state's game, from where it is, in a task of its own."""
@@ -93,6 +97,7 @@ class Play:
                     self._clock.start(game)
                     self._updates.publish(events)
                 if game.phase is Phase.DECISION:
+                    self._computers_watch(game)
                     await self._decision_turn(game)
                 await asyncio.sleep(pace)
         except asyncio.CancelledError:
@@ -146,6 +151,26 @@ class Play:
             assert bot is not None
             events = game.submit(seat, bot.decide(game.view_for(seat)))
             self._updates.decided(events)
+
+    def _computers_watch(self, game: Game) -> None:
+        """Computer players back in camp see the step, as people there see the screen.
+
+        Done here, not in a thread: watching is bookkeeping (``watch`` must be quick), and
+        it is seen before the turn's choices, in order. One that fails is logged once and
+        not shown the game again.
+        """
+        in_cave = game.players_in_cave
+        for seat in range(len(game.names)):
+            s = self._seats[seat]
+            bot = s.bot
+            if (seat in in_cave or not s.played_by_computer or bot is None
+                    or any(bot is d for d in self._deaf)
+                    or getattr(bot, "watch", None) is None):
+                continue
+            problem = checked_watch(bot, game.view_for(seat), s.spec)
+            if problem is not None:
+                self._deaf.append(bot)
+                log.warning("table %s: %s", self._table_name, problem)
 
     async def _computers_decide(self, game: Game, turn: tuple[int, int]) -> None:
         loop = asyncio.get_running_loop()
