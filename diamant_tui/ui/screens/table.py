@@ -93,7 +93,7 @@ class TableScreen(DiamantScreen):
         """What stands in the main column: "waiting", "game" or "final" (:meth:`_show_part`)."""
         self._before_game: tuple[Widget, ...] = ()
         self._in_game: tuple[Widget, ...] = ()
-        self._game_parts_ready = False
+        self._has_game_parts = False
         """Whether the game's parts are mounted (and composed): until then nothing may
         ask for them, a key handled while they mount included."""
         self._unsubscribe = None
@@ -164,11 +164,7 @@ class TableScreen(DiamantScreen):
 
     def _game_parts_mounted(self) -> None:
         self.query_one(DecisionPanel).watching = self.seat is None
-        self._game_parts_ready = True
-
-    @property
-    def _has_game_parts(self) -> bool:
-        return self._game_parts_ready
+        self._has_game_parts = True
 
     def on_mount(self) -> None:
         if self._in_game:  # composed with the screen: a game was already on
@@ -425,7 +421,7 @@ class TableScreen(DiamantScreen):
         if action == "focus_choice" and final:
             return True  # ← and → move between the final scores' buttons
         if action == "rematch":
-            return final and not self.member.watching
+            return self._rematch_offered
         if action in ("choose", "focus_choice"):
             if self.seat is None or view is None or view.phase is Phase.OVER:
                 return False  # a spectator, or no game: the keys are not offered at all
@@ -496,8 +492,13 @@ class TableScreen(DiamantScreen):
 
     def action_rematch(self) -> None:
         """Ask for a rematch (a player at a finished game); the table starts it once all agree."""
-        if self._part == "final" and not self.member.watching:
+        if self._rematch_offered:
             self._act(self.member.vote_rematch)
+
+    @property
+    def _rematch_offered(self) -> bool:
+        """The final scores are shown to a player (not a spectator)."""
+        return self._part == "final" and not self.member.watching
 
     def action_toggle_chance(self) -> None:
         deck = self.query_one(DeckInfo)
