@@ -20,7 +20,6 @@ from .widgets.cave_path import CavePath
 from .widgets.decision import ChoiceButton, DecisionPanel
 from .widgets.deck_info import DeckInfo
 from .widgets.event_banner import EventBanner
-from .widgets.event_feed import EventFeed
 from .widgets.final_scores import FinalScores
 from .widgets.game_log import GameLog
 from .widgets.key_bar import KeyBar
@@ -34,7 +33,7 @@ from .widgets.too_small import TooSmall
 from .widgets.waiting import WaitingPanel
 
 STYLED_WIDGETS: tuple[type[DOMNode], ...] = (
-    CavePath, ChoiceButton, DecisionPanel, DeckInfo, EventBanner, EventFeed, FinalScores, GameLog,
+    CavePath, ChoiceButton, DecisionPanel, DeckInfo, EventBanner, FinalScores, GameLog,
     KeyBar, PlayerList,
     ReplayHeader, ReplayProgress, RoundBar, RoundSummary, ScoreTable, TooSmall,
     WaitingPanel,

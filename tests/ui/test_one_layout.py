@@ -1,16 +1,23 @@
-"""A card that gives the path another row lays the table screen out once, not twice."""
+"""A card that gives the path another row lays the table screen out only when the path
+needs more than the cave's area: below that it redraws the path's own lines."""
+
+from dataclasses import replace
 
 from textual.screen import Screen
 
+from diamant_tui.table import TableUpdate
+
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
-from ui_helpers import FixedTable, T, mid_round, settled, until
+from ui_helpers import FixedTable, T, mid_round, screen_text, settled, until
 
 
-async def test_the_path_taking_another_row_costs_one_layout(monkeypatch):
-    """Cards are revealed until the path has taken two more rows; each reveal that
-    changed the path's height laid the screen out once (Textual used to lay it out a
-    second time, in a frame of its own, for the new sizes of the path and the feed)."""
+async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_area(monkeypatch):
+    """Cards are revealed until the path is taller than its area. Each row it took
+    within the area cost no layout (the path and the feed under it used to be two
+    widgets, and the screen was laid out again whenever the path took a row), and the
+    round's earlier lines stayed under the cards; the row past the area made the path
+    taller and scrollable, scrolled to its end."""
     layouts: list[Screen] = []
     refresh_layout = Screen._refresh_layout
 
@@ -25,17 +32,35 @@ async def test_the_path_taking_another_row_costs_one_layout(monkeypatch):
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         path = app.screen.query_one(CavePath)
-        grown = []
-        for card in (T(1), T(3), T(4), T(14), T(15), T(17), T(5), T(7), T(9), T(11)):
-            height = path.size.height
+        area = path.size.height
+        within: list[int] = []
+        past: list[int] = []
+        cards = [T(v) for v in (1, 3, 4, 14, 15, 17, 5, 7, 9, 11)]
+        for card in cards:
+            rows = path.get_content_height(path.size, app.size, path.size.width)
             layouts.clear()
             table.reveal(card)
             await until(pilot, lambda card=card: len(path.path) and path.path[-1].card == card)
             await settled(pilot)
-            if path.size.height != height:
-                grown.append(len([s for s in layouts if s is app.screen]))
-            if len(grown) == 2:
-                break
+            if path.get_content_height(path.size, app.size, path.size.width) != rows:
+                within.append(len([s for s in layouts if s is app.screen]))
+                # The feed: the round's earlier lines, under the path's last row.
+                feed = screen_text(app).split("╯")[-1].split("────")[0]
+                assert "Continue: Ana" in feed or "Round 2 begins" in feed, feed
             table.everyone("continue")
             await settled(pilot)
-        assert grown == [1, 1], grown
+        assert path.size.height == area
+        assert within == [0, 0], within
+        # The stacked deck holds too few cards for a path taller than the area: the same
+        # cards twice over stand for one.
+        layouts.clear()
+        view = table.game.view_for(0)
+        longer = replace(view, path=view.path * 2)
+        for _, callback in table.subscribers:
+            callback(TableUpdate(longer, (), table.seats, table.status, (), seat=0))
+        await until(pilot, lambda: path.path == longer.path)
+        await settled(pilot)
+        assert path.size.height > area
+        assert [s for s in layouts if s is app.screen]
+        scroll = app.screen.query_one("#path-scroll")
+        assert scroll.scroll_y == scroll.max_scroll_y > 0

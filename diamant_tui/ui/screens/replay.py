@@ -29,7 +29,6 @@ from ..messages import LeaveReplay
 from ..widgets.cave_path import CavePath
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.event_banner import SHOWN, EventBanner
-from ..widgets.event_feed import EventFeed
 from ..widgets.game_log import GameLog
 from ..widgets.players import PlayerList, PlayersState
 from ..widgets.key_bar import KeyBar
@@ -96,7 +95,6 @@ class ReplayScreen(DiamantScreen):
                 with Vertical(id="path-area"):
                     with _unfocusable(VerticalScroll(id="path-scroll")):
                         yield CavePath(id="cave-path")
-                    yield EventFeed(id="feed")
                 with Vertical(id="replay-final"):
                     yield Label("", id="replay-winners")
                     yield ScoreTable(id="replay-scores")
@@ -144,7 +142,9 @@ class ReplayScreen(DiamantScreen):
             cave_path = self.query_one(CavePath)
             if cave_path.path != view.path:
                 cave_path.path = view.path
-                self.query_one("#path-scroll", VerticalScroll).scroll_end(animate=False)
+                # Forced: a scroll bar the path brings is not there yet (see TableScreen).
+                self.query_one("#path-scroll", VerticalScroll).scroll_end(animate=False,
+                                                                          force=True)
             self.query_one(PlayerList).state = PlayersState(view, frozenset(), self._people)
             self.query_one(DeckInfo).state = DeckState.of(view)
             self._show_lines(step)
@@ -170,7 +170,7 @@ class ReplayScreen(DiamantScreen):
         start = max(i for i, event in enumerate(step.history) if isinstance(event, RoundStarted))
         round_lines = [line for line in self._lines[start:end] if line]
         kept = len(round_lines) - min(SHOWN, shown)
-        self.query_one(EventFeed).lines = tuple(round_lines[:kept])
+        self.query_one(CavePath).feed = tuple(round_lines[:kept])
         log = self.query_one(GameLog)
         if end < self._logged:
             log.clear()  # back: the log is written again up to this step

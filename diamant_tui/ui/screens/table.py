@@ -28,7 +28,6 @@ from ..widgets.cave_path import CavePath
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
-from ..widgets.event_feed import EventFeed
 from ..widgets.final_scores import FinalScores
 from ..widgets.game_log import GameLog
 from ..widgets.one_layout import PathScroll
@@ -145,8 +144,7 @@ class TableScreen(DiamantScreen):
         cave_path = CavePath(id="cave-path")
         cave_path.empty_text = self.app.t("path.empty")
         self._in_game = (
-            Vertical(PathScroll(cave_path, id="path-scroll"), EventFeed(id="feed"),
-                     id="path-area"),
+            Vertical(PathScroll(cave_path, id="path-scroll"), id="path-area"),
             Horizontal(PlayerList(id="players"), DeckInfo(id="deck"), id="table-middle"),
             EventBanner(id="banner"),
             DecisionPanel(id="decision"),
@@ -272,7 +270,10 @@ class TableScreen(DiamantScreen):
             moved = cave_path.changes_height(view.path)
             cave_path.path = view.path
             if moved:
-                self.query_one("#path-scroll", PathScroll).scroll_end(animate=False)
+                # Forced: the scroll bar a taller path brings is not there yet, and
+                # Textual scrolls nothing without it (the newest cards stayed out of sight).
+                self.query_one("#path-scroll", PathScroll).scroll_end(animate=False,
+                                                                      force=True)
         people = frozenset(s.seat for s in update.seats if s.kind is SeatKind.PERSON)
         away = frozenset(s.seat for s in update.seats if s.away)
         self.query_one(PlayerList).state = PlayersState(view, away, people)
@@ -341,7 +342,7 @@ class TableScreen(DiamantScreen):
     def _show_feed(self, latest: int) -> None:
         """The feed shows the round's lines that the banner does not hold (``latest``)."""
         kept = len(self._round_lines) - min(SHOWN, latest)
-        self.query_one(EventFeed).lines = tuple(self._round_lines[:kept])
+        self.query_one(CavePath).feed = tuple(self._round_lines[:kept])
 
     def _show_chat(self, chat: tuple[ChatLine, ...]) -> None:
         # The table sends its last lines each time: show only those not seen yet.

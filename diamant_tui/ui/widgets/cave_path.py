@@ -1,4 +1,12 @@
-"""The cave path: this round's cards in a row that wraps as it grows."""
+"""The cave path: this round's cards in a row that wraps as it grows, and under them
+the round's earlier events (the feed), so the reveal sequence stays readable.
+
+The path and its feed are one widget that fills the cave's area. As two, the path's
+height changed with every row it grew, and the feed under it took another height: a
+layout of the whole screen (a full redraw) for every seat at a table, about a third of
+the layouts of a game. One widget of the area's height only redraws its lines; it grows
+past the area (and a scroll bar comes) only when the path alone needs more.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +17,7 @@ from textual.widget import Widget
 
 from ...engine.cards import Hazard, Relic, Treasure
 from ...engine.view import PathCard
+from ..cells import wrap
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
 from .one_layout import SizedInOneLayout
@@ -28,7 +37,13 @@ BORDERS = {
 
 
 class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
-    """Draws ``path`` as boxed cards; the second hazard of a type stands out."""
+    """Draws ``path`` as boxed cards (the second hazard of a type stands out), and under
+    them the newest lines of ``feed`` that fit in the rows left, oldest first.
+
+    A feed line too long for the width goes on over the next row; a line that does not
+    fit whole is left out, never cut. On a wide screen the log has its own column and
+    already tells the round's story: the feed is not drawn there.
+    """
 
     COMPONENT_CLASSES = {
         "path--treasure",
@@ -38,11 +53,15 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         "path--rubies",
         "path--taken",
         "path--empty",
+        "path--feed",
     }
 
     DEFAULT_CSS = """
     CavePath {
+        /* The whole area, whatever the path's rows (see the module's docstring). */
         height: auto;
+        min-height: 100%;
+        text-wrap: nowrap;
         & > .path--treasure { color: $warning; }
         & > .path--hazard { color: $error; }
         & > .path--relic { color: $accent; text-style: bold; }
@@ -50,11 +69,13 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         & > .path--rubies { color: $text; text-style: bold; }
         & > .path--taken { color: $text-muted; }
         & > .path--empty { color: $text-muted; }
+        & > .path--feed { color: $text-muted; }
     }
     """
 
     path: reactive[tuple[PathCard, ...]] = reactive(())
     empty_text: reactive[str] = reactive("")
+    feed: reactive[tuple[str, ...]] = reactive(())
 
     def per_row(self, width: int) -> int:
         """How many cards fit on one line of ``width`` cells."""
@@ -69,24 +90,42 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         return -(-len(path) // self.per_row(width)) * 3
 
     def changes_height(self, path: tuple[PathCard, ...]) -> bool:
-        """Whether showing ``path`` instead of the path on show takes another height."""
+        """Whether showing ``path`` instead of the path on show gives the widget another
+        height (only when the path needs more rows than the area has, or no longer)."""
         return self._heights_differ(self.path, path)
 
     def _heights_differ(self, old: tuple[PathCard, ...], new: tuple[PathCard, ...]) -> bool:
         width = self.size.width
-        return self._height(old, width) != self._height(new, width)
+        room = self._room()
+        return max(room, self._height(old, width)) != max(room, self._height(new, width))
+
+    def _room(self) -> int:
+        """The rows the area shows (its scrolling parent's; the path's own container is
+        its whole height once taller)."""
+        parent = self.parent
+        return parent.size.height if isinstance(parent, Widget) else self.size.height
 
     def watch_path(self, old: tuple[PathCard, ...], new: tuple[PathCard, ...]) -> None:
-        # A new layout (a full redraw of the screen) only when the path needs more rows.
+        # A new layout (a full redraw of the screen) only when the widget changes height.
         if self._heights_differ(old, new):
             self.refresh(layout=True)
 
+    @property
+    def _feed_shown(self) -> bool:
+        return not self.screen.has_class("-wide")
+
     def shared_key(self):
-        return self.path, self.empty_text
+        return self.path, self.empty_text, self.feed if self._feed_shown else ()
 
     def render(self) -> Text:
+        lines = self._path_lines()
+        if self._feed_shown:
+            lines += self._feed_lines(self.size.height - len(lines))
+        return Text("\n").join(lines)
+
+    def _path_lines(self) -> list[Text]:
         if not self.path:
-            return Text(self.empty_text, style=self.component_style("path--empty"))
+            return [Text(self.empty_text, style=self.component_style("path--empty"))]
         per_row = self.per_row(self.size.width)
         seen: set = set()
         boxes = []
@@ -104,7 +143,19 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
                         line.append(" " * GAP)
                     line.append_text(box[i])
                 lines.append(line)
-        return Text("\n").join(lines)
+        return lines
+
+    def _feed_lines(self, room: int) -> list[Text]:
+        """The newest feed lines that fit whole in ``room`` rows, oldest first."""
+        width = self.size.width
+        rows: list[str] = []
+        for line in reversed(self.feed):
+            wrapped = wrap(line, width)
+            if len(rows) + len(wrapped) > room:
+                break
+            rows[:0] = wrapped
+        style = self.component_style("path--feed")
+        return [Text(row, style=style) for row in rows]
 
     def _box(self, pc: PathCard, second: bool) -> tuple[Text, Text, Text]:
         t = self.app.t

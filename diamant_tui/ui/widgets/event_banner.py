@@ -9,7 +9,7 @@ from ..literal import literal
 from .shared_lines import SharedLines
 
 SHOWN = 2
-"""How many lines the banner holds; earlier lines of the round go to the EventFeed."""
+"""How many lines the banner holds; earlier lines of the round go to the feed under the path (CavePath)."""
 
 
 class EventBanner(SharedLines, Static):

@@ -3,14 +3,12 @@
 When a layout gives a widget another size, Textual stores the widget's new virtual
 (scrollable) size through a reactive that asks for a layout: the screen is laid out
 again, in a frame of its own, though the first layout already placed everything. The
-cave's area changes size about twice a round (the path takes another row, and the feed
-under it gives that row up), so every seat at a table paid a second layout and frame
-for it. These widgets take their new size without asking again; a scroll bar coming or
+cave's path, growing past its area, changes size, so every seat at a table would pay a
+second layout and frame for it. These widgets take their new size without asking again; a scroll bar coming or
 going still asks for its own layout (``show_vertical_scrollbar``).
 
 Only for widgets whose height the first layout gets right by itself: a fixed share of
-the room (the feed), or one worked out from the width (the path's
-``get_content_height``). A widget whose height Textual finds by drawing its content at
+the room, or one worked out from the width (the path's ``get_content_height``). A widget whose height Textual finds by drawing its content at
 the old width (the deck's panel, the summary's box) does need the second layout: the
 replay's screen came out wrong without it.
 
