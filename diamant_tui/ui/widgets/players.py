@@ -22,7 +22,7 @@ from ...engine.view import Phase, PlayerView, SeatView
 from ..cells import cell, cell_len, widest
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
-from .shared_lines import app_of, look_key
+from .shared_lines import KeptBackgrounds, app_of, look_key
 
 MIN_NAME = 8
 """Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
@@ -55,7 +55,7 @@ and a header, at the sizes and in the looks they are shown."""
 _ROWS: LRUCache[tuple, Strip] = LRUCache(ROWS_KEPT)
 
 
-class PlayerList(KeptComponentStyles, Widget):
+class PlayerList(KeptBackgrounds, KeptComponentStyles, Widget):
     """One line per player; it shows that a player has decided, never what."""
 
     COMPONENT_CLASSES = {
