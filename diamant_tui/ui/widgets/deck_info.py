@@ -91,28 +91,29 @@ class DeckInfo(SharedLines, KeptComponentStyles, Widget):
         hazards = {h: counts.get(f"H:{h.value}", 0) for h in HazardType}
         over = self.state.over
         deadly = set() if over else set(view.hazards_showing)
+        width = self._width()
         lines = [
             Text(t("deck.title", count=view.deck_size),
                  style=self.component_style("deck--title")),
             Text(t("deck.treasure", count=treasures, rubies=view.treasure_in_deck, ruby=RUBY)),
             Text(t("deck.hazard", count=sum(hazards.values()))),
-            *self._per_type(hazards, deadly),
+            *self._per_type(hazards, deadly, width),
         ]
         if relics or view.rules.value != "classic":
             lines.append(Text(t("deck.relic", count=relics)))
         showing = sorted(set(view.hazards_showing), key=list(HazardType).index)
-        lines += self._hazard_line("deck.seen", showing)
+        lines += self._hazard_line("deck.seen", showing, width)
         if view.hazards_removed:
-            lines += self._hazard_line("deck.removed", view.hazards_removed)
+            lines += self._hazard_line("deck.removed", view.hazards_removed, width)
         if self.show_chance and not over:
             lines.append(Text(t("deck.chance", percent=round(100 * view.disaster_chance)),
                               style=self.component_style("deck--risk")))
         return lines
 
-    def _per_type(self, hazards: dict[HazardType, int], deadly: set[HazardType]) -> list[Text]:
+    def _per_type(self, hazards: dict[HazardType, int], deadly: set[HazardType],
+                  width: int) -> list[Text]:
         # A type already on the path is deadly now: marked with "!" (and the risk style).
         # The counts wrap rather than lose a type on a narrow panel.
-        width = self._width()
         risk = self.component_style("deck--risk")
         lines = [Text()]
         for h, n in hazards.items():
@@ -125,20 +126,21 @@ class DeckInfo(SharedLines, KeptComponentStyles, Widget):
             line.append(label, style=risk if h in deadly else "")
         return lines
 
-    def _hazard_line(self, key: str, hazards) -> list[Text]:
+    def _hazard_line(self, key: str, hazards, width: int) -> list[Text]:
         """Hazard types after a heading: by name if one line holds them, else by their
         two letters (which always fit), wrapping only if even those do not."""
         t = self.app.t
         if not hazards:
-            return self._wrapped(t(key, hazards="—"))
+            return self._wrapped(t(key, hazards="—"), width)
         named = t(key, hazards=" ".join(t(f"hazard_short.{h.value}") for h in hazards))
-        if cell_len(named) <= self._width():
+        if cell_len(named) <= width:
             return [Text(named)]
-        return self._wrapped(t(key, hazards=" ".join(hazard_abbr(t, h) for h in hazards)))
+        return self._wrapped(t(key, hazards=" ".join(hazard_abbr(t, h) for h in hazards)), width)
 
     def _width(self) -> int:
         return max(10, self.size.width)
 
-    def _wrapped(self, text: str) -> list[Text]:
-        """``text`` on as many lines as the width needs (no word cut)."""
-        return [Text(line) for line in textwrap.wrap(text, self._width(), subsequent_indent="  ")]
+    @staticmethod
+    def _wrapped(text: str, width: int) -> list[Text]:
+        """``text`` on as many lines as ``width`` needs (no word cut)."""
+        return [Text(line) for line in textwrap.wrap(text, width, subsequent_indent="  ")]

@@ -92,12 +92,14 @@ class PlayerList(KeptBackgrounds, KeptComponentStyles, Widget):
         if (old and len(old.view.players)) != (new and len(new.view.players)):
             self.refresh(layout=True)
 
-    def _layout(self) -> Layout:
+    def _layout(self, width: int | None = None) -> Layout:
         """The columns of the list for the state on show, worked out once per state and
-        width."""
+        width (``width``: the content's, when the caller has it)."""
         state = self.state
         kept = self._layout_of
-        if kept is not None and kept[0] is state and kept[1].width == self.size.width:
+        if width is None:
+            width = self.size.width
+        if kept is not None and kept[0] is state and kept[1].width == width:
             return kept[1]
         t = self.app.t
         view = state.view
@@ -111,22 +113,21 @@ class PlayerList(KeptBackgrounds, KeptComponentStyles, Widget):
         statuses = ("☾" + t("players.away"), "✓ " + t("players.decided"), status_head)
         # Two spaces between columns where every name and word fits with them, else one.
         gap = 2
-        if 2 + sum(w + 2 for w in widths) + widest(statuses) > self.size.width:
+        if 2 + sum(w + 2 for w in widths) + widest(statuses) > width:
             gap = 1
         fixed = 2 + sum(w + gap for w in widths[1:])
-        room = self.size.width - fixed
+        room = width - fixed
         # The name column gives way first, down to MIN_NAME; the turn column keeps its header.
         widths[0] = max(MIN_NAME, min(widths[0], room - gap - cell_len(status_head)))
-        layout = Layout(tuple(widths), gap, max(1, room - widths[0] - gap), self.size.width)
+        layout = Layout(tuple(widths), gap, max(1, room - widths[0] - gap), width)
         self._layout_of = (state, layout)
         return layout
 
-    def _row_key(self, y: int) -> Hashable:
+    def _row_key(self, y: int, layout: Layout) -> Hashable:
         """All that line ``y`` of the content shows (the header is line 0), and where its
-        columns lie."""
+        columns lie (``layout``, the list's for the state on show)."""
         if not 0 <= y <= len(self.state.view.players):
             return ("blank", y)
-        layout = self._layout()
         if y == 0:
             return layout
         state = self.state
@@ -143,12 +144,14 @@ class PlayerList(KeptBackgrounds, KeptComponentStyles, Widget):
         look = look_key(app_of(self))
         if state is None or look is None:
             return super().render_lines(crop)
-        frame = (look, self.size, crop.x, crop.width, frozenset(self.classes),
+        size = self.size  # worked out by Textual from the screen's map at each call
+        frame = (look, size, crop.x, crop.width, frozenset(self.classes),
                  self.mouse_hover, self.background_colors)
+        layout = self._layout(size.width)
         top = self.styles.gutter.top
         lines = []
         for y in range(crop.y, crop.bottom):
-            key = (self._row_key(y - top), frame)
+            key = (self._row_key(y - top, layout), frame)
             line = _ROWS.get(key)
             if line is None:
                 line = _ROWS[key] = super().render_lines(Region(crop.x, y, crop.width, 1))[0]
