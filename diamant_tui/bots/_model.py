@@ -16,13 +16,15 @@ from ..engine.features import Features
 CARDS, CARRY, HAZARDS, RISK, EV, RANDOM, MIRROR = range(7)
 SLIP = 0.03
 """Chance that a player does not do what its rule says (keeps beliefs from dying out)."""
-LIKE_ME = 0.1
-"""Prior weight of "a player like me", in a family's weights: with a whole family's
-weight, simple players kept enough of it through the first round to cost the expert
-about two games in a hundred (README); two choices that no simple rule explains make it
-up against another expert. Half a family's weight, or a whole one with the likelihood from
-the play-outs (``ExpertBot.soft``), lifted two experts against two ``ev`` players more but
-cost one expert against three of them (README)."""
+LIKE_ME = 2.0
+"""Prior weight of "a player like me", in a family's weights. With the likelihood of
+such a player's choices taken from the expert's own play-outs (``ExpertBot.soft``) and
+only the belief gained over this prior counted on (``ExpertBot.excess``), two experts
+against two ``ev`` players take 60.6 / 54.4 / 55.4 % of the wins where a tenth of a
+family's weight gave 56.8 / 46.2 / 54.2 %; one expert in the README's line-up, watching
+from camp, loses nothing measurable by it (-0.1, -0.3 and -0.6 points, about ±1 each,
+1,000 games per rule set). Before it watched from camp, the same belief cost that line-up
+about two points in classic, and a tenth was played (README)."""
 USUAL = 4.0
 """How many times as dense the expert's prior is on the parameters players are usually
 given (:func:`_usual_prior`): in 1,000-game trials on two seeds, 1.2 to 1.6 games in a

@@ -106,9 +106,9 @@ class ExpertBot:
     """Prior weight of "a player like me", in a family's weights."""
     mirror_slip: tuple[float, float] = MIRROR_SLIP
     """Chance that a player like me chooses otherwise than this one (see :mod:`._model`)."""
-    excess: bool = False
+    excess: bool = True
     """Count on a player being like it only for the belief gained over the prior."""
-    soft: float | None = None
+    soft: float | None = 0.0
     """If set, a player like it leaves with the chance that leaving is the better choice,
     from this one's own play-outs (their noise, and this much more in win chance)."""
     usual: float = USUAL
