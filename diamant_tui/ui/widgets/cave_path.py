@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -73,9 +74,12 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     }
     """
 
-    path: reactive[tuple[PathCard, ...]] = reactive(())
+    # Redrawn by their watchers, only the rows they change: Textual sends the lines of
+    # what is marked dirty, and the whole area for every card would be more bytes than
+    # the path and the feed cost as two widgets.
+    path: reactive[tuple[PathCard, ...]] = reactive((), repaint=False)
     empty_text: reactive[str] = reactive("")
-    feed: reactive[tuple[str, ...]] = reactive(())
+    feed: reactive[tuple[str, ...]] = reactive((), repaint=False)
 
     def per_row(self, width: int) -> int:
         """How many cards fit on one line of ``width`` cells."""
@@ -109,6 +113,28 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         # A new layout (a full redraw of the screen) only when the widget changes height.
         if self._heights_differ(old, new):
             self.refresh(layout=True)
+            return
+        width = self.size.width
+        if not old or not new:
+            self.refresh()  # the "no cards yet" line, or back to it
+            return
+        # From the row of the first card that changed (a new card, or the rubies left on
+        # a card taken by those who left); the feed too when the path took another row.
+        first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b),
+                     min(len(old), len(new)))
+        top = first // self.per_row(width) * 3
+        if self._height(old, width) == self._height(new, width):
+            bottom = self._height(new, width)
+        else:
+            bottom = max(self.size.height, self._height(new, width))
+        if bottom > top:
+            self.refresh(Region(0, top, width, bottom - top))
+
+    def watch_feed(self) -> None:
+        if self._feed_shown:
+            top = self._height(self.path, self.size.width)
+            if self.size.height > top:
+                self.refresh(Region(0, top, self.size.width, self.size.height - top))
 
     @property
     def _feed_shown(self) -> bool:
