@@ -225,12 +225,8 @@ class ExpertBot:
                 continue  # nothing tells who left with it
             went_with = result.banked[s] == mine
             self._beliefs.observe(s, seen.features, went_with, seen.like_me_leaves)
-            if went_with:
-                continue
-            if result.banked[s] == 0 and result.disaster:
-                self._beliefs.went_on_until(s, last)
-            elif result.banked[s] > 0:
-                self._beliefs.left_by(s, last, result.banked[s])
+            if not went_with:
+                self._bound_unseen(s, result.banked[s], result.disaster is not None, last)
 
     def _learn_end_watched(self, result: RoundResult, seen: _Seen, others: list[int],
                            last: int) -> None:
@@ -245,10 +241,16 @@ class ExpertBot:
                 # player who banked nothing may have left too (a path shared to nothing).
                 if banked > 0 or seen.features.carried > 0:
                     self._beliefs.observe(s, seen.features, banked > 0, None)
-            elif banked == 0 and result.disaster:
-                self._beliefs.went_on_until(s, last)
-            elif banked > 0:
-                self._beliefs.left_by(s, last, banked)
+            else:
+                self._bound_unseen(s, banked, result.disaster is not None, last)
+
+    def _bound_unseen(self, seat: int, banked: int, disaster: bool, last: int) -> None:
+        """What the round's end tells of choices it did not see: a player who banked
+        nothing in a disaster went on to its last card, one who banked left by then."""
+        if banked == 0 and disaster:
+            self._beliefs.went_on_until(seat, last)
+        elif banked > 0:
+            self._beliefs.left_by(seat, last, banked)
 
 
 def _chance_ahead(margin: float, noise: float) -> float:
