@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Button, Input, RichLog
+from textual.widgets import Button, Input
 
 from ...engine.errors import DiamantError
 from ...engine.events import DecisionMade, Disaster, GameEnded, RoundEnded, RoundStarted
@@ -186,7 +186,7 @@ class TableScreen(DiamantScreen):
             self._game_parts_mounted()
 
     def _game_parts_mounted(self) -> None:
-        self.query_one(DecisionPanel).watching = self.seat is None
+        self._parts.decision.watching = self.seat is None
         self._has_game_parts = True
 
     def on_mount(self) -> None:
@@ -318,10 +318,9 @@ class TableScreen(DiamantScreen):
     def _show_arrival(self, view: PlayerView) -> None:
         # Arriving at a game already under way: say where it stands.
         lines = arrival_lines(self.app.t, view)
-        log = self.query_one(RichLog)
         for line in lines:
-            log.write(line)
-        shown = self.query_one(EventBanner).show(lines)
+            self._log.write(line)
+        shown = self._parts.banner.show(lines)
         self._round_lines = lines
         self._show_feed(shown)
 
@@ -351,7 +350,7 @@ class TableScreen(DiamantScreen):
 
     def _show_summary(self, view: PlayerView) -> None:
         """Sum up the round just ended in place of the table, until closed."""
-        self.query_one(RoundSummary).show(view)
+        self._summary.show(view)
 
     @property
     def _summary_shown(self) -> bool:
@@ -359,7 +358,7 @@ class TableScreen(DiamantScreen):
 
     def _close_summary(self) -> None:
         if self._summary_shown:
-            self.query_one(RoundSummary).hide()
+            self._summary.hide()
 
     def action_close_summary(self) -> None:
         self._close_summary()
@@ -391,8 +390,7 @@ class TableScreen(DiamantScreen):
                 # (Not over why a line was refused: that came after this line was said.)
                 if (line.author == self.member.name and self._has_game_parts
                         and time.monotonic() >= self._refusal_until):
-                    self.query_one(DecisionPanel).said(self.app.t("chat.you_said",
-                                                                  line=line.text))
+                    self._parts.decision.said(self.app.t("chat.you_said", line=line.text))
                 continue
             said.append(f"{author}: {line.text}")
         if said:
@@ -411,8 +409,8 @@ class TableScreen(DiamantScreen):
         if update.status is TableStatus.PLAYING and self._part == "final":
             self._show_part("game")
             self._to_top()
-            self.query_one(RichLog).clear()
-            self.query_one(EventBanner).show([])
+            self._log.clear()
+            self._parts.banner.show([])
             self._round_lines = []
             self._show_feed(0)
 
@@ -506,7 +504,7 @@ class TableScreen(DiamantScreen):
             else:
                 self.focus_next(Button)
             return
-        self.query_one(DecisionPanel).focus_choice(Decision(decision))
+        self._parts.decision.focus_choice(Decision(decision))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         # The final scores' buttons (the decision panel's are its own).
@@ -527,7 +525,7 @@ class TableScreen(DiamantScreen):
         return self._part == "final" and not self.member.watching
 
     def action_toggle_chance(self) -> None:
-        deck = self.query_one(DeckInfo)
+        deck = self._parts.deck
         deck.show_chance = not deck.show_chance
 
     def action_toggle_log(self) -> None:
@@ -543,7 +541,7 @@ class TableScreen(DiamantScreen):
             return
         except DiamantError:
             pass  # no longer at the table: sending the line will say so
-        chat = self.query_one("#chat-input", Input)
+        chat = self._chat
         chat.can_focus = True
         chat.add_class("-open")
         chat.focus()
@@ -559,7 +557,7 @@ class TableScreen(DiamantScreen):
         if self.seat is None and self._has_game_parts:
             # A spectator reads it on their note line (as their own lines): a crowd
             # watching is who meets the spectators' allowance, each of them at once.
-            self.query_one(DecisionPanel).said(error.text(self.app.t))
+            self._parts.decision.said(error.text(self.app.t))
             return
         self.notify(error.text(self.app.t), severity="warning", timeout=REFUSAL_SHOWN,
                     markup=False)
@@ -574,7 +572,7 @@ class TableScreen(DiamantScreen):
 
     def action_close_chat(self) -> None:
         """Close the chat box, what was typed in it dropped (Escape; Enter sends it)."""
-        chat = self.query_one("#chat-input", Input)
+        chat = self._chat
         chat.value = ""
         chat.remove_class("-open")
         if self._part == "final":
@@ -582,7 +580,7 @@ class TableScreen(DiamantScreen):
         elif not self._has_game_parts or self.seat is None:
             self.set_focus(None)  # no buttons (yet, or ever) to go back to
         else:
-            self.query_one(DecisionPanel).focus_choice(Decision.CONTINUE)
+            self._parts.decision.focus_choice(Decision.CONTINUE)
         chat.can_focus = False
 
     def action_leave_table(self) -> None:
