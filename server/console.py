@@ -92,12 +92,36 @@ def _render_style(style: Style, text: str, color_system: ColorSystem) -> str:
 
 
 def _render_strip(self: Strip, console: Console) -> str:
-    """``Strip.render`` without the caches that ignore the colour depth."""
+    """``Strip.render``, its codes kept per colour depth.
+
+    Textual keeps one rendering per strip, whatever the colour depth. Kept per depth, a
+    strip drawn once for the process (the lines every seat at a table shares) is turned
+    into escape codes once per depth, not once per app at every frame."""
     color_system = console._color_system or ColorSystem.TRUECOLOR
-    return "".join([
+    kept = self._render_cache
+    if kept is None:
+        kept = self._render_cache = {}
+    else:
+        text = kept.get(color_system)
+        if text is not None:
+            return text
+    text = kept[color_system] = "".join([
         text if style is None else _render_style(style, text, color_system)
         for text, style, _ in self._segments
     ])
+    return text
+
+
+def _join_strips(cls, strips) -> Strip:
+    """``Strip.join`` without carrying the parts' renderings over (kept per colour depth
+    here, see :func:`_render_strip`)."""
+    join_strips = [strip for strip in strips if strip is not None and strip.cell_count]
+    segments = [segment for strip in join_strips for segment in strip._segments]
+    if any([strip._cell_length is None for strip in join_strips]):
+        cell_length = None
+    else:
+        cell_length = sum([strip._cell_length or 0 for strip in join_strips])
+    return cls(segments, cell_length)
 
 
 def share_strips_safely() -> None:
@@ -106,9 +130,11 @@ def share_strips_safely() -> None:
     Textual caches rendered escape codes on the strip and on the style itself, whatever
     the colour depth, and strips and styles are shared by every app in the process: a
     16-colour client would be sent the 256-colour codes cached for another client. The
-    codes stay cached per style and colour depth (``Strip.render_ansi``).
+    codes are cached per colour depth instead, for a style (``Strip.render_ansi``) and
+    for a strip.
     """
     Strip.render = _render_strip  # type: ignore[method-assign]
+    Strip.join = classmethod(_join_strips)  # type: ignore[method-assign]
 
 
 def configure_app(app: App[object], env: Mapping[str, str], logger: logging.Logger,
