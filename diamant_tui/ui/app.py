@@ -26,6 +26,7 @@ from .messages import LeaveReplay, LeaveTable, TableUpdated
 from .screens.base import _Guarded
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
+from .dispatch_plans import plan_dispatches
 from .lazy_strip_caches import make_strip_caches_lazy
 from .light_component_nodes import use_light_component_nodes
 from .strip_cycles import keep_strips_acyclic
@@ -42,6 +43,7 @@ share_parsed_css()  # every app in this process parses its CSS once, together
 keep_strips_acyclic()  # a frame's lines are freed with it, not by the cycle collector
 make_strip_caches_lazy()  # and make no cache they do not use
 use_light_component_nodes()  # component classes are styled without a message pump each
+plan_dispatches()  # a message's handlers are looked up once per kind of widget and message
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 
