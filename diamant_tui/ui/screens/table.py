@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Input
 
@@ -34,8 +33,10 @@ from ..widgets.game_log import GameLog
 from ..widgets.one_layout import PathScroll
 from ..widgets.players import PlayersState, PlayerList
 from ..widgets.key_bar import KeyBar
+from ..widgets.kept_containers import KeptHorizontal, KeptVertical
 from ..widgets.round_bar import BarState, RoundBar
 from ..widgets.round_summary import RoundSummary
+from ..widgets.shared_lines import KeptBackgrounds
 from ..widgets.steady_input import SteadyInput
 from ..widgets.waiting import WaitingPanel, WaitingState
 from .base import DiamantScreen
@@ -69,7 +70,7 @@ class _GameParts:
     decision: DecisionPanel
 
 
-class TableScreen(DiamantScreen):
+class TableScreen(KeptBackgrounds, DiamantScreen):
     """One seat's (or a spectator's) view of a table; any App can push it."""
 
     # Nothing is focused for the sake of it (the log, hidden, while the table waits): the
@@ -135,8 +136,8 @@ class TableScreen(DiamantScreen):
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="table-columns"):
-            with Vertical(id="table-main"):
+        with KeptHorizontal(id="table-columns"):
+            with KeptVertical(id="table-main"):
                 self._round_bar = RoundBar(id="round-bar")
                 yield self._round_bar
                 waiting = WaitingPanel(id="waiting")
@@ -169,8 +170,8 @@ class TableScreen(DiamantScreen):
             cave_path, PathScroll(cave_path, id="path-scroll"), PlayerList(id="players"),
             DeckInfo(id="deck"), EventBanner(id="banner"), DecisionPanel(id="decision"))
         self._in_game = (
-            Vertical(parts.path_scroll, id="path-area"),
-            Horizontal(parts.players, parts.deck, id="table-middle"),
+            KeptVertical(parts.path_scroll, id="path-area"),
+            KeptHorizontal(parts.players, parts.deck, id="table-middle"),
             parts.banner,
             parts.decision,
         )

@@ -20,7 +20,7 @@ from textual.widgets import Input, Label
 
 from ...engine.view import Decision
 from .focus_look import FocusDrawnByItself
-from .shared_lines import SharedLines
+from .shared_lines import KeptBackgrounds, SharedLines
 
 
 class ChoiceButton(SharedLines, FocusDrawnByItself, can_focus=True):
@@ -125,7 +125,7 @@ class NoteLabel(SharedLines, Label):
         return (str(self.content),)
 
 
-class DecisionPanel(Horizontal):
+class DecisionPanel(KeptBackgrounds, Horizontal):
     """Two buttons and a line saying what is expected; the own choice stays marked.
 
     The buttons show only while this seat has a choice to make; a spectator's panel

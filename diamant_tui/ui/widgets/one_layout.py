@@ -21,6 +21,7 @@ from textual.containers import VerticalScroll
 from textual.geometry import Size
 
 from .focus_look import FocusDrawnByItself
+from .shared_lines import KeptBackgrounds
 
 
 class SizedInOneLayout:
@@ -32,5 +33,5 @@ class SizedInOneLayout:
             size, virtual_size, container_size, layout=False)
 
 
-class PathScroll(SizedInOneLayout, FocusDrawnByItself, VerticalScroll):
+class PathScroll(KeptBackgrounds, SizedInOneLayout, FocusDrawnByItself, VerticalScroll):
     """The scrolling area of the cave path (it shows no focus of its own)."""
