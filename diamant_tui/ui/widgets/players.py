@@ -22,6 +22,7 @@ from ...engine.view import Phase, PlayerView, SeatView
 from ..cells import cell, cell_len, widest
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
+from .direct_repaint import RepaintedDirectly
 from .shared_lines import KeptBackgrounds, app_of, look_key
 
 MIN_NAME = 8
@@ -55,7 +56,7 @@ and a header, at the sizes and in the looks they are shown."""
 _ROWS: LRUCache[tuple, Strip] = LRUCache(ROWS_KEPT)
 
 
-class PlayerList(KeptBackgrounds, KeptComponentStyles, Widget):
+class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget):
     """One line per player; it shows that a player has decided, never what."""
 
     COMPONENT_CLASSES = {

@@ -11,6 +11,7 @@ from textual.widgets import Static
 from ...engine.view import PlayerView, RoundResult
 from ..cells import cell, widest
 from ..describe import RUBY, hazard_name
+from .direct_repaint import RepaintedDirectly
 
 
 def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
@@ -38,7 +39,12 @@ def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
     return Text("\n").join([Text(line(heads), style="bold")] + [Text(line(row)) for row in rows])
 
 
-class RoundSummary(Vertical):
+class SummaryBox(RepaintedDirectly, Static):
+    """The summary's framed words (drawn with the table's other changes, see
+    :class:`~.direct_repaint.RepaintedDirectly`)."""
+
+
+class RoundSummary(RepaintedDirectly, Vertical):
     """How the round that just ended went, over the table (not the last round: the final
     scores have their own screen); Enter, Space or Escape closes it (the table screen's
     keys).
@@ -83,7 +89,7 @@ class RoundSummary(Vertical):
         """The view whose last round is summed up; None while hidden."""
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="summary-box")
+        yield SummaryBox("", id="summary-box")
 
     @property
     def shown(self) -> bool:
@@ -95,7 +101,7 @@ class RoundSummary(Vertical):
         closes it: the keyboard's focus stays where it was, for a move of the focus
         restyles what loses it and what gains it, and draws both again, twice a round)."""
         self.view = view
-        self.query_one("#summary-box", Static).update(self.body(view))
+        self.query_one("#summary-box", SummaryBox).update(self.body(view))
         self._fit()
         self.display = True
 

@@ -20,6 +20,8 @@ from textual.dom import DOMNode
 from textual.geometry import Region
 from textual.strip import Strip
 
+from .direct_repaint import RepaintedDirectly
+
 KEPT = 1024
 """Drawings kept: a few widgets times the states of the tables being played."""
 
@@ -86,7 +88,7 @@ class KeptBackgrounds:
         super().notify_style_update()  # type: ignore[misc]
 
 
-class SharedLines(KeptBackgrounds):
+class SharedLines(RepaintedDirectly, KeptBackgrounds):
     """Mixin for a widget whose lines depend only on :meth:`shared_key`, its size and
     the app's look (language, theme, colours): those lines are drawn once per process."""
 

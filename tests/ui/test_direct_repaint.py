@@ -1,0 +1,58 @@
+"""The table screen's widgets hand their changes to the screen at once, and what changes
+together is still drawn together, in one frame."""
+
+from __future__ import annotations
+
+import re
+
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.widgets.players import PlayerList, PlayersState
+
+from ui_helpers import FixedTable, FrameCounter, H, T, mid_round, settled, summary_shown
+
+ESCAPES = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+async def test_a_changed_widget_is_among_the_screens_next_drawing_at_once():
+    """No message to the widget's own loop and back to the screen first: the screen
+    knows as soon as the widget's state is set."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        players = screen.query_one(PlayerList)
+        assert players not in screen._dirty_widgets
+        view = screen.view
+        players.state = PlayersState(view, frozenset({1}), players.state.people)
+        assert players in screen._dirty_widgets
+        await settled(pilot)
+        assert "☾" in "".join(  # drawn: the away mark on Bruno's row
+            segment.text for strip in players.render_lines(players.size.region)
+            for segment in strip)
+
+
+async def test_a_round_ending_is_drawn_with_its_summary_in_one_frame():
+    """The last card of a round, the path, the players, the deck and the summary laid
+    over them: one frame, not the card and then the summary (the deck's panel, a line
+    shorter, is laid out again after it, as Textual does)."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        table.decide(Ana="continue")
+        await settled(pilot)
+        frames = FrameCounter(app)
+        table.reveal(H("lava"))  # the second lava: a disaster ends the round
+        await settled(pilot)
+        assert summary_shown(app)
+        first = ESCAPES.sub("", frames.sent[0])
+        assert "Round 2 of 5 is over" in first and "DISASTER!" in first
+        frames.reset()
+        await pilot.press("enter")  # closed: the table again, in one frame
+        await settled(pilot)
+        assert not summary_shown(app) and frames.frames == 1
+        frames.reset()
+        table.reveal(T(5))  # the next round's first card
+        await settled(pilot)
+        assert frames.frames == 1
