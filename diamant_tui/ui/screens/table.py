@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Input
 
@@ -25,6 +24,7 @@ from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, Tabl
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, describe
 from ..messages import LeaveTable, TableUpdated
+from ..widgets.blank_containers import Column, Row, SharedBlank
 from ..widgets.cave_path import CavePath
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import DecisionPanel, DecisionState
@@ -69,8 +69,11 @@ class _GameParts:
     decision: DecisionPanel
 
 
-class TableScreen(DiamantScreen):
-    """One seat's (or a spectator's) view of a table; any App can push it."""
+class TableScreen(SharedBlank, DiamantScreen):
+    """One seat's (or a spectator's) view of a table; any App can push it.
+
+    The screen's own lines (its background, under everything) are shared by every app
+    (:class:`SharedBlank`), as are those of its columns and rows."""
 
     # Nothing is focused for the sake of it (the log, hidden, while the table waits): the
     # decision panel focuses a button when a choice is due, the final scores theirs.
@@ -135,8 +138,8 @@ class TableScreen(DiamantScreen):
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="table-columns"):
-            with Vertical(id="table-main"):
+        with Row(id="table-columns"):
+            with Column(id="table-main"):
                 self._round_bar = RoundBar(id="round-bar")
                 yield self._round_bar
                 waiting = WaitingPanel(id="waiting")
@@ -169,8 +172,8 @@ class TableScreen(DiamantScreen):
             cave_path, PathScroll(cave_path, id="path-scroll"), PlayerList(id="players"),
             DeckInfo(id="deck"), EventBanner(id="banner"), DecisionPanel(id="decision"))
         self._in_game = (
-            Vertical(parts.path_scroll, id="path-area"),
-            Horizontal(parts.players, parts.deck, id="table-middle"),
+            Column(parts.path_scroll, id="path-area"),
+            Row(parts.players, parts.deck, id="table-middle"),
             parts.banner,
             parts.decision,
         )

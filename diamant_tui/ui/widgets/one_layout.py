@@ -20,6 +20,7 @@ from __future__ import annotations
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 
+from .blank_containers import SharedBlank
 from .focus_look import FocusDrawnByItself
 
 
@@ -32,5 +33,6 @@ class SizedInOneLayout:
             size, virtual_size, container_size, layout=False)
 
 
-class PathScroll(SizedInOneLayout, FocusDrawnByItself, VerticalScroll):
-    """The scrolling area of the cave path (it shows no focus of its own)."""
+class PathScroll(SharedBlank, SizedInOneLayout, FocusDrawnByItself, VerticalScroll):
+    """The scrolling area of the cave path (it shows no focus of its own); its own
+    blank lines, under the path, are shared by every app (:class:`SharedBlank`)."""
