@@ -30,7 +30,7 @@ from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.final_scores import FinalScores
-from ..widgets.game_log import GameLog
+from ..widgets.game_log import KeptLog
 from ..widgets.one_layout import PathScroll
 from ..widgets.players import PlayersState, PlayerList
 from ..widgets.key_bar import KeyBar
@@ -125,7 +125,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._chat: Input | None = None
         self._summary: RoundSummary | None = None
         self._round_bar: RoundBar | None = None
-        self._log: GameLog | None = None
+        self._log = KeptLog()
+        """The game log, whose widget is made when it is first shown (:meth:`_want_log`)."""
         self._parts: _GameParts | None = None
         """The game's widgets, once made (:meth:`_game_parts`); used once mounted."""
 
@@ -155,9 +156,9 @@ class TableScreen(SharedBlank, DiamantScreen):
                 chat.can_focus = False  # closed: no line of its own, no place in the focus chain
                 self._chat = chat
                 yield chat
-            self._log = GameLog(id="log", wrap=True, markup=False, auto_scroll=True,
-                                min_width=20)
-            yield self._log
+            self._log = KeptLog()  # (a new language: a new log, as a new screen has)
+            if self._log_shown:
+                yield self._log.make()
         self._summary = RoundSummary(id="summary")
         yield self._summary
         yield KeyBar()
@@ -533,6 +534,25 @@ class TableScreen(SharedBlank, DiamantScreen):
 
     def action_toggle_log(self) -> None:
         self.toggle_class("-log-open")
+        self._want_log()
+
+    @property
+    def _log_shown(self) -> bool:
+        """Whether the stylesheet shows the log: opened, or a terminal wide enough for a
+        column of its own (the screen's classes, see ``diamant.tcss``)."""
+        return self.has_class("-log-open") or self.has_class("-wide")
+
+    def _want_log(self, wide: bool = False) -> None:
+        """Make and mount the log's widget, if it is (or, ``wide``, will be) shown and
+        not made yet."""
+        if self._log.widget is None and (wide or self._log_shown) and self.is_attached:
+            self.query_one("#table-columns").mount(self._log.make())
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Before Textual sets the screen's size classes (its own handler comes after):
+        # a terminal grown wide enough will show the log in a column of its own.
+        if "-wide" in self._get_breakpoint_classes(event.size.width, self.HORIZONTAL_BREAKPOINTS):
+            self._want_log(wide=True)
 
     def action_chat(self) -> None:
         try:
