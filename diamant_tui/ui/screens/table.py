@@ -173,7 +173,9 @@ class TableScreen(SharedBlank, DiamantScreen):
             cave_path, PathScroll(cave_path, id="path-scroll"), PlayerList(id="players"),
             DeckInfo(id="deck"), EventBanner(id="banner"), DecisionPanel(id="decision"))
         self._in_game = (
-            Column(parts.path_scroll, id="path-area"),
+            # The path's scrolling area stands in the column itself, in no box of its
+            # own: every widget is a message pump, with its styles, caches and lines.
+            parts.path_scroll,
             Row(parts.players, parts.deck, id="table-middle"),
             parts.banner,
             parts.decision,
