@@ -137,3 +137,50 @@ def _row_of(text: str, name: str) -> str:
     """The player list's line naming ``name`` on a screen."""
     return next((line for line in text.splitlines() if f"  {name} " in line
                  or f"▶ {name} " in line), "")
+
+
+async def test_the_process_keeps_few_drawings_no_widget_shows():
+    """A terminal resized again and again (each size a new drawing of every widget): the
+    drawings no widget shows any more are let go, past the last 128 drawn."""
+    from diamant_tui.ui.widgets import shared_lines
+
+    forget_shared_lines()
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        (pilot,) = await open_apps(stack, table, [(0, "en")])
+        for width in range(81, 111):
+            await pilot.resize_terminal(width, 24)
+            await settled(pilot)
+        kept = set(shared_lines._LINES.keys()) | set(getattr(shared_lines, "_SHOWN", {}).keys())
+        widgets = len(list(pilot.app.screen.walk_children(with_self=True)))
+        assert len(kept) <= 128 + widgets, len(kept)  # some 9 KB a drawing of the path
+
+
+async def test_a_drawing_one_app_shows_serves_the_next_however_much_was_drawn_since(monkeypatch):
+    """Every drawing but the last is crowded out of the process's recent ones, yet when a
+    card comes, the second of two apps showing the same path draws nothing again: the
+    first app's drawing, which it shows, serves it."""
+    from textual.cache import LRUCache
+
+    from diamant_tui.ui.widgets import shared_lines
+
+    forget_shared_lines()
+    monkeypatch.setattr(shared_lines, "_LINES", LRUCache(1))
+    drawn = []
+    render = CavePath.render
+
+    def counted(self):
+        drawn.append(self)
+        return render(self)
+
+    monkeypatch.setattr(CavePath, "render", counted)
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        pilots = await open_apps(stack, table, [(0, "en"), (1, "en")])
+        drawn.clear()
+        table.decide(Ana="continue")
+        table.reveal(T(17))
+        for pilot in pilots:
+            await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
+            await settled(pilot)
+        assert len(drawn) == 1, len(drawn)
