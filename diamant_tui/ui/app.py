@@ -29,6 +29,7 @@ from .shared_css import share_parsed_css
 from .dispatch_plans import plan_dispatches
 from .lazy_strip_caches import make_strip_caches_lazy
 from .light_component_nodes import use_light_component_nodes
+from .light_pump_queues import use_light_pump_queues
 from .strip_cycles import keep_strips_acyclic
 from .widget_css import add_widget_css
 from .screens.rules import RulesScreen
@@ -44,6 +45,7 @@ keep_strips_acyclic()  # a frame's lines are freed with it, not by the cycle col
 make_strip_caches_lazy()  # and make no cache they do not use
 use_light_component_nodes()  # component classes are styled without a message pump each
 plan_dispatches()  # a message's handlers are looked up once per kind of widget and message
+use_light_pump_queues()  # and each message pump's queue and events hold no deque
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 

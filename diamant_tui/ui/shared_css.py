@@ -7,8 +7,10 @@ a join's CPU. Here the cache behind every app's stylesheet is one, keyed also by
 variables the rules were parsed with (they differ between themes: colours, monochrome).
 
 Textual treats parsed rule sets as immutable (its own cache hands the same ones out on
-every reparse), so apps can share them. ``Stylesheet._parse_cache`` is private: this
-relies on the pinned minor version of Textual.
+every reparse), so apps can share them. The map from selector names to rule sets that
+each stylesheet builds from its rules (``Stylesheet.rules_map``, some 20 KiB an app) is
+shared too, between stylesheets holding the very same rule sets. ``Stylesheet._parse_cache``
+and ``_rules_map`` are private: this relies on the pinned minor version of Textual.
 """
 
 from __future__ import annotations
@@ -54,6 +56,35 @@ class _SharedParseCache:
         self._variables_key = None
 
 
+_MAPS_KEPT = 16
+"""Rules maps kept: one for each set of rules in use (a few themes)."""
+_MAPS: OrderedDict[tuple[int, ...], tuple[list, dict]] = OrderedDict()
+"""Each rules map, keyed by the identities of the rule sets it maps (kept with it, so that
+those identities stay theirs)."""
+
+
+def _shared_rules_map(build):
+    """``Stylesheet.rules_map``, built by ``build`` once for every stylesheet with the
+    same rule sets. Textual only reads the map, and drops a stylesheet's own when its
+    rules change."""
+
+    def rules_map(self: Stylesheet) -> dict:
+        if self._rules_map is None:
+            rules = self.rules
+            key = tuple(map(id, rules))
+            kept = _MAPS.get(key)
+            if kept is None:
+                kept = _MAPS[key] = (list(rules), build(self))
+                while len(_MAPS) > _MAPS_KEPT:
+                    _MAPS.popitem(last=False)
+            else:
+                _MAPS.move_to_end(key)
+            self._rules_map = kept[1]
+        return self._rules_map
+
+    return rules_map
+
+
 def share_parsed_css() -> None:
     """Make every stylesheet in the process use (and fill) the one cache of parsed CSS.
 
@@ -70,6 +101,8 @@ def share_parsed_css() -> None:
 
     __init__._shares_parsed_css = True  # type: ignore[attr-defined]
     Stylesheet.__init__ = __init__  # type: ignore[method-assign]
+    Stylesheet.rules_map = property(  # type: ignore[method-assign]
+        _shared_rules_map(Stylesheet.rules_map.fget), doc=Stylesheet.rules_map.__doc__)
 
 
 __all__ = ["share_parsed_css"]

@@ -35,7 +35,7 @@ async def test_a_rematch_that_starts_while_the_final_scores_are_built_breaks_not
             await pilot.pause()
             # The final scores made way for the new game (which lasts a few seconds).
             await until(pilot, lambda: isinstance(app.screen, TableScreen)
-                        and app.screen.query_one("#path-area").display
+                        and app.screen.query_one("#path-scroll").display
                         and not any(f.shown for f in app.screen.query(FinalScores)))
         assert app.return_code is None and app._exception is None
     await table.close()

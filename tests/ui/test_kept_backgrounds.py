@@ -77,8 +77,7 @@ async def test_a_table_screens_frames_walk_no_ancestors_for_its_containers(monke
             table.decide(Ana="continue", Dmytro="continue")
             await settled(pilot)
         assert frames.frames >= 2
-        for container in ("TableScreen#None", "KeptHorizontal#table-columns",
-                          "KeptVertical#table-main", "KeptVertical#path-area",
-                          "PathScroll#path-scroll", "KeptHorizontal#table-middle",
+        for container in ("TableScreen#None", "Row#table-columns", "Column#table-main",
+                          "PathScroll#path-scroll", "Row#table-middle",
                           "DecisionPanel#decision"):
             assert container not in walked, walked

@@ -137,3 +137,101 @@ def _row_of(text: str, name: str) -> str:
     """The player list's line naming ``name`` on a screen."""
     return next((line for line in text.splitlines() if f"  {name} " in line
                  or f"▶ {name} " in line), "")
+
+
+async def test_the_process_keeps_few_drawings_no_widget_shows():
+    """A terminal resized again and again (each size a new drawing of every widget): the
+    drawings no widget shows any more are let go, past the last 128 drawn."""
+    from diamant_tui.ui.widgets import shared_lines
+
+    forget_shared_lines()
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        (pilot,) = await open_apps(stack, table, [(0, "en")])
+        for width in range(81, 111):
+            await pilot.resize_terminal(width, 24)
+            await settled(pilot)
+        kept = set(shared_lines._LINES.keys()) | set(getattr(shared_lines, "_SHOWN", {}).keys())
+        widgets = len(list(pilot.app.screen.walk_children(with_self=True)))
+        assert len(kept) <= 128 + widgets, len(kept)  # some 9 KB a drawing of the path
+
+
+async def test_a_drawing_one_app_shows_serves_the_next_however_much_was_drawn_since(monkeypatch):
+    """Every drawing but the last is crowded out of the process's recent ones, yet when a
+    card comes, the second of two apps showing the same path draws nothing again: the
+    first app's drawing, which it shows, serves it."""
+    from textual.cache import LRUCache
+
+    from diamant_tui.ui.widgets import shared_lines
+
+    forget_shared_lines()
+    monkeypatch.setattr(shared_lines, "_LINES", LRUCache(1))
+    drawn = []
+    render = CavePath.render
+
+    def counted(self):
+        drawn.append(self)
+        return render(self)
+
+    monkeypatch.setattr(CavePath, "render", counted)
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        pilots = await open_apps(stack, table, [(0, "en"), (1, "en")])
+        drawn.clear()
+        table.decide(Ana="continue")
+        table.reveal(T(17))
+        for pilot in pilots:
+            await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
+            await settled(pilot)
+        assert len(drawn) == 1, len(drawn)
+
+
+async def test_the_process_keeps_few_lines_of_player_lists_no_list_shows():
+    """The player list's lines, kept for the process, at every width of a terminal
+    resized again and again: past the last 256 drawn, only those shown stay."""
+    from diamant_tui.ui.widgets import players
+
+    forget_shared_lines()
+    players._ROWS.clear()
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        (pilot,) = await open_apps(stack, table, [(0, "en")])
+        for width in range(81, 230):  # 5 lines at each width the list takes
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause()
+        await settled(pilot)
+        kept = set(players._ROWS.keys()) | set(getattr(players, "_SHOWN_ROWS", {}).keys())
+        assert len(kept) <= 256 + 5, len(kept)
+
+
+async def test_a_line_one_list_shows_serves_the_next_however_much_was_drawn_since(monkeypatch):
+    """Every line but the last is crowded out of the process's recent ones, yet when a
+    player decides, the one row that changes is drawn once for her own app (it marks her
+    seat) and once for two spectators, not for each list again."""
+    from textual.cache import LRUCache
+
+    from diamant_tui.ui.widgets import players
+
+    forget_shared_lines()
+    monkeypatch.setattr(players, "_ROWS", LRUCache(1))
+    drawn: list[int] = []
+    render_line = PlayerList.render_line
+
+    def counted(self, y):
+        drawn.append(y)
+        return render_line(self, y)
+
+    monkeypatch.setattr(PlayerList, "render_line", counted)
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        pilots = await open_apps(stack, table, [(0, "en"), (None, "en"), (None, "en")])
+        table.decide(Ana="continue")
+        table.reveal(T(17))  # Ana and Dmytro in the cave, neither has decided
+        for pilot in pilots:
+            await settled(pilot)
+        drawn.clear()
+        table.decide(Ana="continue")
+        for pilot in pilots:
+            await until(pilot, lambda app=pilot.app: "✓" in _row_of(screen_text(app), "Ana"))
+            await settled(pilot)
+        assert len(drawn) == 2, drawn  # Ana's own row, and the spectators' one

@@ -99,3 +99,27 @@ async def test_ctrl_q_still_quits_behind_the_overlay():
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert app.return_code == 0  # the app is on its way out
+
+
+async def test_no_overlay_is_made_until_the_terminal_is_too_small():
+    """At 80x24 a player's screen holds no overlay at all; shrunk, the screen shows it
+    (the keys then do nothing); grown again, the table is back, and shrunk again the
+    same overlay shows."""
+    from diamant_tui.ui.widgets.too_small import TooSmall
+
+    table = after_disaster(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and not screen.query(TooSmall)
+        await pilot.resize_terminal(79, 24)
+        await pilot.pause()
+        assert ENLARGE in screen_text(app)
+        (overlay,) = screen.query(TooSmall)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert ENLARGE not in screen_text(app)
+        await pilot.resize_terminal(80, 23)
+        await pilot.pause()
+        assert ENLARGE in screen_text(app) and list(screen.query(TooSmall)) == [overlay]

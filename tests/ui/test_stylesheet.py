@@ -158,3 +158,27 @@ async def test_a_second_app_parses_no_css(monkeypatch):
     parsed.clear()
     await show_a_table()
     assert parsed == []
+
+
+async def test_apps_with_the_same_rules_share_one_map_of_them():
+    """Two sessions at a table: their stylesheets hold the same rule sets, and one map from
+    selector names to those rules serves both, the very map Textual builds for one."""
+    table = mid_round(FixedTable())
+    first, second = (DiamantApp(lang="en", member=table.member(seat)) for seat in (0, 1))
+    async with first.run_test(size=(80, 24)) as one, second.run_test(size=(80, 24)) as two:
+        await settled(one)
+        await settled(two)
+        maps = [app.stylesheet.rules_map for app in (first, second)]
+        assert maps[0] is maps[1]
+        assert _stock_rules_map(first.stylesheet) == maps[0]
+
+
+def _stock_rules_map(stylesheet: Stylesheet) -> dict:
+    """The map Textual itself builds (``Stylesheet.rules_map`` as Textual defines it)."""
+    from collections import defaultdict
+
+    rules_map: dict[str, list] = defaultdict(list)
+    for rule in stylesheet.rules:
+        for name in rule.selector_names:
+            rules_map[name].append(rule)
+    return dict(rules_map)

@@ -67,18 +67,39 @@ class _Guarded:
         """Whether the terminal is below 80x24, so that the overlay covers this screen."""
         return self.has_class("-too-narrow") or self.has_class("-too-short")
 
+    _size_guard: TooSmall | None = None
+    """The "enlarge" overlay, made the first time the terminal is too small for the
+    screen: a widget is a message pump, with its styles and caches, and most terminals
+    are never that small."""
+
     def on_mount(self) -> None:
         translate_bindings(self, self.app.t)
+        if self.too_small:
+            self._guard_size()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Before Textual sets the screen's size classes (its own handler comes after):
+        # the overlay must be there when they show it.
+        width, height = event.size
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            self._guard_size()
+
+    def _guard_size(self) -> TooSmall | None:
+        """Mount the overlay (once); the size classes show and hide it."""
         # Not when the screen was closed at once (rapid keys), nor when the app is
         # shutting down and has already detached it (a session ending as a round ends).
-        if self.is_attached and self in self.app.screen_stack:
-            self.mount(TooSmall(lambda: self.game_goes_on, id="too-small"))
+        if self._size_guard is None and self.is_attached and self in self.app.screen_stack:
+            self._size_guard = TooSmall(lambda: self.game_goes_on, id="too-small")
+            return self.mount(self._size_guard)
+        return None
 
     async def retranslate(self) -> None:
         """Redraw in the app's (new) language, keeping the screen's state."""
         translate_bindings(self, self.app.t)
-        await self.recompose()
-        await self.mount(TooSmall(lambda: self.game_goes_on, id="too-small"))
+        await self.recompose()  # (the overlay goes with the rest)
+        self._size_guard = None
+        if self.too_small:
+            await self._guard_size()
 
 
 class DiamantScreen(_Guarded, Screen):

@@ -24,19 +24,18 @@ from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, Tabl
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, describe
 from ..messages import LeaveTable, TableUpdated
+from ..widgets.blank_containers import Column, Row, SharedBlank
 from ..widgets.cave_path import CavePath
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.final_scores import FinalScores
-from ..widgets.game_log import GameLog
+from ..widgets.game_log import KeptLog
 from ..widgets.one_layout import PathScroll
 from ..widgets.players import PlayersState, PlayerList
 from ..widgets.key_bar import KeyBar
-from ..widgets.kept_containers import KeptHorizontal, KeptVertical
 from ..widgets.round_bar import BarState, RoundBar
 from ..widgets.round_summary import RoundSummary
-from ..widgets.shared_lines import KeptBackgrounds
 from ..widgets.steady_input import SteadyInput
 from ..widgets.waiting import WaitingPanel, WaitingState
 from .base import DiamantScreen
@@ -70,8 +69,11 @@ class _GameParts:
     decision: DecisionPanel
 
 
-class TableScreen(KeptBackgrounds, DiamantScreen):
-    """One seat's (or a spectator's) view of a table; any App can push it."""
+class TableScreen(SharedBlank, DiamantScreen):
+    """One seat's (or a spectator's) view of a table; any App can push it.
+
+    The screen's own lines (its background, under everything) are shared by every app
+    (:class:`SharedBlank`), as are those of its columns and rows."""
 
     # Nothing is focused for the sake of it (the log, hidden, while the table waits): the
     # decision panel focuses a button when a choice is due, the final scores theirs.
@@ -123,7 +125,8 @@ class TableScreen(KeptBackgrounds, DiamantScreen):
         self._chat: Input | None = None
         self._summary: RoundSummary | None = None
         self._round_bar: RoundBar | None = None
-        self._log: GameLog | None = None
+        self._log = KeptLog()
+        """The game log, whose widget is made when it is first shown (:meth:`_want_log`)."""
         self._parts: _GameParts | None = None
         """The game's widgets, once made (:meth:`_game_parts`); used once mounted."""
 
@@ -136,8 +139,8 @@ class TableScreen(KeptBackgrounds, DiamantScreen):
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with KeptHorizontal(id="table-columns"):
-            with KeptVertical(id="table-main"):
+        with Row(id="table-columns"):
+            with Column(id="table-main"):
                 self._round_bar = RoundBar(id="round-bar")
                 yield self._round_bar
                 waiting = WaitingPanel(id="waiting")
@@ -153,9 +156,9 @@ class TableScreen(KeptBackgrounds, DiamantScreen):
                 chat.can_focus = False  # closed: no line of its own, no place in the focus chain
                 self._chat = chat
                 yield chat
-            self._log = GameLog(id="log", wrap=True, markup=False, auto_scroll=True,
-                                min_width=20)
-            yield self._log
+            self._log = KeptLog()  # (a new language: a new log, as a new screen has)
+            if self._log_shown:
+                yield self._log.make()
         self._summary = RoundSummary(id="summary")
         yield self._summary
         yield KeyBar()
@@ -170,8 +173,10 @@ class TableScreen(KeptBackgrounds, DiamantScreen):
             cave_path, PathScroll(cave_path, id="path-scroll"), PlayerList(id="players"),
             DeckInfo(id="deck"), EventBanner(id="banner"), DecisionPanel(id="decision"))
         self._in_game = (
-            KeptVertical(parts.path_scroll, id="path-area"),
-            KeptHorizontal(parts.players, parts.deck, id="table-middle"),
+            # The path's scrolling area stands in the column itself, in no box of its
+            # own: every widget is a message pump, with its styles, caches and lines.
+            parts.path_scroll,
+            Row(parts.players, parts.deck, id="table-middle"),
             parts.banner,
             parts.decision,
         )
@@ -531,6 +536,25 @@ class TableScreen(KeptBackgrounds, DiamantScreen):
 
     def action_toggle_log(self) -> None:
         self.toggle_class("-log-open")
+        self._want_log()
+
+    @property
+    def _log_shown(self) -> bool:
+        """Whether the stylesheet shows the log: opened, or a terminal wide enough for a
+        column of its own (the screen's classes, see ``diamant.tcss``)."""
+        return self.has_class("-log-open") or self.has_class("-wide")
+
+    def _want_log(self, wide: bool = False) -> None:
+        """Make and mount the log's widget, if it is (or, ``wide``, will be) shown and
+        not made yet."""
+        if self._log.widget is None and (wide or self._log_shown) and self.is_attached:
+            self.query_one("#table-columns").mount(self._log.make())
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Before Textual sets the screen's size classes (its own handler comes after):
+        # a terminal grown wide enough will show the log in a column of its own.
+        if "-wide" in self._get_breakpoint_classes(event.size.width, self.HORIZONTAL_BREAKPOINTS):
+            self._want_log(wide=True)
 
     def action_chat(self) -> None:
         try:

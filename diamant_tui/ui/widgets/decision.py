@@ -19,8 +19,9 @@ from textual.timer import Timer
 from textual.widgets import Input, Label
 
 from ...engine.view import Decision
+from .blank_containers import SharedBlank
 from .focus_look import FocusDrawnByItself
-from .shared_lines import KeptBackgrounds, SharedLines
+from .shared_lines import SharedLines
 
 
 class ChoiceButton(SharedLines, FocusDrawnByItself, can_focus=True):
@@ -125,11 +126,12 @@ class NoteLabel(SharedLines, Label):
         return (str(self.content),)
 
 
-class DecisionPanel(KeptBackgrounds, Horizontal):
+class DecisionPanel(SharedBlank, Horizontal):
     """Two buttons and a line saying what is expected; the own choice stays marked.
 
     The buttons show only while this seat has a choice to make; a spectator's panel
-    says that they are watching and how to chat or go back.
+    says that they are watching and how to chat or go back. The panel's own (blank)
+    lines are shared by every app (:class:`SharedBlank`).
     """
 
     DEFAULT_CSS = """

@@ -20,8 +20,8 @@ from __future__ import annotations
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 
+from .blank_containers import SharedBlank
 from .focus_look import FocusDrawnByItself
-from .shared_lines import KeptBackgrounds
 
 
 class SizedInOneLayout:
@@ -33,5 +33,6 @@ class SizedInOneLayout:
             size, virtual_size, container_size, layout=False)
 
 
-class PathScroll(KeptBackgrounds, SizedInOneLayout, FocusDrawnByItself, VerticalScroll):
-    """The scrolling area of the cave path (it shows no focus of its own)."""
+class PathScroll(SharedBlank, SizedInOneLayout, FocusDrawnByItself, VerticalScroll):
+    """The scrolling area of the cave path (it shows no focus of its own); its own
+    blank lines, under the path, are shared by every app (:class:`SharedBlank`)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from weakref import WeakValueDictionary
 
 from rich.style import Style
 from rich.text import Text
@@ -50,10 +51,26 @@ class Layout:
     width: int
 
 
-ROWS_KEPT = 4096
-"""Lines kept for the process: the lists of the tables being played, a line per player
-and a header, at the sizes and in the looks they are shown."""
-_ROWS: LRUCache[tuple, Strip] = LRUCache(ROWS_KEPT)
+ROWS_KEPT = 256
+"""Lines kept for the process though no list shows them: the last ones drawn. A line a
+list shows is kept while it does (each list holds its own), for every other app at its
+table: kept by the thousand whether shown or not, lines of states long gone (some 2 KB
+each) were most of what the lists cost a server."""
+
+
+class _Row:
+    """One line of a list as kept for the process (a strip, which can be referred to
+    weakly through this)."""
+
+    __slots__ = ("strip", "__weakref__")
+
+    def __init__(self, strip: Strip) -> None:
+        self.strip = strip
+
+
+_ROWS: LRUCache[tuple, _Row] = LRUCache(ROWS_KEPT)
+_SHOWN_ROWS: WeakValueDictionary[tuple, _Row] = WeakValueDictionary()
+"""Every line some list shows now."""
 
 
 class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget):
@@ -84,6 +101,11 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
 
     state: reactive[PlayersState | None] = reactive(None)
     _layout_of: tuple[PlayersState, Layout] | None = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._shown_rows: dict[int, _Row] = {}
+        """The line this list shows at each y, as kept for the process."""
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return 1 + (len(self.state.view.players) if self.state else 0)
@@ -150,13 +172,19 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
                  self.mouse_hover, self.background_colors)
         layout = self._layout(size.width)
         top = self.styles.gutter.top
+        shown = self._shown_rows
         lines = []
         for y in range(crop.y, crop.bottom):
             key = (self._row_key(y - top, layout), frame)
-            line = _ROWS.get(key)
-            if line is None:
-                line = _ROWS[key] = super().render_lines(Region(crop.x, y, crop.width, 1))[0]
-            lines.append(line)
+            row = _ROWS.get(key)
+            if row is None:
+                row = _SHOWN_ROWS.get(key)
+                if row is None:
+                    row = _SHOWN_ROWS[key] = _Row(
+                        super().render_lines(Region(crop.x, y, crop.width, 1))[0])
+                _ROWS[key] = row
+            shown[y] = row  # kept for the other apps while this list shows it
+            lines.append(row.strip)
         return lines
 
     def render_line(self, y: int) -> Strip:

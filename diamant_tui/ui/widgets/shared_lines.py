@@ -8,11 +8,18 @@ draws (:meth:`~SharedLines.shared_key`); the lines it draws for that state, at t
 size, in that language and look, are kept in one cache for the process, and any app
 whose widget shows the same state takes them from there. Textual's strips are
 immutable, so apps can share them.
+
+A drawing is kept while a widget shows it (each widget holds the one it last drew), and
+the last :data:`KEPT` drawn are kept besides, shown or not, for the looks that come back
+(the buttons, the key bar, the notes). A drawing of the cave is some 9 KB (every run of
+text in it carries a style of its own) and most of a game's states are shown for a card
+or two: kept by the thousand, they were about 170 KiB per seat after twenty cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from weakref import WeakValueDictionary
 
 from textual.app import App
 from textual.cache import LRUCache
@@ -22,10 +29,20 @@ from textual.strip import Strip
 
 from .direct_repaint import RepaintedDirectly
 
-KEPT = 1024
-"""Drawings kept: a few widgets times the states of the tables being played."""
+KEPT = 128
+"""Drawings kept though no widget shows them: the last ones drawn."""
 
-_LINES: LRUCache[tuple, list[Strip]] = LRUCache(KEPT)
+
+class Drawing(list):
+    """A widget's lines for one state, as kept for the process (a list of strips that
+    can be referred to weakly)."""
+
+    __slots__ = ("__weakref__",)
+
+
+_LINES: LRUCache[tuple, Drawing] = LRUCache(KEPT)
+_SHOWN: WeakValueDictionary[tuple, Drawing] = WeakValueDictionary()
+"""Every drawing some widget shows now (the widget holds it)."""
 
 
 def look_key(app) -> Hashable | None:
@@ -108,11 +125,16 @@ class SharedLines(RepaintedDirectly, KeptBackgrounds):
         )
         lines = _LINES.get(key)
         if lines is None:
-            lines = super().render_lines(crop)  # type: ignore[misc]
+            lines = _SHOWN.get(key)
+            if lines is None:
+                lines = _SHOWN[key] = Drawing(super().render_lines(crop))  # type: ignore[misc]
             _LINES[key] = lines
+        # Kept for the other apps for as long as this widget shows it.
+        self._shown_drawing = lines
         return lines
 
 
 def forget_shared_lines() -> None:
     """Drop every kept drawing (tests that compare a drawing with and without sharing)."""
     _LINES.clear()
+    _SHOWN.clear()

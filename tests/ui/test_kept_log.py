@@ -1,0 +1,52 @@
+"""The game log is kept as text until it is first shown: a seat at 80 columns that never
+opens it holds no log widget, and opening it (``g``) or widening the terminal shows every
+line of the game so far."""
+
+from textual.widgets import RichLog
+
+from diamant_tui.ui import DiamantApp
+from ui_helpers import FixedTable, mid_round, screen_text, settled
+
+
+def log_words(app) -> list[str]:
+    """The log's lines so far, as the screen has written them."""
+    return list(app.screen._log._lines)
+
+
+async def test_no_log_widget_until_g_opens_it_then_every_line_is_there():
+    """At 80x24 the log is hidden until ``g``: no widget for it until then, and once
+    opened it shows the round's events written before."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        assert not app.screen.query(RichLog)
+        written = log_words(app)
+        assert written, "the arrival lines are in the log"
+        await pilot.press("g")
+        await settled(pilot)
+        (log,) = app.screen.query(RichLog)
+        assert log.display and log.region.area
+        text = screen_text(app)
+        assert "Game log" in text
+        assert written[-1][:30] in " ".join(text.split()), (written[-1], text)
+        await pilot.press("g")  # closed and opened again: still the one widget
+        await settled(pilot)
+        await pilot.press("g")
+        await settled(pilot)
+        assert len(app.screen.query(RichLog)) == 1
+
+
+async def test_a_terminal_widened_shows_the_log_with_the_game_so_far():
+    """From 80 columns to 120, the log takes its own column, with the lines so far."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        assert not app.screen.query(RichLog)
+        written = log_words(app)
+        await pilot.resize_terminal(120, 30)
+        await settled(pilot)
+        (log,) = app.screen.query(RichLog)
+        assert log.region.width == 40 and log.region.x == 80
+        assert written[-1][:30] in " ".join(screen_text(app).split())
