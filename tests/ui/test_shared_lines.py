@@ -23,10 +23,8 @@ async def open_apps(stack: AsyncExitStack, table: FixedTable, apps: list[tuple[i
     return pilots
 
 
-async def test_apps_showing_the_same_path_draw_it_once(monkeypatch):
-    """Three apps at a table (a player, two spectators), all in English at 80x24: a new
-    card on the path is drawn once, not once for each of them, and all three show it."""
-    forget_shared_lines()
+def count_path_drawings(monkeypatch) -> list:
+    """The cave paths drawn from now on (each widget once per drawing)."""
     drawn = []
     render = CavePath.render
 
@@ -35,6 +33,14 @@ async def test_apps_showing_the_same_path_draw_it_once(monkeypatch):
         return render(self)
 
     monkeypatch.setattr(CavePath, "render", counted)
+    return drawn
+
+
+async def test_apps_showing_the_same_path_draw_it_once(monkeypatch):
+    """Three apps at a table (a player, two spectators), all in English at 80x24: a new
+    card on the path is drawn once, not once for each of them, and all three show it."""
+    forget_shared_lines()
+    drawn = count_path_drawings(monkeypatch)
     table = mid_round(FixedTable())
     async with AsyncExitStack() as stack:
         pilots = await open_apps(stack, table, [(0, "en"), (None, "en"), (None, "en")])
@@ -166,14 +172,7 @@ async def test_a_drawing_one_app_shows_serves_the_next_however_much_was_drawn_si
 
     forget_shared_lines()
     monkeypatch.setattr(shared_lines, "_LINES", LRUCache(1))
-    drawn = []
-    render = CavePath.render
-
-    def counted(self):
-        drawn.append(self)
-        return render(self)
-
-    monkeypatch.setattr(CavePath, "render", counted)
+    drawn = count_path_drawings(monkeypatch)
     table = mid_round(FixedTable())
     async with AsyncExitStack() as stack:
         pilots = await open_apps(stack, table, [(0, "en"), (1, "en")])
