@@ -119,6 +119,10 @@ class HistoryScreen(DiamantScreen):
             except StorageError:
                 self._failed = True
         self.games = games
+        if not self.query("#history-status"):
+            # Its widgets are gone (made again in another language meanwhile, or the
+            # screen is going): what makes them again shows the games.
+            return
         self._show()
         self.refresh_bindings()
 

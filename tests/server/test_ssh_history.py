@@ -321,3 +321,56 @@ async def test_a_database_that_cannot_be_read_is_said_so(server, players, make_k
     me.press("h")
     await me.wait_for("The server cannot read its games just now; try again later.")
     assert not me.closed.is_set()
+
+
+
+
+async def test_games_read_while_the_screen_is_being_remade_are_shown_once_it_is(
+        server, players, make_key):
+    """The games come in while "my games" has no widgets (being made again in another
+    language, or going): nothing is shown on widgets that are not there, and what
+    remakes the screen shows the games. The input fuzz test found the session ending
+    with an error there."""
+    from diamant_server.history_screen import HistoryScreen
+
+    key = make_key()
+    await fill(server.storage, person_of(key))
+    me = await in_lobby(players, server, key=key)
+    me.press("h")
+    await me.wait_for("2025-03-01")
+    (session,) = [s for s in server.sessions if s.app is not None]
+    screen = session.app.screen
+    assert isinstance(screen, HistoryScreen)
+    with session.app._context():  # as the app's own task would
+        await screen.query_children("*").remove()  # what a recomposition does first
+        screen.games = None
+        await screen._load()  # the games come in now
+        assert screen.games and session.app._exception is None
+        await screen.retranslate()  # the screen made again shows them
+    await me.wait_for("2025-03-01")
+    assert session.app.is_running and session.app._exception is None
+
+async def test_leaving_my_games_before_they_are_read_breaks_nothing(server, players,
+                                                                    make_key, monkeypatch):
+    """Escape pressed while the games are still being read: the list, once read, is not
+    shown on a screen that is gone, and the session goes on (it ended with an error)."""
+    key = make_key()
+    await fill(server.storage, person_of(key))
+    read = asyncio.Event()
+    history = server.storage.history
+
+    async def slow_history(person, limit=20):
+        await read.wait()
+        return await history(person, limit)
+
+    monkeypatch.setattr(server.storage, "history", slow_history)
+    me = await in_lobby(players, server, key=key)
+    me.press("h")
+    await me.wait_for("My games")
+    await back_to_lobby(me)
+    read.set()
+    await asyncio.sleep(0.3)  # the reading ends, on a screen no longer there
+    (session,) = [s for s in server.sessions if s.app is not None]
+    assert session.app.is_running and session.app._exception is None
+    me.press("h")  # and my games can be opened again
+    await me.wait_for("2025-03-01")
