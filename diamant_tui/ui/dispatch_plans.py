@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 from textual.css.match import match
 from textual.message import Message
 from textual.message_pump import MessagePump, OnNoWidget
+from textual.widget import Widget
 
 _TEXTUAL_GET_DISPATCH_METHODS = MessagePump._get_dispatch_methods
 """Textual's own walk, kept for comparison (tests)."""
@@ -60,8 +61,6 @@ def _get_dispatch_methods(self: MessagePump, method_name: str,
         plan = _PLANS[key] = _plan(type(self), type(message), method_name)
     if not plan:
         return
-    from textual.widget import Widget
-
     dispatched: set[Callable] = set()
     for cls, decorated, method in plan:
         if message._no_default_action:
