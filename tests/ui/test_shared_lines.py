@@ -45,11 +45,7 @@ async def test_apps_showing_the_same_path_draw_it_once(monkeypatch):
     async with AsyncExitStack() as stack:
         pilots = await open_apps(stack, table, [(0, "en"), (None, "en"), (None, "en")])
         drawn.clear()
-        table.decide(Ana="continue")
-        table.reveal(T(17))
-        for pilot in pilots:
-            await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
-            await settled(pilot)
+        await to_a_turn_nobody_decided(table, pilots)
         for pilot in pilots:
             assert "│   17  │" in screen_text(pilot.app)
         assert 1 <= len(drawn) < len(pilots), len(drawn)
@@ -127,16 +123,23 @@ async def test_a_player_deciding_redraws_one_row_of_the_lists_not_every_list(mon
     table = mid_round(FixedTable())
     async with AsyncExitStack() as stack:
         pilots = await open_apps(stack, table, [(0, "en"), (3, "en"), (None, "en")])
-        table.decide(Ana="continue")
-        table.reveal(T(17))  # Ana and Dmytro in the cave, neither has decided
-        for pilot in pilots:
-            await settled(pilot)
+        await to_a_turn_nobody_decided(table, pilots)
         lines.clear()
         table.decide(Dmytro="continue")
         for pilot in pilots:
             await until(pilot, lambda app=pilot.app: "✓" in _row_of(screen_text(app), "Dmytro"))
             await settled(pilot)
         assert 1 <= sum(lines) <= 2, lines
+
+
+async def to_a_turn_nobody_decided(table: FixedTable, pilots) -> None:
+    """The next card, a 17: Ana and Dmytro in the cave, neither has decided; every app
+    has it on its path and has drawn it."""
+    table.decide(Ana="continue")
+    table.reveal(T(17))
+    for pilot in pilots:
+        await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
+        await settled(pilot)
 
 
 def _row_of(text: str, name: str) -> str:
@@ -157,7 +160,7 @@ async def test_the_process_keeps_few_drawings_no_widget_shows():
         for width in range(81, 111):
             await pilot.resize_terminal(width, 24)
             await settled(pilot)
-        kept = set(shared_lines._LINES.keys()) | set(getattr(shared_lines, "_SHOWN", {}).keys())
+        kept = shared_lines._LINES.keys()
         widgets = len(list(pilot.app.screen.walk_children(with_self=True)))
         assert len(kept) <= 128 + widgets, len(kept)  # some 9 KB a drawing of the path
 
@@ -171,17 +174,13 @@ async def test_a_drawing_one_app_shows_serves_the_next_however_much_was_drawn_si
     from diamant_tui.ui.widgets import shared_lines
 
     forget_shared_lines()
-    monkeypatch.setattr(shared_lines, "_LINES", LRUCache(1))
+    monkeypatch.setattr(shared_lines._LINES, "recent", LRUCache(1))
     drawn = count_path_drawings(monkeypatch)
     table = mid_round(FixedTable())
     async with AsyncExitStack() as stack:
         pilots = await open_apps(stack, table, [(0, "en"), (1, "en")])
         drawn.clear()
-        table.decide(Ana="continue")
-        table.reveal(T(17))
-        for pilot in pilots:
-            await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
-            await settled(pilot)
+        await to_a_turn_nobody_decided(table, pilots)
         assert len(drawn) == 1, len(drawn)
 
 
@@ -199,7 +198,7 @@ async def test_the_process_keeps_few_lines_of_player_lists_no_list_shows():
             await pilot.resize_terminal(width, 24)
             await pilot.pause()
         await settled(pilot)
-        kept = set(players._ROWS.keys()) | set(getattr(players, "_SHOWN_ROWS", {}).keys())
+        kept = players._ROWS.keys()
         assert len(kept) <= 256 + 5, len(kept)
 
 
@@ -212,7 +211,7 @@ async def test_a_line_one_list_shows_serves_the_next_however_much_was_drawn_sinc
     from diamant_tui.ui.widgets import players
 
     forget_shared_lines()
-    monkeypatch.setattr(players, "_ROWS", LRUCache(1))
+    monkeypatch.setattr(players._ROWS, "recent", LRUCache(1))
     drawn: list[int] = []
     render_line = PlayerList.render_line
 
@@ -224,10 +223,7 @@ async def test_a_line_one_list_shows_serves_the_next_however_much_was_drawn_sinc
     table = mid_round(FixedTable())
     async with AsyncExitStack() as stack:
         pilots = await open_apps(stack, table, [(0, "en"), (None, "en"), (None, "en")])
-        table.decide(Ana="continue")
-        table.reveal(T(17))  # Ana and Dmytro in the cave, neither has decided
-        for pilot in pilots:
-            await settled(pilot)
+        await to_a_turn_nobody_decided(table, pilots)
         drawn.clear()
         table.decide(Ana="continue")
         for pilot in pilots:

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from weakref import WeakValueDictionary
 
 from rich.style import Style
 from rich.text import Text
-from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -24,7 +22,7 @@ from ..cells import cell, cell_len, widest
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
 from .direct_repaint import RepaintedDirectly
-from .shared_lines import KeptBackgrounds, app_of, look_key
+from .shared_lines import KeptBackgrounds, KeptWhileShown, app_of, look_key
 
 MIN_NAME = 8
 """Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
@@ -68,9 +66,8 @@ class _Row:
         self.strip = strip
 
 
-_ROWS: LRUCache[tuple, _Row] = LRUCache(ROWS_KEPT)
-_SHOWN_ROWS: WeakValueDictionary[tuple, _Row] = WeakValueDictionary()
-"""Every line some list shows now."""
+_ROWS = KeptWhileShown(ROWS_KEPT)
+"""The lists' lines, kept while a list shows one (the list holds it)."""
 
 
 class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget):
@@ -176,13 +173,8 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         lines = []
         for y in range(crop.y, crop.bottom):
             key = (self._row_key(y - top, layout), frame)
-            row = _ROWS.get(key)
-            if row is None:
-                row = _SHOWN_ROWS.get(key)
-                if row is None:
-                    row = _SHOWN_ROWS[key] = _Row(
-                        super().render_lines(Region(crop.x, y, crop.width, 1))[0])
-                _ROWS[key] = row
+            row = _ROWS.get(key, lambda y=y: _Row(
+                super(PlayerList, self).render_lines(Region(crop.x, y, crop.width, 1))[0]))
             shown[y] = row  # kept for the other apps while this list shows it
             lines.append(row.strip)
         return lines

@@ -33,6 +33,37 @@ KEPT = 128
 """Drawings kept though no widget shows them: the last ones drawn."""
 
 
+class KeptWhileShown:
+    """What is drawn for the process, by key: each thing is kept while something holds
+    it (a widget showing it), and the last ``kept`` looked up besides, held or not. The
+    things must be weakly referable."""
+
+    def __init__(self, kept: int) -> None:
+        self.recent: LRUCache[Hashable, object] = LRUCache(kept)
+        """The last things looked up, held or not."""
+        self.shown: WeakValueDictionary[Hashable, object] = WeakValueDictionary()
+        """Every thing something holds now."""
+
+    def get(self, key: Hashable, draw):
+        """The thing kept for ``key``, drawn with ``draw()`` if none is."""
+        thing = self.recent.get(key)
+        if thing is None:
+            thing = self.shown.get(key)
+            if thing is None:
+                thing = self.shown[key] = draw()
+            self.recent[key] = thing
+        return thing
+
+    def keys(self) -> set[Hashable]:
+        """Every key kept, held or recent."""
+        return set(self.recent.keys()) | set(self.shown.keys())
+
+    def clear(self) -> None:
+        """Forget everything kept."""
+        self.recent.clear()
+        self.shown.clear()
+
+
 class Drawing(list):
     """A widget's lines for one state, as kept for the process (a list of strips that
     can be referred to weakly)."""
@@ -40,9 +71,8 @@ class Drawing(list):
     __slots__ = ("__weakref__",)
 
 
-_LINES: LRUCache[tuple, Drawing] = LRUCache(KEPT)
-_SHOWN: WeakValueDictionary[tuple, Drawing] = WeakValueDictionary()
-"""Every drawing some widget shows now (the widget holds it)."""
+_LINES = KeptWhileShown(KEPT)
+"""Every widget's drawings, kept while a widget shows one (the widget holds it)."""
 
 
 def look_key(app) -> Hashable | None:
@@ -123,12 +153,7 @@ class SharedLines(RepaintedDirectly, KeptBackgrounds):
             frozenset(self.classes), self.has_focus, self.mouse_hover,  # type: ignore[attr-defined]
             self.background_colors,  # type: ignore[attr-defined]
         )
-        lines = _LINES.get(key)
-        if lines is None:
-            lines = _SHOWN.get(key)
-            if lines is None:
-                lines = _SHOWN[key] = Drawing(super().render_lines(crop))  # type: ignore[misc]
-            _LINES[key] = lines
+        lines = _LINES.get(key, lambda: Drawing(super(SharedLines, self).render_lines(crop)))
         # Kept for the other apps for as long as this widget shows it.
         self._shown_drawing = lines
         return lines
@@ -137,4 +162,3 @@ class SharedLines(RepaintedDirectly, KeptBackgrounds):
 def forget_shared_lines() -> None:
     """Drop every kept drawing (tests that compare a drawing with and without sharing)."""
     _LINES.clear()
-    _SHOWN.clear()
