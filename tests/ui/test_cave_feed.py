@@ -7,6 +7,7 @@ from textual.geometry import Region
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
+from diamant_tui.ui.widgets.event_banner import SHOWN, EventBanner
 from ui_helpers import FixedTable, FrameCounter, T, mid_round, screen_text, settled, until
 
 
@@ -56,3 +57,32 @@ async def test_a_card_on_the_paths_second_row_sends_none_of_the_first():
         sent = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(frames.sent))  # the text
         assert frames.frames and "│   4   │" in sent  # the new card was drawn
         assert first_row not in sent and first_row in screen_text(app)
+
+
+async def _banner_and_feed(sizes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The banner's lines and the feed once a player has gone back to camp with rubies
+    (two lines at once), seen at the first of ``sizes``, then resized to the others."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=sizes[0]) as pilot:
+        table.reveal(T(11))
+        table.decide(Ana="continue", Bruno="leave", Chiara="continue", Dmytro="continue")
+        await settled(pilot)
+        for size in sizes[1:]:
+            await pilot.resize_terminal(*size)
+            await settled(pilot)
+        banner = app.screen.query_one(EventBanner)
+        return banner._shown, app.screen.query_one(CavePath).feed
+
+
+async def test_the_feed_and_the_banner_follow_a_resize_between_them():
+    """Lines too long for a narrow banner leave it for the feed; once the screen is wide
+    enough again, the banner holds them again and the feed lets them go, as if the
+    screen had been wide all along (a line was shown twice: in the banner and under
+    the path)."""
+    wide = await _banner_and_feed([(80, 24)])
+    narrow = await _banner_and_feed([(80, 24), (44, 24)])
+    assert len(wide[0]) == 2 and len(wide[1]) == 2  # both new lines in the banner
+    assert len(narrow[1]) == 3  # the one too long for the narrow banner: in the feed
+    assert await _banner_and_feed([(44, 24), (80, 24)]) == wide
+    assert await _banner_and_feed([(80, 24), (44, 24), (80, 24)]) == wide

@@ -369,6 +369,9 @@ class TableScreen(SharedBlank, DiamantScreen):
     def action_close_summary(self) -> None:
         self._close_summary()
 
+    def on_event_banner_refitted(self, message: EventBanner.Refitted) -> None:
+        self._show_feed(message.shown)
+
     def _show_feed(self, latest: int) -> None:
         """The feed shows the round's lines that the banner does not hold (``latest``)."""
         kept = len(self._round_lines) - min(SHOWN, latest)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.message import Message
 from textual.widgets import Static
 
 from ..cells import wrap
@@ -37,8 +38,17 @@ class EventBanner(SharedLines, Static):
     }
     """
 
+    class Refitted(Message):
+        """The banner, at a new width, holds another count of its texts: ``shown``,
+        counted from the last (the feed under the path takes the others)."""
+
+        def __init__(self, shown: int) -> None:
+            super().__init__()
+            self.shown = shown
+
     _latest: tuple[str, ...] = ()
     _shown: tuple[str, ...] | None = None
+    _count = 0
 
     def show(self, lines: list[str], disaster: bool = False) -> int:
         """Show the last lines of an update (as many as fit) and mark a disaster.
@@ -53,7 +63,9 @@ class EventBanner(SharedLines, Static):
         return (self._shown,)
 
     def on_resize(self) -> None:
-        self._fit()
+        before = self._count
+        if self._fit() != before:
+            self.post_message(self.Refitted(self._count))
 
     def _fit(self) -> int:
         width = self.content_region.width
@@ -72,4 +84,5 @@ class EventBanner(SharedLines, Static):
             # Plain content: names typed by people must never be read as markup.
             # Its height is fixed (two lines): no new layout needed.
             self.update(literal("\n".join(shown)), layout=False)
+        self._count = count
         return count
