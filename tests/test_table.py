@@ -7,7 +7,9 @@ import asyncio
 import pytest
 
 from diamant_tui.engine.errors import GameSetupError
-from diamant_tui.engine.events import DecisionMade, DecisionsRevealed, GameEnded
+from diamant_tui.engine.events import (
+    CardRevealed, DecisionMade, DecisionsRevealed, GameEnded, RoundStarted,
+)
 from diamant_tui.table import (
     CHAT_BURST,
     ChatRejected,
@@ -145,6 +147,36 @@ async def test_marks_of_decisions_made_together_reach_the_others_in_one_update()
     made = [e.seat for e in cys.events() if isinstance(e, DecisionMade)]
     assert made == [0, 1]
     assert [e.seat for e in anns.events() if isinstance(e, DecisionMade)] == [0, 1]
+    await table.close()
+
+
+async def test_a_rounds_start_reaches_everyone_with_its_first_card():
+    """From the second round on, the round's start and its first card come in one update
+    (one frame for each screen, where there were two within milliseconds), after the
+    round's end in an update of its own; no event is lost or sent twice."""
+    table = Table(settings(seed=5))
+    ann = table.sit("ann", "key-ann")
+    rec, sam = Recorder(), Recorder()
+    ann.subscribe(rec)
+    table.watch("sam", "key-sam").subscribe(sam)
+    while table.status is not TableStatus.FINISHED:
+        await until(
+            lambda: table.status is TableStatus.FINISHED
+            or (rec.last.view and rec.last.view.decision_due and rec.last.view.my_decision is None)
+        )
+        if table.status is not TableStatus.FINISHED:
+            ann.decide(Decision.LEAVE)
+    for seen in (rec, sam):
+        # (The first round began as ann sat down, before anyone listened.)
+        starts = [u for u in seen.updates if any(isinstance(e, RoundStarted) for e in u.events)]
+        assert [e.round for u in starts for e in u.events if isinstance(e, RoundStarted)] == [2, 3, 4, 5]
+        for update in starts:
+            kinds = [type(e) for e in update.events]
+            assert kinds == [RoundStarted, CardRevealed], kinds
+            assert update.view.round == update.events[0].round and len(update.view.path) == 1
+        steps = (RoundStarted, CardRevealed, DecisionsRevealed, GameEnded)
+        assert ([e for e in seen.events() if isinstance(e, steps)]
+                == [e for e in table.game.events if isinstance(e, steps)][1:])
     await table.close()
 
 

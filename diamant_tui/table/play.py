@@ -85,7 +85,8 @@ class Play:
             while not game.over:
                 if game.phase is Phase.ROUND_OVER:
                     await asyncio.sleep(pace * ROUND_PAUSE)
-                    self._updates.publish(game.start_next_round())
+                    # The round's first card follows at once: both go out together.
+                    self._updates.publish_with_next(game.start_next_round())
                 if game.phase is Phase.REVEAL:
                     if self._saved is not None:
                         # What led to this card (the turn's choices) is safe before

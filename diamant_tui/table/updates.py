@@ -59,6 +59,9 @@ class Updates:
         """Decision marks not yet sent to everyone, each with who was sent it already."""
         self._later: asyncio.TimerHandle | None = None
         """The one update put off (held marks, gathered chat), whatever put it off."""
+        self._ahead: tuple[Event, ...] = ()
+        """Events that go out at the head of the next update to everyone (see
+        :meth:`publish_with_next`)."""
 
     def subscribe(self, member: Attendee, callback: Listener) -> Callable[[], None]:
         """Send ``member``'s updates to ``callback``, starting with one now; returns the
@@ -93,6 +96,8 @@ class Updates:
                 self._send(decider, callback, events, self._shared())
             self._publish_within(self._marks_delay)
             return
+        if self._ahead:
+            events, self._ahead = self._ahead + events, ()
         held, self._held = self._held, []
         self.cancel()  # this update carries whatever was put off
         if self._chat_waiting:
@@ -103,6 +108,15 @@ class Updates:
             if callback is not None:
                 mine = tuple(event for sent_to, event in held if sent_to is not member)
                 self._send(member, callback, mine + events, shared)
+
+    def publish_with_next(self, events: Iterable[Event]) -> None:
+        """A change whose ``events`` go out with the next update to everyone, which
+        follows at once (a round's start, with its first card): each update is a frame
+        for every screen at the table, and one that nothing can be done with, followed
+        within milliseconds by the card, was one frame too many. It is saved as a
+        change now."""
+        self._on_change()
+        self._ahead += tuple(events)
 
     def decided(self, events: list[Event], decider: Attendee | None = None) -> None:
         """Send the events of a decision (by ``decider``, or by a computer player)."""
