@@ -26,6 +26,7 @@ from .messages import LeaveReplay, LeaveTable, TableUpdated
 from .screens.base import _Guarded
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
+from .cursor_moves import keep_cursor_moves
 from .dispatch_plans import plan_dispatches
 from .lazy_strip_caches import make_strip_caches_lazy
 from .light_component_nodes import use_light_component_nodes
@@ -46,6 +47,7 @@ make_strip_caches_lazy()  # and make no cache they do not use
 use_light_component_nodes()  # component classes are styled without a message pump each
 plan_dispatches()  # a message's handlers are looked up once per kind of widget and message
 use_light_pump_queues()  # and each message pump's queue and events hold no deque
+keep_cursor_moves()  # a frame's cursor moves are made once per cell, not once per move
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 
