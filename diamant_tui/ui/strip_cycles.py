@@ -26,8 +26,12 @@ _crop_extend = Strip.crop_extend
 
 
 def _divide_without_self(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
-    cuts = [cut for cut in cuts if cut <= self.cell_length]
-    if cuts == [self.cell_length]:
+    length = self.cell_length
+    if type(cuts) is list and len(cuts) == 1 and cuts[0] == length:
+        # The compositor's usual case (a line cut only at its own end), told at once.
+        return [self]
+    cuts = [cut for cut in cuts if cut <= length]
+    if cuts == [length]:
         return [self]  # what Textual returns, not kept in this strip's own cache
     return _divide(self, cuts)
 
