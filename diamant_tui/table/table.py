@@ -392,7 +392,9 @@ class Table:
         )
         state.status = TableStatus.PLAYING
         state.votes.clear()
-        self._updates.publish(tuple(state.game.events))
+        # The first card follows at once (the game's task turns it): both go out together,
+        # as every round's start does with its first card.
+        self._updates.publish_with_next(tuple(state.game.events))
         self._play.begin()
 
     def rematch(self) -> None:

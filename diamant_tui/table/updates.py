@@ -96,7 +96,9 @@ class Updates:
                 self._send(decider, callback, events, self._shared())
             self._publish_within(self._marks_delay)
             return
-        if self._ahead:
+        if self._ahead and events:
+            # With what follows them (the card), not with a join or a line of chat
+            # that came first.
             events, self._ahead = self._ahead + events, ()
         held, self._held = self._held, []
         self.cancel()  # this update carries whatever was put off
@@ -110,11 +112,11 @@ class Updates:
                 self._send(member, callback, mine + events, shared)
 
     def publish_with_next(self, events: Iterable[Event]) -> None:
-        """A change whose ``events`` go out with the next update to everyone, which
-        follows at once (a round's start, with its first card): each update is a frame
-        for every screen at the table, and one that nothing can be done with, followed
-        within milliseconds by the card, was one frame too many. It is saved as a
-        change now."""
+        """A change whose ``events`` go out at the head of the next update to everyone
+        that has events of its own, which follows at once (a round's start, with its
+        first card): each update is a frame for every screen at the table, and one that
+        nothing can be done with, followed within milliseconds by the card, was one frame
+        too many. It is saved as a change now."""
         self._on_change()
         self._ahead += tuple(events)
 
