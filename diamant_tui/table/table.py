@@ -392,9 +392,9 @@ class Table:
         )
         state.status = TableStatus.PLAYING
         state.votes.clear()
-        # The first card follows at once (the game's task turns it): both go out together,
-        # as every round's start does with its first card.
-        self._updates.publish_with_next(tuple(state.game.events))
+        # At once, not with the first card (as later rounds' starts go): every screen
+        # at the table makes its game parts on this, while the table is saved.
+        self._updates.publish(tuple(state.game.events))
         self._play.begin()
 
     def rematch(self) -> None:
