@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import random
 
 import pytest
 
@@ -48,21 +47,31 @@ async def two_people_deciding(disk: Disk):
     return table, ann
 
 
-async def test_a_table_of_computers_rebuilt_from_any_save_ends_as_it_would_have():
+async def computers_game(seed: int) -> tuple[Disk, list]:
+    """A whole game of computer players saved to a disk: the disk, and its rounds."""
     disk = Disk()
-    table = Table(TableSettings(name="t", seats=3, bots=BOTS, pace=0, seed=11), save=disk.save)
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS, pace=0, seed=seed), save=disk.save)
     table.start()
     await play_out(table)
     await table.close()
-    whole = rounds_of(table)
+    return disk, rounds_of(table)
+
+
+async def rebuilt_rounds(saved: dict) -> list:
+    """The rounds of the game rebuilt from ``saved`` and played out."""
+    again = Table.restore(saved, wait=30)
+    await play_out(again)
+    await again.close()
+    return rounds_of(again)
+
+
+async def test_a_table_of_computers_rebuilt_from_any_save_ends_as_it_would_have():
+    disk, whole = await computers_game(11)
     assert len(disk.kept) > 10
     # Rebuilt from saves all through the game (cards drawn, turns half done), each goes on
     # to exactly the same game.
     for text in disk.kept[1::max(1, len(disk.kept) // 7)]:
-        again = Table.restore(json.loads(text), wait=30)
-        await play_out(again)
-        await again.close()
-        assert rounds_of(again) == whole
+        assert await rebuilt_rounds(json.loads(text)) == whole
 
 
 async def test_a_decision_made_before_the_restart_stays_made_and_secret():
@@ -153,9 +162,7 @@ def _as_first_format(saved: dict) -> dict:
     old = copy.deepcopy(saved)
     old["format"] = "diamant-table/1"
     for holder in (old, old["game"]):
-        state = random.Random()
-        state.setstate(_rng_from_json(holder["rng"]).getstate())
-        version, internal, gauss = state.getstate()
+        version, internal, gauss = _rng_from_json(holder["rng"]).getstate()
         holder["rng"] = [version, list(internal), gauss]
     return old
 
@@ -163,18 +170,10 @@ def _as_first_format(saved: dict) -> dict:
 async def test_a_save_holds_its_generators_packed_and_one_of_the_first_format_still_restores():
     """The generators' states are packed (a save went from about 17 KB to under 9 KB), and
     a table saved by the first format (lists of numbers) is rebuilt to the same end."""
-    disk = Disk()
-    table = Table(TableSettings(name="t", seats=3, bots=BOTS, pace=0, seed=5), save=disk.save)
-    table.start()
-    await play_out(table)
-    await table.close()
-    whole = rounds_of(table)
+    disk, whole = await computers_game(5)
     middle = disk.kept[len(disk.kept) // 2]
     assert len(middle) < 9000, len(middle)
     saved = json.loads(middle)
     assert saved["game"] is not None and saved["game"]["record"]["rounds"]
     for form in (saved, _as_first_format(saved)):
-        again = Table.restore(form, wait=30)
-        await play_out(again)
-        await again.close()
-        assert rounds_of(again) == whole
+        assert await rebuilt_rounds(form) == whole
