@@ -86,6 +86,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--attack", type=int, default=None, metavar="N",
                         help="mix N abusive clients into the play (0: only the fresh-join "
                         "probes, for comparison)")
+    parser.add_argument("--screen", choices=("pyte", "light"), default="pyte",
+                        help="how each client reads its screen: pyte, a whole terminal "
+                             "emulator (default), or light, characters only, for more "
+                             "clients than pyte leaves the machine room for")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON on stdout (the table goes to stderr)")
     args = parser.parse_args(argv)
@@ -216,7 +220,8 @@ class Run:
                 name = f"p{len(self.people) + 1:03d}"
                 self.people.append(Person(
                     name, table, command, key=asyncssh.generate_private_key("ssh-ed25519"),
-                    rng=random.Random(rng.random()), think=args.think, games=args.games))
+                    rng=random.Random(rng.random()), think=args.think, games=args.games,
+                    light=args.screen == "light"))
         self.table_people = {f"t{n:02d}": size for n, size in enumerate(self.sizes, start=1)}
 
     def mark(self, name: str, server: ServerProcess, snapshot: dict | None = None) -> None:
@@ -352,7 +357,8 @@ class Run:
         return {
             "config": {"seats": args.seats, "tables": len(self.sizes), "pace": args.pace,
                        "think": list(args.think), "games": args.games, "duration": args.duration,
-                       "join_rate": args.join_rate, "seed": args.seed, "attack": args.attack},
+                       "join_rate": args.join_rate, "seed": args.seed, "attack": args.attack,
+                       "screen": args.screen},
             "join_s": percentiles(joins),
             "reveal_to_screen_s": {**percentiles(delays), "missed": missed},
             "server_cpu": {

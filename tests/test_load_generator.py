@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 LOAD = Path(__file__).resolve().parent.parent / "benchmarks" / "load.py"
 KEYS = {
     "config", "join_s", "reveal_to_screen_s", "server_cpu", "frames_per_seat_per_reveal",
@@ -20,17 +22,20 @@ KEYS = {
 }
 
 
-def test_two_people_play_one_game_and_the_results_come_as_json():
-    """Two SSH clients (and a computer player) play one quick game; the JSON has every
-    figure, the game was completed, nothing failed and the server stopped by itself."""
+@pytest.mark.parametrize("screen", ["pyte", "light"])
+def test_two_people_play_one_game_and_the_results_come_as_json(screen):
+    """Two SSH clients (and a computer player) play one quick game, reading their screens
+    through pyte or the light screen; the JSON has every figure, the game was completed,
+    nothing failed and the server stopped by itself."""
     done = subprocess.run(
         [sys.executable, str(LOAD), "--seats", "2", "--pace", "0.01", "--think", "0-0.05",
-         "--games", "1", "--duration", "20", "--json"],
+         "--games", "1", "--duration", "20", "--screen", screen, "--json"],
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
     assert KEYS <= results.keys()
+    assert results["config"]["screen"] == screen
     assert results["games_completed"] == results["games_expected"] == 1
     assert results["errors"]["count"] == 0, results["errors"]
     assert results["join_s"]["n"] == 2

@@ -1,0 +1,52 @@
+"""The load generator's light screen reads a real game's output as pyte does."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from pathlib import Path
+
+import pyte
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from light_screen import LightScreen  # noqa: E402
+
+TURN = re.compile(r"Round (\d)/5 · card (\d+)")
+
+
+async def play_to_the_end(player, key: str) -> None:
+    """Answer every decision with ``key`` until the final scores show."""
+    answered = None
+    while True:
+        text = await player.wait_for(
+            lambda t: "Final scores" in t
+            or ("Your turn" in t and (found := TURN.search(t)) is not None
+                and found.groups() != answered))
+        if "Final scores" in text:
+            return
+        answered = TURN.search(text).groups()
+        player.press(key)
+
+
+async def test_the_light_screen_reads_every_step_of_a_game_as_pyte_does(server, players, make_key):
+    """Three people play a whole game over SSH; what each was sent, fed again in small
+    pieces (cutting escape sequences and characters), reads the same on the light screen
+    as on pyte after every piece."""
+    people = [players(name) for name in ("ann", "bob", "cy")]
+    for person in people:
+        await person.connect(server.port, key=make_key(), command="play light --seats 3 --bots 0")
+    await asyncio.gather(*(play_to_the_end(p, key) for p, key in zip(people, "ccl")))
+    for person in people:
+        sent = bytes(person.raw)
+        assert b"\x1b[" in sent and len(sent) > 10_000
+        exact = pyte.Screen(80, 24)
+        stream = pyte.ByteStream(exact)
+        light = LightScreen(80, 24)
+        for start in range(0, len(sent), 61):
+            piece = sent[start:start + 61]
+            stream.feed(piece)
+            light.feed(piece)
+            assert light.display == exact.display, (person.name, start)
+        assert "Final scores" in "\n".join(light.display)
