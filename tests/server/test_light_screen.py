@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import sys
 from pathlib import Path
 
@@ -12,23 +11,7 @@ import pyte
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from light_screen import LightScreen  # noqa: E402
-
-TURN = re.compile(r"Round (\d)/5 · card (\d+)")
-
-
-async def play_to_the_end(player, key: str) -> None:
-    """Answer every decision with ``key`` until the final scores show."""
-    answered = None
-    while True:
-        text = await player.wait_for(
-            lambda t: "Final scores" in t
-            or ("Your turn" in t and (found := TURN.search(t)) is not None
-                and found.groups() != answered))
-        if "Final scores" in text:
-            return
-        answered = TURN.search(text).groups()
-        player.press(key)
-
+from test_ssh_game import play_to_the_end  # noqa: E402
 
 async def test_the_light_screen_reads_every_step_of_a_game_as_pyte_does(server, players, make_key):
     """Three people play a whole game over SSH; what each was sent, fed again in small
