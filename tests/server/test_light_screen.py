@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from light_screen import LightScreen  # noqa: E402
 from test_ssh_game import play_to_the_end  # noqa: E402
 
+
 async def test_the_light_screen_reads_every_step_of_a_game_as_pyte_does(server, players, make_key):
     """Three people play a whole game over SSH; what each was sent, fed again in small
     pieces (cutting escape sequences and characters), reads the same on the light screen
