@@ -23,7 +23,7 @@ _SEQUENCE = re.compile(
     r"|\x1b[^\[\]()]"  # other two-byte escapes
     r"|[\x00-\x1f\x7f]"  # control characters
 )
-_UNFINISHED = re.compile(r"\x1b(?:\[[0-9;?<>= -/]*|\][^\x07\x1b]*|\x1b?|[()])?\Z")
+_UNFINISHED = re.compile(r"\x1b(?:\[[0-9;?<>= -/]*|\][^\x07\x1b]*\x1b?|[()])?\Z")
 """An escape sequence cut at the end of a chunk: kept for the next one."""
 
 

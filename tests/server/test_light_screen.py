@@ -34,3 +34,18 @@ async def test_the_light_screen_reads_every_step_of_a_game_as_pyte_does(server, 
             light.feed(piece)
             assert light.display == exact.display, (person.name, start)
         assert "Final scores" in "\n".join(light.display)
+
+
+def test_an_escape_sequence_cut_anywhere_reads_as_pyte_reads_it():
+    """A link (OSC 8), a colour and a cursor move, cut at every byte between two pieces
+    (an OSC can be cut just before its ``ESC \\`` end): the same text as pyte's."""
+    sent = ("\x1b[2;5H\x1b[1;38;2;255;0;0mab\x1b[0m"
+            "\x1b]8;id=1;https://example.org\x1b\\link\x1b]8;;\x1b\\ ♦é\x1b[3;1Hz").encode()
+    for cut in range(len(sent) + 1):
+        exact = pyte.Screen(20, 4)
+        stream = pyte.ByteStream(exact)
+        light = LightScreen(20, 4)
+        for piece in (sent[:cut], sent[cut:]):
+            stream.feed(piece)
+            light.feed(piece)
+        assert light.display == exact.display, cut
