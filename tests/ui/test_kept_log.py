@@ -2,6 +2,8 @@
 opens it holds no log widget, and opening it (``g``) or widening the terminal shows every
 line of the game so far."""
 
+from contextlib import asynccontextmanager
+
 from textual.widgets import RichLog
 
 from diamant_tui.ui import DiamantApp
@@ -13,15 +15,23 @@ def log_words(app) -> list[str]:
     return list(app.screen._log._lines)
 
 
-async def test_no_log_widget_until_g_opens_it_then_every_line_is_there():
-    """At 80x24 the log is hidden until ``g``: no widget for it until then, and once
-    opened it shows the round's events written before."""
+@asynccontextmanager
+async def seat_without_a_log():
+    """A seat's app at 80x24 in the middle of a round, with no log widget made yet: its
+    pilot, and the log's lines so far."""
     table = mid_round(FixedTable())
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         assert not app.screen.query(RichLog)
-        written = log_words(app)
+        yield pilot, log_words(app)
+
+
+async def test_no_log_widget_until_g_opens_it_then_every_line_is_there():
+    """At 80x24 the log is hidden until ``g``: no widget for it until then, and once
+    opened it shows the round's events written before."""
+    async with seat_without_a_log() as (pilot, written):
+        app = pilot.app
         assert written, "the arrival lines are in the log"
         await pilot.press("g")
         await settled(pilot)
@@ -39,12 +49,8 @@ async def test_no_log_widget_until_g_opens_it_then_every_line_is_there():
 
 async def test_a_terminal_widened_shows_the_log_with_the_game_so_far():
     """From 80 columns to 120, the log takes its own column, with the lines so far."""
-    table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        assert not app.screen.query(RichLog)
-        written = log_words(app)
+    async with seat_without_a_log() as (pilot, written):
+        app = pilot.app
         await pilot.resize_terminal(120, 30)
         await settled(pilot)
         (log,) = app.screen.query(RichLog)

@@ -59,11 +59,7 @@ async def test_a_shared_drawing_keeps_each_apps_language_and_own_seat():
     table = mid_round(FixedTable())
     async with AsyncExitStack() as stack:
         en, fr, watching = await open_apps(stack, table, [(0, "en"), (None, "fr"), (None, "en")])
-        table.decide(Ana="continue")
-        table.reveal(T(17))
-        for pilot in (en, fr, watching):
-            await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
-            await settled(pilot)
+        await to_a_turn_nobody_decided(table, (en, fr, watching))
         for pilot in (en, watching):
             assert "Deck: 23 cards" in screen_text(pilot.app)
             assert "Pioche" not in screen_text(pilot.app)
@@ -125,10 +121,7 @@ async def test_a_player_deciding_redraws_one_row_of_the_lists_not_every_list(mon
         pilots = await open_apps(stack, table, [(0, "en"), (3, "en"), (None, "en")])
         await to_a_turn_nobody_decided(table, pilots)
         lines.clear()
-        table.decide(Dmytro="continue")
-        for pilot in pilots:
-            await until(pilot, lambda app=pilot.app: "✓" in _row_of(screen_text(app), "Dmytro"))
-            await settled(pilot)
+        await continues_and_all_see_it(table, pilots, "Dmytro")
         assert 1 <= sum(lines) <= 2, lines
 
 
@@ -139,6 +132,14 @@ async def to_a_turn_nobody_decided(table: FixedTable, pilots) -> None:
     table.reveal(T(17))
     for pilot in pilots:
         await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
+        await settled(pilot)
+
+
+async def continues_and_all_see_it(table: FixedTable, pilots, name: str) -> None:
+    """``name`` continues; every app marks it in their row and has settled."""
+    table.decide(**{name: "continue"})
+    for pilot in pilots:
+        await until(pilot, lambda app=pilot.app: "✓" in _row_of(screen_text(app), name))
         await settled(pilot)
 
 
@@ -225,8 +226,5 @@ async def test_a_line_one_list_shows_serves_the_next_however_much_was_drawn_sinc
         pilots = await open_apps(stack, table, [(0, "en"), (None, "en"), (None, "en")])
         await to_a_turn_nobody_decided(table, pilots)
         drawn.clear()
-        table.decide(Ana="continue")
-        for pilot in pilots:
-            await until(pilot, lambda app=pilot.app: "✓" in _row_of(screen_text(app), "Ana"))
-            await settled(pilot)
+        await continues_and_all_see_it(table, pilots, "Ana")
         assert len(drawn) == 2, drawn  # Ana's own row, and the spectators' one
