@@ -134,7 +134,7 @@ _HELP: dict[str, str] = {
     "public_host": "the host (or host:port) players type, shown in commands such as a guest's "
                    "resume line (empty: the address each client connected to)",
     "log_level": "debug, info, warning or error",
-    "pace": "seconds between the steps of a reveal at tables created on this server",
+    "pace": "the least seconds from one card to the next at tables created on this server",
     "keepalive_interval": "seconds between keepalive messages (0: none)",
     "stop_grace": "seconds sessions get to close when the server stops, before their "
                   "connections are cut (a stop must end within seconds whatever the load)",

@@ -91,6 +91,8 @@ async def test_a_choice_can_change_until_everyone_has_chosen():
     ann.decide(Decision.CONTINUE)
     bob.decide(Decision.CONTINUE)
     cy.decide(Decision.LEAVE)
+    # (The others are shown the choices with the next card.)
+    await until(lambda: any(isinstance(e, DecisionsRevealed) for e in rec.events()))
     revealed = [e for e in rec.events() if isinstance(e, DecisionsRevealed)]
     assert revealed[0].continuing == (0, 1)
     assert revealed[0].leaving == (2,)
@@ -178,6 +180,56 @@ async def test_a_rounds_start_reaches_everyone_with_its_first_card():
         steps = (RoundStarted, CardRevealed, DecisionsRevealed, GameEnded)
         assert ([e for e in seen.events() if isinstance(e, steps)]
                 == [e for e in table.game.events if isinstance(e, steps)][1:])
+    await table.close()
+
+
+async def test_a_turns_choices_reach_the_decider_at_once_and_the_others_with_the_next_card():
+    """The choice that ends a turn shows at once to whoever made it; the others are shown
+    the turn's choices and the card that follows in one update (one frame each, where
+    there were two a pace apart), in the game's order."""
+    table = Table(settings(bots=(), seats=3, seed=11, pace=0.2))
+    ann, bob, cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
+    anns, bobs, sam = Recorder(), Recorder(), Recorder()
+    ann.subscribe(anns)
+    bob.subscribe(bobs)
+    table.watch("sam", "key-sam").subscribe(sam)
+    await until(lambda: table.game.view_for(0).decision_due)
+    ann.decide(Decision.CONTINUE)
+    cy.decide(Decision.LEAVE)
+    before = len(sam.updates)
+    bob.decide(Decision.CONTINUE)
+    assert any(isinstance(e, DecisionsRevealed) for e in bobs.last.events)  # at once
+    assert bobs.last.view.my_decision is None and not bobs.last.view.decision_due
+    assert not any(isinstance(e, DecisionsRevealed) for u in sam.updates[before:] for e in u.events)
+    await until(lambda: table.game.view_for(0).step == 2)
+    for seen in (anns, sam):
+        update = next(u for u in seen.updates if any(isinstance(e, DecisionsRevealed) for e in u.events))
+        kinds = [type(e) for e in update.events]
+        assert kinds[-1] is CardRevealed and kinds.index(DecisionsRevealed) < len(kinds) - 1, kinds
+        assert update.view.step == 2 and update.view.decision_due == (seen is anns)
+    steps = (CardRevealed, DecisionsRevealed)
+    for seen in (anns, bobs, sam):
+        assert ([e for e in seen.events() if isinstance(e, steps)]
+                == [e for e in table.game.events if isinstance(e, steps)])
+    await table.close()
+
+
+async def test_a_turn_longer_than_the_pace_is_followed_by_its_card_at_once():
+    """The pace is the least time from one card to the next: once people took longer than
+    that to choose, the next card comes with their choices, not a pace after them."""
+    table = Table(settings(bots=(), seats=3, seed=11, pace=1.0))
+    ann, bob, cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
+    anns = Recorder()
+    ann.subscribe(anns)
+    await until(lambda: table.game.view_for(0).decision_due)
+    await asyncio.sleep(1.1)
+    ann.decide(Decision.CONTINUE)
+    bob.decide(Decision.CONTINUE)
+    chosen = asyncio.get_running_loop().time()
+    cy.decide(Decision.CONTINUE)
+    await until(lambda: anns.last.view.step == 2, timeout=3)
+    # A pace (1 s) after the choices before; allow for a slow machine.
+    assert asyncio.get_running_loop().time() - chosen < 0.6
     await table.close()
 
 

@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="seconds to decide before a computer player decides for you")
     parser.add_argument("--seed", type=int, help="seed for a reproducible game")
     parser.add_argument("--pace", type=float, default=0.7, metavar="S",
-                        help="seconds between reveal steps (default: 0.7)")
+                        help="the least seconds from one card to the next (default: 0.7)")
     parser.set_defaults(run=run)
 
 

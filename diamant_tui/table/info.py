@@ -125,7 +125,8 @@ class TableSettings:
     hidden_chests: bool = False
     seed: int | None = None
     pace: float = 0.7
-    """Seconds between reveal steps."""
+    """The least seconds from one card to the next (a turn that takes longer is followed
+    by its card at once); a round's end pauses six times as long."""
     filler: str = STAND_IN_BOT
 
     def checked(self) -> "TableSettings":

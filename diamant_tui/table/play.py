@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from datetime import datetime, timezone
 from typing import Awaitable, Callable
 
@@ -82,6 +83,8 @@ class Play:
         assert game is not None
         pace = self._pace
         try:
+            loop = asyncio.get_running_loop()
+            card_at = -math.inf
             while not game.over:
                 if game.phase is Phase.ROUND_OVER:
                     await asyncio.sleep(pace * ROUND_PAUSE)
@@ -94,13 +97,16 @@ class Play:
                         # restart before that draws the same card again (same generator).
                         await self._saved()
                     events = game.reveal_random()
+                    card_at = loop.time()
                     # The card and the turn it opens (with its timer) in one update.
                     self._clock.start(game)
                     self._updates.publish(events)
                 if game.phase is Phase.DECISION:
                     self._computers_watch(game)
                     await self._decision_turn(game)
-                await asyncio.sleep(pace)
+                # The pace is the least time from one card to the next: after a turn
+                # that took longer, the next card (with the turn's choices) comes at once.
+                await asyncio.sleep(max(0.0, card_at + pace - loop.time()))
         except asyncio.CancelledError:
             raise
         except Exception:

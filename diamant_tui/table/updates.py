@@ -4,8 +4,9 @@ Every change reaches every member as a :class:`~diamant_tui.table.info.TableUpda
 own view, the events since their last update, the seats, the chat. Each update is a frame
 for every screen at the table, so :class:`Updates` sends fewer of them where nobody loses
 by it: a mark that someone has decided reaches the others a moment later
-(:data:`MARKS_DELAY`), lines of chat said close together go out together, and whatever
-was put off rides on the next update, one timer for all of it.
+(:data:`MARKS_DELAY`), a turn's choices reach them with the card that follows, lines of
+chat said close together go out together, and whatever was put off rides on the next
+update, one timer for all of it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import math
 from typing import Callable, Iterable
 
 from ..engine.events import DecisionMade, Event
+from ..engine.view import Phase
 from .clock import TurnClock
 from .info import ChatLine, TableStatus, TableUpdate
 from .seats import Attendee, Listener, Seats
@@ -26,10 +28,12 @@ log = logging.getLogger("diamant_tui.table")
 
 CHAT_GATHER_PEOPLE = 10
 """Past this many people at a table, chat updates are gathered for proportionally longer."""
-MARKS_DELAY = 0.5
+MARKS_DELAY = 1.0
 """Seconds the others may wait to see that a player has decided. Marks made meanwhile go
-out together: every update is a frame for every screen at the table, and one per
-decision was most of what a table cost a server. Whoever decides sees it at once."""
+out together, or with the card when the turn ends first: every update is a frame for
+every screen at the table, and one per decision was most of what a table cost a server.
+A second is about when a wait begins to be noticed, that is when who is still choosing
+starts to matter. Whoever decides sees it at once."""
 
 
 def only_a_mark(events: Iterable[Event]) -> bool:
@@ -121,8 +125,26 @@ class Updates:
         self._ahead += tuple(events)
 
     def decided(self, events: list[Event], decider: Attendee | None = None) -> None:
-        """Send the events of a decision (by ``decider``, or by a computer player)."""
-        self.publish(events, decider=decider, mark=only_a_mark(events))
+        """Send the events of a decision (by ``decider``, or by a computer player).
+
+        The decision that ends a turn whose round goes on reaches the decider at once and
+        the others with the next card, which the game turns as soon as the table's pace
+        allows (see :class:`~diamant_tui.table.play.Play`): the choices shown and, a
+        moment later, the card were two frames for every screen at the table, where one
+        shows the same.
+        """
+        game = self._state.game
+        if only_a_mark(events):
+            self.publish(events, decider=decider, mark=True)
+        elif game is not None and game.phase is Phase.REVEAL:
+            self._on_change()
+            self._held.extend((decider, event) for event in events)
+            callback = self._seats.members.get(decider) if decider is not None else None
+            if callback is not None:
+                self._send(decider, callback, tuple(events), self._shared())
+            self.cancel()  # the marks held go out with the card, not before it
+        else:
+            self.publish(events)
 
     def chat_said(self) -> None:
         """Send the chat to everyone, gathering lines said close together: each update
