@@ -33,6 +33,9 @@ from light_screen import LightScreen
 SIZE = (80, 24)
 TURN = re.compile(r"Round (\d+)/\d+ · card (\d+)")
 """The round bar on the top line of the table screen."""
+SUMMARY = re.compile(r"Round (\d+) of \d+ is over")
+"""The round summary's title: a card that ends a round shows with it, over the bar."""
+CARDS = re.compile(r"Cards revealed: (\d+)")
 YOUR_TURN = "Your turn"
 FINAL = "Final scores"
 
@@ -97,7 +100,16 @@ class Person(asyncssh.SSHClientSession):
                 self.finals += 1
         elif not self.in_final or not self.joined.is_set():
             text = self.text
-            if FINAL in text and self.joined.is_set():
+            ended = SUMMARY.search(text) if self.joined.is_set() else None
+            cards = CARDS.search(text) if ended is not None else None
+            if cards is not None:
+                # The card that ended the round came with its summary, which hides the
+                # table's bar: it was on screen when the summary was.
+                turn = (int(ended[1]), int(cards[1]))
+                if turn != self.turn:
+                    self.turn = turn
+                    self.seen.setdefault((self.finals, *turn), now)
+            elif FINAL in text and self.joined.is_set():
                 self.in_final = True
                 self.finals += 1
             elif f"Table {self.table}" in text:

@@ -45,3 +45,22 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen):
     assert [g["generation"] for g in results["collector"]] == [0, 1, 2]
     assert young["passes"] > 0 and 0 < young["longest_s"] <= young["total_s"]
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
+
+
+def test_a_card_that_ends_a_round_counts_as_seen_when_its_summary_shows():
+    """The summary of a round hides the table's bar, and it comes in the same frame as the
+    card that ended the round (a disaster): that card is seen when the summary is."""
+    sys.path.insert(0, str(LOAD.parent))
+    import random
+
+    import asyncssh
+    from load_client import Person
+
+    person = Person("p001", "t01", "play t01", key=asyncssh.generate_private_key("ssh-ed25519"),
+                    rng=random.Random(1), think=(0, 0), games=1, light=True)
+    person.data_received(b"\x1b[H\x1b[2JClassic \xc2\xb7 Round 2/5 \xc2\xb7 card 3", None)
+    assert (0, 2, 3) in person.seen and person.joined.is_set()
+    person.data_received(b"\x1b[H\x1b[2J\r\n\r\n   Round 2 of 5 is over\r\n"
+                         b"   DISASTER! The snakes again!\r\n   Cards revealed: 4\r\n", None)
+    assert (0, 2, 4) in person.seen
+    assert not person.in_final and person.finals == 0
