@@ -23,7 +23,8 @@ What it measures:
   Textual flushes) and bytes (received by the clients) per seat per reveal;
 - server memory (``/proc/PID/status``): idle, after the first wave, after all joins, peak;
 - games completed, errors (clients' and the server's error log), this process's own CPU;
-- the passes of the server's cycle collector by generation (count, time, longest pause);
+- the passes of the server's cycle collector by generation (count, time, longest pause,
+  the collecting thread's CPU, and those made in threads other than the event loop's);
 - the stop: SIGTERM with every client still connected, until the server process exits.
 
 With ``--attack N``, N abusive clients (see :class:`load_client.Attacker`: key flooders, an
@@ -402,8 +403,9 @@ class Run:
                 "total_s": own_cpu_seconds(),
             },
             "collector": [{"generation": generation, "passes": int(passes), "total_s": total,
-                           "longest_s": longest}
-                          for generation, (passes, total, longest)
+                           "longest_s": longest, "cpu_s": cpu,
+                           "other_threads": {"passes": int(elsewhere), "total_s": elsewhere_s}}
+                          for generation, (passes, total, longest, cpu, elsewhere, elsewhere_s)
                           in enumerate(report["collections"])],
             "stop": {k: v for k, v in stopped.items() if k not in ("error_messages",)},
             "attack": None if args.attack is None else {
@@ -451,6 +453,10 @@ def table_text(r: dict) -> str:
         ("server's cycle collector", ", ".join(
             f"gen{g['generation']} {g['passes']}x {_fmt(g['total_s'], 1000, 0)} ms "
             f"(longest {_fmt(g['longest_s'], 1000, 0)})" for g in r["collector"])),
+        ("  its CPU; in other threads", ", ".join(
+            f"gen{g['generation']} {_fmt(g['cpu_s'], 1000, 0)} ms; "
+            f"{g['other_threads']['passes']}x {_fmt(g['other_threads']['total_s'], 1000, 0)} ms"
+            for g in r["collector"])),
         ("load generator CPU in play", f"{_fmt(own['play_core_share'], 100, 0)} % of a core"),
         ("stop (SIGTERM → exit)", f"{_fmt(r['stop'].get('signal_to_exit_s'), 1, 2)} s "
                                   f"(server.stop {_fmt(r['stop'].get('seconds'), 1, 2)} s)"),

@@ -28,6 +28,7 @@ import logging
 import os
 import signal
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -51,21 +52,32 @@ class Probe:
     error_messages: list[str] = field(default_factory=list)
     stopping: bool = False
     errors_at_stop: int = 0
-    collections: list[list[float]] = field(default_factory=lambda: [[0, 0.0, 0.0] for _ in range(3)])
-    """Per generation: passes of the cycle collector, seconds in all, longest pause."""
+    collections: list[list[float]] = field(default_factory=lambda: [[0, 0.0, 0.0, 0.0, 0, 0.0]
+                                                                    for _ in range(3)])
+    """Per generation: passes of the cycle collector, seconds in all, longest pause, CPU
+    seconds of the collecting thread, and the passes and seconds made in threads other
+    than the event loop's (the database's, a computer player's). Wall and CPU differ when
+    a collection made in another thread waits, in its callbacks, for the loop's thread."""
     _last_step: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     _collecting_since: float = 0.0
+    _collecting_cpu: float = 0.0
+    _main_thread: int = field(default_factory=threading.get_ident)
 
     def collector(self, phase: str, info: dict) -> None:
         """A ``gc.callbacks`` entry: times each pass of the cycle collector."""
         if phase == "start":
             self._collecting_since = time.perf_counter()
+            self._collecting_cpu = time.thread_time()
             return
         took = time.perf_counter() - self._collecting_since
         counts = self.collections[info["generation"]]
         counts[0] += 1
         counts[1] += took
         counts[2] = max(counts[2], took)
+        counts[3] += time.thread_time() - self._collecting_cpu
+        if threading.get_ident() != self._main_thread:
+            counts[4] += 1
+            counts[5] += took
 
     def snapshot(self) -> dict:
         """The counters, for a measuring window (cheap: no lists)."""

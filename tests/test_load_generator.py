@@ -44,6 +44,7 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen):
     young = results["collector"][0]  # a game makes garbage: the server collected some
     assert [g["generation"] for g in results["collector"]] == [0, 1, 2]
     assert young["passes"] > 0 and 0 < young["longest_s"] <= young["total_s"]
+    assert 0 < young["cpu_s"] and young["other_threads"]["passes"] <= young["passes"]
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
 
 
