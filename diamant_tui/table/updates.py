@@ -94,10 +94,7 @@ class Updates:
         if changed:
             self._on_change()
         if mark and self._marks_delay > 0:
-            self._held.extend((decider, event) for event in events)
-            callback = self._seats.members.get(decider) if decider is not None else None
-            if callback is not None:
-                self._send(decider, callback, events, self._shared())
+            self._hold(events, decider)
             self._publish_within(self._marks_delay)
             return
         if self._ahead and events:
@@ -138,13 +135,18 @@ class Updates:
             self.publish(events, decider=decider, mark=True)
         elif game is not None and game.phase is Phase.REVEAL:
             self._on_change()
-            self._held.extend((decider, event) for event in events)
-            callback = self._seats.members.get(decider) if decider is not None else None
-            if callback is not None:
-                self._send(decider, callback, tuple(events), self._shared())
+            self._hold(tuple(events), decider)
             self.cancel()  # the marks held go out with the card, not before it
         else:
             self.publish(events)
+
+    def _hold(self, events: tuple[Event, ...], decider: Attendee | None) -> None:
+        """Send ``events`` to ``decider`` now (if a person listening) and hold them for
+        everyone else's next update."""
+        self._held.extend((decider, event) for event in events)
+        callback = self._seats.members.get(decider) if decider is not None else None
+        if callback is not None:
+            self._send(decider, callback, events, self._shared())
 
     def chat_said(self) -> None:
         """Send the chat to everyone, gathering lines said close together: each update
