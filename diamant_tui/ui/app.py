@@ -32,6 +32,7 @@ from .lazy_strip_caches import make_strip_caches_lazy
 from .light_component_nodes import use_light_component_nodes
 from .light_pump_queues import use_light_pump_queues
 from .strip_cycles import keep_strips_acyclic
+from .unchanged_filters import keep_unfiltered_lines
 from .widget_css import add_widget_css
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
@@ -44,6 +45,7 @@ LeaveHandler = Callable[["DiamantApp"], None]
 share_parsed_css()  # every app in this process parses its CSS once, together
 keep_strips_acyclic()  # a frame's lines are freed with it, not by the cycle collector
 make_strip_caches_lazy()  # and make no cache they do not use
+keep_unfiltered_lines()  # nor a copy of each line that the colour filter leaves as it is
 use_light_component_nodes()  # component classes are styled without a message pump each
 plan_dispatches()  # a message's handlers are looked up once per kind of widget and message
 use_light_pump_queues()  # and each message pump's queue and events hold no deque
