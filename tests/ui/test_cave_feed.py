@@ -2,9 +2,12 @@
 except on a wide screen, where the log's column tells them already."""
 
 import re
+from contextlib import AsyncExitStack
 
 from textual.geometry import Region
 
+from diamant_tui.engine.view import Decision
+from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.event_banner import SHOWN, EventBanner
@@ -86,3 +89,31 @@ async def test_the_feed_and_the_banner_follow_a_resize_between_them():
     assert len(narrow[1]) == 3  # the one too long for the narrow banner: in the feed
     assert await _banner_and_feed([(44, 24), (80, 24)]) == wide
     assert await _banner_and_feed([(80, 24), (44, 24), (80, 24)]) == wide
+
+
+async def test_whoever_ends_a_turn_reads_the_banner_and_the_feed_the_others_read():
+    """The person whose choice ends a turn is shown the turn's choices at once, the
+    others with the card that follows. Once that card has come, everyone's banner and
+    feed read the same: the choices and the card in the banner, the round's earlier
+    lines under the path (the last to decide read the card alone in the banner and the
+    choices in the feed, and the table's cave was drawn twice for every card)."""
+    table = Table(TableSettings(name="feed", seats=3, bots=(), pace=0.05, seed=11))
+    ann, bob, cy = (table.sit(name, f"key-{name}") for name in ("Ann", "Bob", "Cy"))
+    async with AsyncExitStack() as stack:
+        pilots = [await stack.enter_async_context(
+            DiamantApp(lang="en", member=member).run_test(size=(80, 24)))
+            for member in (ann, bob)]
+        await until(pilots[0], lambda: table.game.view_for(0).decision_due)
+        ann.decide(Decision.CONTINUE)
+        cy.decide(Decision.CONTINUE)
+        bob.decide(Decision.CONTINUE)  # ends the turn: Bob is shown its choices at once
+        await until(pilots[0], lambda: table.game.view_for(0).step == 2)
+        for pilot in pilots:
+            await until(pilot, lambda pilot=pilot: len(
+                pilot.app.screen.query_one(CavePath).path) == 2)
+            await settled(pilot)
+        seen = [(pilot.app.screen.query_one(EventBanner)._shown,
+                 pilot.app.screen.query_one(CavePath).feed) for pilot in pilots]
+        assert any(line.startswith("Continue: Ann, Bob, Cy") for line in seen[0][0])
+        assert seen[1] == seen[0]
+    await table.close()

@@ -19,7 +19,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Input
 
 from ...engine.errors import DiamantError
-from ...engine.events import DecisionMade, Disaster, GameEnded, RoundEnded, RoundStarted
+from ...engine.events import (CardRevealed, DecisionMade, DecisionsRevealed, Disaster, GameEnded,
+                              RoundEnded, RoundStarted)
 from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, TableUpdate
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, describe
@@ -104,6 +105,10 @@ class TableScreen(SharedBlank, DiamantScreen):
         self.update_: TableUpdate | None = None
         self._chat_seen: tuple[ChatLine, ...] = ()
         self._round_lines: list[str] = []
+        self._banner_lines: list[str] = []
+        """What the banner was last given: the latest turn's lines (:meth:`_show_events`)."""
+        self._turn_open = False
+        """Whether the banner's lines are a turn's choices still waiting for their card."""
         self._keys: tuple[bool, ...] | None = None
         self._final: FinalScores | None = None
         self._part: str | None = None
@@ -326,9 +331,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         lines = arrival_lines(self.app.t, view)
         for line in lines:
             self._log.write(line)
-        shown = self._parts.banner.show(lines)
         self._round_lines = lines
-        self._show_feed(shown)
+        self._show_banner(lines, turn_open=False)
 
     def _show_events(self, view: PlayerView | None, update: TableUpdate) -> None:
         if not update.events or view is None:
@@ -347,9 +351,17 @@ class TableScreen(SharedBlank, DiamantScreen):
             lines.append(text)
             disaster = disaster or isinstance(event, Disaster)
         if lines:
-            shown = self._parts.banner.show(lines, disaster=disaster)
             self._round_lines = (self._round_lines + lines)[-KEPT_LINES:]
-            self._show_feed(shown)
+            if self._turn_open:
+                # The person whose choice ended the turn was shown its choices at once;
+                # the others get them with the card that follows. With that card the
+                # banner and the feed read as theirs: one drawing of the cave and the
+                # banner for the whole table, not one more for whoever decided last.
+                lines = self._banner_lines + lines
+            turn_open = (any(isinstance(e, DecisionsRevealed) for e in update.events)
+                         and not any(isinstance(e, (CardRevealed, RoundEnded, RoundStarted))
+                                     for e in update.events))
+            self._show_banner(lines, turn_open=turn_open, disaster=disaster)
         ended = [e for e in update.events if isinstance(e, RoundEnded)]
         if ended and not any(isinstance(e, GameEnded) for e in update.events):
             self._show_summary(view)
@@ -368,6 +380,12 @@ class TableScreen(SharedBlank, DiamantScreen):
 
     def action_close_summary(self) -> None:
         self._close_summary()
+
+    def _show_banner(self, lines: list[str], *, turn_open: bool, disaster: bool = False) -> None:
+        """The banner shows the last of ``lines`` (the newest of the round's lines), the
+        feed the round's others."""
+        self._banner_lines, self._turn_open = lines[-SHOWN:], turn_open
+        self._show_feed(self._parts.banner.show(lines, disaster=disaster))
 
     def on_event_banner_refitted(self, message: EventBanner.Refitted) -> None:
         self._show_feed(message.shown)
@@ -419,9 +437,8 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._show_part("game")
             self._to_top()
             self._log.clear()
-            self._parts.banner.show([])
             self._round_lines = []
-            self._show_feed(0)
+            self._show_banner([], turn_open=False)
 
     def _finish_if_over(self, view: PlayerView | None, update: TableUpdate) -> None:
         if update.status is not TableStatus.FINISHED or view is None:
