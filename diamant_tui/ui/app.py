@@ -33,6 +33,7 @@ from .light_component_nodes import use_light_component_nodes
 from .light_pump_queues import use_light_pump_queues
 from .strip_cycles import keep_strips_acyclic
 from .unchanged_filters import keep_unfiltered_lines
+from .veils import use_veils
 from .widget_css import add_widget_css
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
@@ -49,6 +50,7 @@ keep_unfiltered_lines()  # nor a copy of each line that the colour filter leaves
 use_light_component_nodes()  # component classes are styled without a message pump each
 plan_dispatches()  # a message's handlers are looked up once per kind of widget and message
 use_light_pump_queues()  # and each message pump's queue and events hold no deque
+use_veils()  # widgets hidden and shown again without a layout (the round summary)
 keep_cursor_moves()  # a frame's cursor moves are made once per cell, not once per move
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""

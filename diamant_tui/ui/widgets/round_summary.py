@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,6 +12,7 @@ from textual.widgets import Static
 from ...engine.view import PlayerView, RoundResult
 from ..cells import cell, widest
 from ..describe import RUBY, hazard_name
+from ..veils import veil
 from .direct_repaint import RepaintedDirectly
 
 
@@ -52,16 +54,16 @@ class RoundSummary(RepaintedDirectly, Vertical):
     A part of the table screen rather than a screen of its own: showing a screen and
     going back lays out and sends the whole terminal six to eight times for every seat
     at every round's end, where showing and hiding this costs one frame each. Its words
-    are one widget's content, and it is shown and hidden by its own display style rather
-    than a CSS class: a class changed would restyle it and everything in it.
+    are one widget's content. It is always laid out, and shown and hidden by a veil
+    (:mod:`~diamant_tui.ui.veils`): by its display style each cost a layout of the whole
+    screen, and a CSS class would restyle it and everything in it.
     """
 
     # Over the table down to the footer (its height is set to leave the footer's line, see
-    # _fit), in the screen's overlay layer, so that showing it lays out nothing beneath it.
+    # _fit), in the screen's overlay layer, so that it lays out nothing beneath it.
     DEFAULT_CSS = """
     RoundSummary {
         layer: overlay;
-        display: none;
         dock: top;
         width: 100%;
         align: center middle;
@@ -87,9 +89,14 @@ class RoundSummary(RepaintedDirectly, Vertical):
         super().__init__(**kwargs)
         self.view: PlayerView | None = None
         """The view whose last round is summed up; None while hidden."""
+        self._measure: tuple[int, int] | None = None
+        """Lines and widest line of the words in the box (a change asks for a layout)."""
+        self._veiled = True  # hidden from the first frame on
 
     def compose(self) -> ComposeResult:
-        yield SummaryBox("", id="summary-box")
+        box = SummaryBox("", id="summary-box")
+        box._veiled = True
+        yield box
 
     @property
     def shown(self) -> bool:
@@ -101,9 +108,15 @@ class RoundSummary(RepaintedDirectly, Vertical):
         closes it: the keyboard's focus stays where it was, for a move of the focus
         restyles what loses it and what gains it, and draws both again, twice a round)."""
         self.view = view
-        self.query_one("#summary-box", SummaryBox).update(self.body(view))
+        veil(self, False)
+        body = self.body(view)
+        lines = [line for part in body.renderables for line in part.plain.split("\n")]
+        measure = (len(lines), max(map(cell_len, lines)))
+        # The box takes the size of its words: laid out again only when that changes
+        # (the first summary of a game, a longer name, a disaster's line).
+        self.query_one("#summary-box", SummaryBox).update(body, layout=measure != self._measure)
+        self._measure = measure
         self._fit()
-        self.display = True
 
     def body(self, view: PlayerView) -> Group:
         """What the box says about the last round of ``view``."""
@@ -141,4 +154,4 @@ class RoundSummary(RepaintedDirectly, Vertical):
         if self.view is None:
             return
         self.view = None
-        self.display = False
+        veil(self)

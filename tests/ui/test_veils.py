@@ -1,0 +1,78 @@
+"""The round summary is shown and hidden by a veil: no layout of the screen, only its
+region drawn again, and a veiled widget is neither drawn nor found by the mouse."""
+
+from __future__ import annotations
+
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.widgets.cave_path import CavePath
+from diamant_tui.ui.widgets.round_summary import RoundSummary, SummaryBox
+from ui_helpers import FixedTable, FrameCounter, mid_round, screen_text, settled
+
+
+async def test_the_round_summary_comes_and_goes_without_a_layout_of_the_screen():
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        summary = screen.query_one(RoundSummary)
+        view = screen.view
+        table_text = screen_text(app)
+        assert "Round 1 of 5 is over" not in table_text and "╭───────╮" in table_text
+        summary.show(view)  # the first: the box takes the size of its words
+        await settled(pilot)
+        shown_text = screen_text(app)
+        summary.hide()
+        await settled(pilot)
+        layouts = []
+        layout = screen._refresh_layout
+        screen._refresh_layout = lambda *a, **k: (layouts.append(1), layout(*a, **k))
+        frames = FrameCounter(app)
+        for _ in range(3):
+            summary.show(view)
+            await settled(pilot)
+            assert screen_text(app) == shown_text
+            assert "Round 1 of 5 is over" in shown_text and "╭───────╮" not in shown_text
+            summary.hide()
+            await settled(pilot)
+            assert screen_text(app) == table_text
+        assert layouts == []
+        assert frames.frames == 6 and frames.full == 0
+
+
+async def test_a_veiled_summary_is_not_found_by_the_mouse():
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        summary = screen.query_one(RoundSummary)
+        assert isinstance(screen.get_widget_at(20, 2)[0], CavePath)
+        summary.show(screen.view)
+        await settled(pilot)
+        assert isinstance(screen.get_widget_at(40, 10)[0], SummaryBox)
+        summary.hide()
+        await settled(pilot)
+        assert isinstance(screen.get_widget_at(20, 2)[0], CavePath)
+
+
+async def test_a_summary_shown_or_hidden_under_another_screen_is_right_when_it_comes_back():
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        summary = screen.query_one(RoundSummary)
+        for shown in (True, False, True):
+            await pilot.press("f1")  # the rules, over the table
+            await settled(pilot)
+            assert app.screen is not screen
+            if shown:
+                summary.show(screen.view)
+            else:
+                summary.hide()
+            app.pop_screen()
+            await settled(pilot)
+            assert app.screen is screen
+            assert ("Round 1 of 5 is over" in screen_text(app)) is shown
+            assert ("╭───────╮" in screen_text(app)) is not shown
