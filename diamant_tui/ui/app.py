@@ -32,6 +32,7 @@ from .lazy_strip_caches import make_strip_caches_lazy
 from .light_component_nodes import use_light_component_nodes
 from .light_pump_queues import use_light_pump_queues
 from .strip_cycles import keep_strips_acyclic
+from .positioned_styles import keep_positioned_styles
 from .unchanged_filters import keep_unfiltered_lines
 from .veils import use_veils
 from .widget_css import add_widget_css
@@ -47,6 +48,7 @@ share_parsed_css()  # every app in this process parses its CSS once, together
 keep_strips_acyclic()  # a frame's lines are freed with it, not by the cycle collector
 make_strip_caches_lazy()  # and make no cache they do not use
 keep_unfiltered_lines()  # nor a copy of each line that the colour filter leaves as it is
+keep_positioned_styles()  # and a run of text's style in its place is made once
 use_light_component_nodes()  # component classes are styled without a message pump each
 plan_dispatches()  # a message's handlers are looked up once per kind of widget and message
 use_light_pump_queues()  # and each message pump's queue and events hold no deque
