@@ -176,7 +176,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         cave_path.empty_text = self.app.t("path.empty")
         parts = self._parts = _GameParts(
             cave_path, PathScroll(cave_path, id="path-scroll"), PlayerList(id="players"),
-            DeckInfo(id="deck"), EventBanner(id="banner"), DecisionPanel(id="decision"))
+            DeckInfo(id="deck", keep_lines=True), EventBanner(id="banner"), DecisionPanel(id="decision"))
         self._in_game = (
             # The path's scrolling area stands in the column itself, in no box of its
             # own: every widget is a message pump, with its styles, caches and lines.

@@ -7,10 +7,12 @@ panel then marks no hazard as deadly and gives no disaster chance.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -22,6 +24,9 @@ from .shared_lines import SharedLines
 
 OVER = (Phase.ROUND_OVER, Phase.OVER)
 """Phases in which no card will be added to the path on show."""
+
+_LINE_COUNTS: LRUCache[Hashable, int] = LRUCache(1024)
+"""Lines needed by a deck panel's state, at a width, in a language."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,12 @@ class DeckState:
 
 
 class DeckInfo(SharedLines, KeptComponentStyles, Widget):
-    """The deck by kind of card; the disaster chance shows only when switched on."""
+    """The deck by kind of card; the disaster chance shows only when switched on.
+
+    ``keep_lines``: the panel keeps the most lines its game has needed so far (a table's,
+    where every change of height is a layout for every seat); otherwise (a replay, which
+    jumps back and forth) it takes exactly the lines it needs.
+    """
 
     COMPONENT_CLASSES = {"deck--title", "deck--risk"}
 
@@ -66,13 +76,43 @@ class DeckInfo(SharedLines, KeptComponentStyles, Widget):
     # The chance is one more line, hence a new layout.
     show_chance: reactive[bool] = reactive(False, layout=True)
     _height = 0
+    """The lines the panel takes (with ``keep_lines``, the most its game has needed)."""
 
-    def watch_state(self) -> None:
-        # A new layout (a full redraw of the screen) only when the number of lines changes.
-        height = len(self._lines())
+    def __init__(self, *args, keep_lines: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._keep_lines = keep_lines
+
+    def watch_state(self, old: DeckState | None, new: DeckState | None) -> None:
+        # A new layout (a full redraw of the screen, for every seat) only when the panel
+        # needs more lines than it has had this game. Fewer leave a blank line rather
+        # than give one back: the lines come and go as hazards are seen, marked deadly
+        # and wrapped, and each change moved the cave by a line (about four layouts a
+        # game). A new game (a rematch) starts again from what it needs.
+        new_game = old is not None and new is not None and new.view.round < old.view.round
+        needed = self._line_count()
+        height = max(needed, self._height) if self._keep_lines and not new_game else needed
         if height != self._height:
             self._height = height
             self.refresh(layout=True)
+
+    def watch_show_chance(self) -> None:
+        self._height = self._line_count()  # asked for: exactly its lines (laid out anyway)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        needed = self._line_count()
+        return max(self._height, needed) if self._keep_lines else needed
+
+    def _line_count(self) -> int:
+        """How many lines the panel's state needs, worked out once per process for each
+        state, width and language (every seat at a table has the same deck)."""
+        if self.state is None:
+            return 1
+        key = (self.state, self.show_chance, self._width(),
+               getattr(getattr(self.app, "translator", None), "lang", None))
+        count = _LINE_COUNTS.get(key)
+        if count is None:
+            count = _LINE_COUNTS[key] = len(self._lines())
+        return count
 
     def shared_key(self):
         return self.state, self.show_chance
