@@ -3,9 +3,14 @@ would lay the whole screen out again for every seat (and move the cave by a line
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
+
+from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.deck_info import DeckInfo, DeckState
-from ui_helpers import FixedTable, H, T, settled
+from textual.geometry import Size
+
+from ui_helpers import FixedTable, H, T, mid_round, settled, until
 
 
 async def test_the_deck_panel_keeps_its_lines_through_a_game_and_fits_a_new_one():
@@ -20,14 +25,14 @@ async def test_the_deck_panel_keeps_its_lines_through_a_game_and_fits_a_new_one(
         table.reveal(T(3))
         await settled(pilot)
         # Four deadly types: "Sp2! Sn2! La2! Bo2! Ra3" takes two lines of the panel.
-        assert deck._line_count() == 6 and deck.size.height == 6
+        assert deck._line_count(deck.size.width) == 6 and deck.size.height == 6
         layouts = []  # the deck panel's own requests for a new layout
         refresh = deck.refresh
         deck.refresh = lambda *a, layout=False, **k: (layouts.append(1) if layout else None,
                                                       refresh(*a, layout=layout, **k))[1]
         table.everyone("leave")  # the round is over: the hazards go back in the deck
         await settled(pilot)
-        assert deck._line_count() == 5
+        assert deck._line_count(deck.size.width) == 5
         assert deck.size.height == 6 and layouts == []
         drawn = [strip.text for strip in deck.render_lines(deck.size.region)]
         assert "Sp3 Sn3 La3 Bo3 Ra3" in drawn[3] and not drawn[-1].strip(" │")
@@ -35,4 +40,46 @@ async def test_the_deck_panel_keeps_its_lines_through_a_game_and_fits_a_new_one(
         await settled(pilot)
         deck.state = DeckState.of(FixedTable().game.view_for(0))  # a new game's round 1
         await settled(pilot)
-        assert deck.size.height == deck._line_count() == 5 and layouts
+        assert deck.size.height == deck._line_count(deck.size.width) == 5 and layouts
+
+
+async def test_the_seats_of_a_table_lay_their_deck_panel_out_alike():
+    """Each takes the lines it needs as the game begins: one height for the table, so
+    that the cave under it is drawn once for all of them."""
+    table = Table(TableSettings(name="deck", seats=3, bots=(), pace=0.05, seed=5))
+    members = [table.sit(name, f"key-{name}") for name in ("Ann", "Bob", "Cy")]
+    async with AsyncExitStack() as stack:
+        pilots = [await stack.enter_async_context(
+            DiamantApp(lang="en", member=member).run_test(size=(80, 24)))
+            for member in members]  # waiting at the table until the third sits
+        await until(pilots[0], lambda: table.game is not None
+                    and table.game.view_for(0).decision_due)
+        heights = set()
+        for pilot in pilots:
+            await settled(pilot)
+            deck = pilot.app.screen.query_one(DeckInfo)
+            assert deck.size.height == deck._line_count(deck.size.width)
+            heights.add(deck.size.height)
+        assert heights == {5}
+    await table.close()
+
+
+async def test_a_state_given_before_the_first_layout_is_measured_at_the_panels_width(
+        monkeypatch):
+    """A deck panel is given its first state as it is made, before it has a width. What
+    the state would need at no width (the words wrapped ten cells wide) must not be kept:
+    the seats of a table whose first state came before or after their first layout laid
+    their cave out at different heights, and drew it each for themselves."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        deck = app.screen.query_one(DeckInfo)
+        view = app.screen.view
+        with monkeypatch.context() as not_laid_out:
+            not_laid_out.setattr(DeckInfo, "size", property(lambda self: Size(0, 0)))
+            deck.state = DeckState.of(FixedTable().game.view_for(0))  # before a layout
+        deck.state = DeckState.of(view)
+        deck.refresh(layout=True)
+        await settled(pilot)
+        assert deck.size.height == deck._line_count(deck.size.width) == 5

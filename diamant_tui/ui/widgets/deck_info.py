@@ -88,30 +88,38 @@ class DeckInfo(SharedLines, KeptComponentStyles, Widget):
         # than give one back: the lines come and go as hazards are seen, marked deadly
         # and wrapped, and each change moved the cave by a line (about four layouts a
         # game). A new game (a rematch) starts again from what it needs.
-        new_game = old is not None and new is not None and new.view.round < old.view.round
-        needed = self._line_count()
-        height = max(needed, self._height) if self._keep_lines and not new_game else needed
-        if height != self._height:
-            self._height = height
+        if self._keep_lines and old is not None and new is not None \
+                and new.view.round < old.view.round:
+            self._height = 0
+        width = self.size.width
+        if width <= 0:
+            return  # not laid out yet: its first layout asks its height
+        needed = self._line_count(width)
+        if needed > self._height or (needed < self._height and not self._keep_lines) \
+                or self._height == 0:
             self.refresh(layout=True)
 
     def watch_show_chance(self) -> None:
-        self._height = self._line_count()  # asked for: exactly its lines (laid out anyway)
+        self._height = 0  # asked for: exactly its lines (laid out anyway)
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        needed = self._line_count()
-        return max(self._height, needed) if self._keep_lines else needed
+        if width <= 0:
+            return self._height  # no room to draw in: nothing learnt about its lines
+        needed = self._line_count(width)
+        self._height = max(self._height, needed) if self._keep_lines else needed
+        return self._height
 
-    def _line_count(self) -> int:
-        """How many lines the panel's state needs, worked out once per process for each
-        state, width and language (every seat at a table has the same deck)."""
+    def _line_count(self, width: int) -> int:
+        """How many lines the panel's state needs at ``width``, worked out once per
+        process for each state, width and language (every seat at a table has the same
+        deck)."""
         if self.state is None:
             return 1
-        key = (self.state, self.show_chance, self._width(),
+        key = (self.state, self.show_chance, width,
                getattr(getattr(self.app, "translator", None), "lang", None))
         count = _LINE_COUNTS.get(key)
         if count is None:
-            count = _LINE_COUNTS[key] = len(self._lines())
+            count = _LINE_COUNTS[key] = len(self._lines(width))
         return count
 
     def shared_key(self):
@@ -120,7 +128,7 @@ class DeckInfo(SharedLines, KeptComponentStyles, Widget):
     def render(self) -> Text:
         return Text("\n").join(self._lines())
 
-    def _lines(self) -> list[Text]:
+    def _lines(self, width: int | None = None) -> list[Text]:
         t = self.app.t
         if self.state is None:
             return [Text("")]
@@ -131,7 +139,7 @@ class DeckInfo(SharedLines, KeptComponentStyles, Widget):
         hazards = {h: counts.get(f"H:{h.value}", 0) for h in HazardType}
         over = self.state.over
         deadly = set() if over else set(view.hazards_showing)
-        width = self._width()
+        width = max(10, width) if width is not None else self._width()
         lines = [
             Text(t("deck.title", count=view.deck_size),
                  style=self.component_style("deck--title")),
