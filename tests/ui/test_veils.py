@@ -9,9 +9,13 @@ from diamant_tui.ui.widgets.round_summary import RoundSummary, SummaryBox
 from ui_helpers import FixedTable, FrameCounter, mid_round, screen_text, settled
 
 
+def mid_round_app() -> DiamantApp:
+    """An app at a table in round 2, whose summary would sum up round 1."""
+    return DiamantApp(lang="en", member=mid_round(FixedTable()).member(0))
+
+
 async def test_the_round_summary_comes_and_goes_without_a_layout_of_the_screen():
-    table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", member=table.member(0))
+    app = mid_round_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         screen = app.screen
@@ -41,8 +45,7 @@ async def test_the_round_summary_comes_and_goes_without_a_layout_of_the_screen()
 
 
 async def test_a_veiled_summary_is_not_found_by_the_mouse():
-    table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", member=table.member(0))
+    app = mid_round_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         screen = app.screen
@@ -57,8 +60,7 @@ async def test_a_veiled_summary_is_not_found_by_the_mouse():
 
 
 async def test_a_summary_shown_or_hidden_under_another_screen_is_right_when_it_comes_back():
-    table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", member=table.member(0))
+    app = mid_round_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         screen = app.screen
