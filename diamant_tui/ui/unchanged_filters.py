@@ -7,7 +7,7 @@ colours there, so the filter changes nothing, yet it built a copy of every line:
 strip, a new list and a new run of text for each run, kept in a cache on the line for as
 long as the line is shown. On a server every frame of every app made those copies, and
 they were a good part of the objects Python's cycle collector had to look at in each of
-its young collections (at 200 seats playing: 20,000 to 76,000 objects, 4 to 49 ms each).
+its young collections (at 200 seats playing: 10,000 to 76,000 objects, 4 to 49 ms each).
 
 Here ``ANSIToTruecolor`` gives back the very list of runs it was given when no run has a
 named colour, dimmed text or a control code (it would change those), and a strip whose
