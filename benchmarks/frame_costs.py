@@ -88,7 +88,7 @@ async def measure(args) -> dict[str, dict[str, float]]:
             pass
 
         def timer_text(i: int) -> None:
-            timer.update(f"{i % 60:2d} s")
+            timer.update(f"{i % 60:2d} s", layout=False)  # as the panel does (fixed size)
 
         def decided_mark(i: int) -> None:
             # Another player's "decided" mark comes and goes: one line of the list.
