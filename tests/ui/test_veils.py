@@ -3,23 +3,27 @@ region drawn again, and a veiled widget is neither drawn nor found by the mouse.
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.round_summary import RoundSummary, SummaryBox
 from ui_helpers import FixedTable, FrameCounter, mid_round, screen_text, settled
 
 
-def mid_round_app() -> DiamantApp:
-    """An app at a table in round 2, whose summary would sum up round 1."""
-    return DiamantApp(lang="en", member=mid_round(FixedTable()).member(0))
+@asynccontextmanager
+async def at_a_table():
+    """An app at a table in round 2 (whose summary would sum up round 1), settled: its
+    pilot, table screen and round summary."""
+    app = DiamantApp(lang="en", member=mid_round(FixedTable()).member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        yield pilot, app.screen, app.screen.query_one(RoundSummary)
 
 
 async def test_the_round_summary_comes_and_goes_without_a_layout_of_the_screen():
-    app = mid_round_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        screen = app.screen
-        summary = screen.query_one(RoundSummary)
+    async with at_a_table() as (pilot, screen, summary):
+        app = pilot.app
         view = screen.view
         table_text = screen_text(app)
         assert "Round 1 of 5 is over" not in table_text and "╭───────╮" in table_text
@@ -45,11 +49,7 @@ async def test_the_round_summary_comes_and_goes_without_a_layout_of_the_screen()
 
 
 async def test_a_veiled_summary_is_not_found_by_the_mouse():
-    app = mid_round_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        screen = app.screen
-        summary = screen.query_one(RoundSummary)
+    async with at_a_table() as (pilot, screen, summary):
         assert isinstance(screen.get_widget_at(20, 2)[0], CavePath)
         summary.show(screen.view)
         await settled(pilot)
@@ -60,11 +60,8 @@ async def test_a_veiled_summary_is_not_found_by_the_mouse():
 
 
 async def test_a_summary_shown_or_hidden_under_another_screen_is_right_when_it_comes_back():
-    app = mid_round_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        screen = app.screen
-        summary = screen.query_one(RoundSummary)
+    async with at_a_table() as (pilot, screen, summary):
+        app = pilot.app
         for shown in (True, False, True):
             await pilot.press("f1")  # the rules, over the table
             await settled(pilot)

@@ -95,9 +95,8 @@ class DeckInfo(SharedLines, KeptComponentStyles, Widget):
         if width <= 0:
             return  # not laid out yet: its first layout asks its height
         needed = self._line_count(width)
-        if needed > self._height or (needed < self._height and not self._keep_lines) \
-                or self._height == 0:
-            self.refresh(layout=True)
+        if needed > self._height or (needed < self._height and not self._keep_lines):
+            self.refresh(layout=True)  # (a panel not sized yet has a height of 0)
 
     def watch_show_chance(self) -> None:
         self._height = 0  # asked for: exactly its lines (laid out anyway)

@@ -91,11 +91,11 @@ class RoundSummary(RepaintedDirectly, Vertical):
         """The view whose last round is summed up; None while hidden."""
         self._measure: tuple[int, int] | None = None
         """Lines and widest line of the words in the box (a change asks for a layout)."""
-        self._veiled = True  # hidden from the first frame on
+        veil(self)  # hidden from the first frame on
 
     def compose(self) -> ComposeResult:
         box = SummaryBox("", id="summary-box")
-        box._veiled = True
+        veil(box)
         yield box
 
     @property
