@@ -11,6 +11,7 @@ from diamant_tui.engine.events import (
     CardRevealed, DecisionMade, DecisionsRevealed, GameEnded, RoundStarted,
 )
 from diamant_tui.table import (
+    CARD_GRACE,
     CHAT_BURST,
     ChatRejected,
     Member,
@@ -38,6 +39,17 @@ class Recorder:
 
     def __init__(self) -> None:
         self.updates: list[TableUpdate] = []
+        self._answered = 0
+
+    def asks(self) -> bool:
+        """The last update asks for a decision and came after the last answer (whoever ends
+        a turn may be shown their choice only with the next card, see CARD_GRACE)."""
+        view = self.last.view if len(self.updates) > self._answered else None
+        return view is not None and view.decision_due and view.my_decision is None
+
+    def answered(self) -> None:
+        """A decision was just sent: the last view is no longer a question."""
+        self._answered = len(self.updates)
 
     def __call__(self, update: TableUpdate) -> None:
         self.updates.append(update)
@@ -66,13 +78,11 @@ async def test_a_person_plays_a_whole_game_with_computer_players():
     rec = Recorder()
     ann.subscribe(rec)
     while table.status is not TableStatus.FINISHED:
-        await until(
-            lambda: table.status is TableStatus.FINISHED
-            or (rec.last.view and rec.last.view.decision_due and rec.last.view.my_decision is None)
-        )
+        await until(lambda: table.status is TableStatus.FINISHED or rec.asks())
         if table.status is not TableStatus.FINISHED:
             view = rec.last.view
             ann.decide(Decision.LEAVE if view.step >= 4 else Decision.CONTINUE)
+            rec.answered()
     ended = [e for e in rec.events() if isinstance(e, GameEnded)]
     assert len(ended) == 1
     assert ended[0].scores == table.game.scores()
@@ -162,12 +172,10 @@ async def test_a_rounds_start_reaches_everyone_with_its_first_card():
     ann.subscribe(rec)
     table.watch("sam", "key-sam").subscribe(sam)
     while table.status is not TableStatus.FINISHED:
-        await until(
-            lambda: table.status is TableStatus.FINISHED
-            or (rec.last.view and rec.last.view.decision_due and rec.last.view.my_decision is None)
-        )
+        await until(lambda: table.status is TableStatus.FINISHED or rec.asks())
         if table.status is not TableStatus.FINISHED:
             ann.decide(Decision.LEAVE)
+            rec.answered()
     for seen in (rec, sam):
         # (The first round began as ann sat down, before anyone listened. A game's start
         # goes out at once: every screen makes its game parts on it, before the card.)
@@ -184,9 +192,10 @@ async def test_a_rounds_start_reaches_everyone_with_its_first_card():
 
 
 async def test_a_turns_choices_reach_the_decider_at_once_and_the_others_with_the_next_card():
-    """The choice that ends a turn shows at once to whoever made it; the others are shown
-    the turn's choices and the card that follows in one update (one frame each, where
-    there were two a pace apart), in the game's order."""
+    """The choice that ends a turn before its card is due (a pace after the last) shows at
+    once to whoever made it; the others are shown the turn's choices and the card that
+    follows in one update (one frame each, where there were two a pace apart), in the
+    game's order."""
     table = Table(settings(bots=(), seats=3, seed=11, pace=0.2))
     ann, bob, cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
     anns, bobs, sam = Recorder(), Recorder(), Recorder()
@@ -211,6 +220,74 @@ async def test_a_turns_choices_reach_the_decider_at_once_and_the_others_with_the
     for seen in (anns, bobs, sam):
         assert ([e for e in seen.events() if isinstance(e, steps)]
                 == [e for e in table.game.events if isinstance(e, steps)])
+    await table.close()
+
+
+async def test_whoever_ends_a_turn_sees_it_with_the_card_once_the_card_is_due():
+    """Once the pace allows the next card, the choice that ends a turn reaches whoever made
+    it with that card, in one update like everyone else's: two a few milliseconds apart
+    were two frames, and two caves to draw for the table."""
+    table = Table(settings(bots=(), seats=3, seed=11, pace=0))
+    ann, bob, cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
+    anns, cys = Recorder(), Recorder()
+    ann.subscribe(anns)
+    cy.subscribe(cys)
+    await until(lambda: table.game.view_for(0).decision_due)
+    ann.decide(Decision.CONTINUE)
+    bob.decide(Decision.CONTINUE)
+    before = len(cys.updates)
+    cy.decide(Decision.LEAVE)  # ends the turn
+    assert len(cys.updates) == before  # not alone...
+    await until(lambda: len(cys.updates) > before)
+    await asyncio.sleep(CARD_GRACE * 2)  # (time for a second update, if one were sent)
+    assert len(cys.updates) == before + 1  # ...but with the card
+    kinds = [type(e) for e in cys.last.events]
+    assert DecisionsRevealed in kinds and kinds[-1] is CardRevealed, kinds
+    assert cys.last.view.step == 2 and not cys.last.view.decision_due
+    steps = (CardRevealed, DecisionsRevealed)
+    for seen in (anns, cys):
+        assert ([e for e in seen.events() if isinstance(e, steps)]
+                == [e for e in table.game.events if isinstance(e, steps)])
+        assert [e.seat for e in seen.events() if isinstance(e, DecisionMade)] == [0, 1, 2]
+    await table.close()
+
+
+async def test_whoever_ends_a_turn_sees_it_alone_when_the_card_is_late():
+    """Should the card be late (its turn's choices are slow to save), whoever ended the
+    turn is shown their choice alone after CARD_GRACE, and not again with the card."""
+    gate = asyncio.Event()
+    gate.set()
+
+    async def save(snapshot: dict) -> None:
+        await gate.wait()
+
+    table = Table(settings(bots=(), seats=3, seed=11, pace=0), save=save)
+    ann, bob, cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
+    anns, cys = Recorder(), Recorder()
+    ann.subscribe(anns)
+    cy.subscribe(cys)
+    await until(lambda: table.game.view_for(0).decision_due)
+    ann.decide(Decision.CONTINUE)
+    bob.decide(Decision.CONTINUE)
+    gate.clear()  # the disk is slow from now on
+    before, anns_before = len(cys.updates), len(anns.updates)
+    loop = asyncio.get_running_loop()
+    chosen = loop.time()
+    cy.decide(Decision.LEAVE)
+    await until(lambda: len(cys.updates) > before)
+    assert loop.time() - chosen >= CARD_GRACE * 0.9
+    alone = cys.last
+    assert any(isinstance(e, DecisionsRevealed) for e in alone.events)
+    assert alone.view.step == 1 and not alone.view.decision_due  # no card yet
+    assert len(anns.updates) == anns_before  # the others see the choices with the card
+    gate.set()
+    await until(lambda: cys.last.view.step == 2 and anns.last.view.step == 2)
+    assert not any(isinstance(e, DecisionsRevealed) for e in cys.last.events)
+    steps = (CardRevealed, DecisionsRevealed)
+    for seen in (anns, cys):
+        assert ([e for e in seen.events() if isinstance(e, steps)]
+                == [e for e in table.game.events if isinstance(e, steps)])
+        assert [e.seat for e in seen.events() if isinstance(e, DecisionMade)] == [0, 1, 2]
     await table.close()
 
 

@@ -46,11 +46,12 @@ from .info import (
 from .play import BOT_TIME_LIMIT, ROUND_PAUSE
 from .seats import BOT_NAMES
 from .table import Member, Table
-from .updates import CHAT_GATHER_PEOPLE, MARKS_DELAY
+from .updates import CARD_GRACE, CHAT_GATHER_PEOPLE, MARKS_DELAY
 
 __all__ = [
     "BOT_NAMES",
     "BOT_TIME_LIMIT",
+    "CARD_GRACE",
     "CHAT_BURST",
     "CHAT_GATHER_PEOPLE",
     "CHAT_KEPT",

@@ -98,6 +98,7 @@ class Play:
                         await self._saved()
                     events = game.reveal_random()
                     card_at = loop.time()
+                    self._updates.card_due = card_at + pace
                     # The card and the turn it opens (with its timer) in one update.
                     self._clock.start(game)
                     self._updates.publish(events)

@@ -4,8 +4,9 @@ Every change reaches every member as a :class:`~diamant_tui.table.info.TableUpda
 own view, the events since their last update, the seats, the chat. Each update is a frame
 for every screen at the table, so :class:`Updates` sends fewer of them where nobody loses
 by it: a mark that someone has decided reaches the others a moment later
-(:data:`MARKS_DELAY`), a turn's choices reach them with the card that follows, lines of
-chat said close together go out together, and whatever was put off rides on the next
+(:data:`MARKS_DELAY`), a turn's choices reach them with the card that follows (and reach
+whoever ended the turn with it too, when it is due: :data:`CARD_GRACE`), lines of chat
+said close together go out together, and whatever was put off rides on the next
 update, one timer for all of it.
 """
 
@@ -34,6 +35,12 @@ out together, or with the card when the turn ends first: every update is a frame
 every screen at the table, and one per decision was most of what a table cost a server.
 A second is about when a wait begins to be noticed, that is when who is still choosing
 starts to matter. Whoever decides sees it at once."""
+CARD_GRACE = 0.05
+"""Seconds whoever ends a turn may wait to see their choice when the next card is due by
+then: they see it with the card, in the update everyone else gets (one frame, and the same
+cave for the whole table), rather than alone and again a few milliseconds later with the
+card. Should the card be later (its turn's choices are being saved), they see their
+choice alone after this long. Below a tenth of a second, which reads as at once."""
 
 
 def only_a_mark(events: Iterable[Event]) -> bool:
@@ -59,13 +66,19 @@ class Updates:
         self._chat_sent = -math.inf
         self._chat_waiting = False
         """Chat lines said since the last update, waiting for the next one."""
-        self._held: list[tuple[Attendee | None, Event]] = []
+        self._held: list[tuple[set[Attendee], Event]] = []
         """Decision marks not yet sent to everyone, each with who was sent it already."""
         self._later: asyncio.TimerHandle | None = None
         """The one update put off (held marks, gathered chat), whatever put it off."""
         self._ahead: tuple[Event, ...] = ()
         """Events that go out at the head of the next update to everyone (see
         :meth:`publish_with_next`)."""
+        self.card_due = -math.inf
+        """The loop's time from which the next card may be turned (set by the game loop;
+        see :data:`CARD_GRACE`)."""
+        self._owed: tuple[Attendee, asyncio.TimerHandle] | None = None
+        """Whoever ended the turn, and the timer that sends them their choice alone if the
+        card is late."""
 
     def subscribe(self, member: Attendee, callback: Listener) -> Callable[[], None]:
         """Send ``member``'s updates to ``callback``, starting with one now; returns the
@@ -109,7 +122,7 @@ class Updates:
         shared = self._shared()
         for member, callback in list(self._seats.members.items()):
             if callback is not None:
-                mine = tuple(event for sent_to, event in held if sent_to is not member)
+                mine = tuple(event for sent, event in held if member not in sent)
                 self._send(member, callback, mine + events, shared)
 
     def publish_with_next(self, events: Iterable[Event]) -> None:
@@ -124,26 +137,48 @@ class Updates:
     def decided(self, events: list[Event], decider: Attendee | None = None) -> None:
         """Send the events of a decision (by ``decider``, or by a computer player).
 
-        The decision that ends a turn whose round goes on reaches the decider at once and
-        the others with the next card, which the game turns as soon as the table's pace
-        allows (see :class:`~diamant_tui.table.play.Play`): the choices shown and, a
-        moment later, the card were two frames for every screen at the table, where one
-        shows the same.
+        The decision that ends a turn whose round goes on reaches the others with the next
+        card, which the game turns as soon as the table's pace allows (see
+        :class:`~diamant_tui.table.play.Play`): the choices shown and, a moment later, the
+        card were two frames for every screen at the table, where one shows the same. The
+        decider sees it at once, or with the card if that is due within
+        :data:`CARD_GRACE`.
         """
         game = self._state.game
         if only_a_mark(events):
             self.publish(events, decider=decider, mark=True)
         elif game is not None and game.phase is Phase.REVEAL:
             self._on_change()
-            self._hold(tuple(events), decider)
             self.cancel()  # the marks held go out with the card, not before it
+            loop = asyncio.get_running_loop()
+            if decider is not None and self.card_due - loop.time() <= CARD_GRACE:
+                self._owed = (decider, loop.call_later(CARD_GRACE, self._pay_owed))
+                self._held.extend((set(), event) for event in events)
+            else:
+                self._hold(tuple(events), decider)
         else:
             self.publish(events)
+
+    def _pay_owed(self) -> None:
+        """The card is late: send whoever ended the turn their choice alone."""
+        if self._owed is None:
+            return
+        decider, _timer = self._owed
+        self._owed = None
+        callback = self._seats.members.get(decider)
+        if callback is not None:
+            # In the game's order, with the others' marks not sent to them yet.
+            owed = [(sent, event) for sent, event in self._held if decider not in sent]
+            for sent, _event in owed:
+                sent.add(decider)
+            self._send(decider, callback, tuple(event for _sent, event in owed),
+                       self._shared())
 
     def _hold(self, events: tuple[Event, ...], decider: Attendee | None) -> None:
         """Send ``events`` to ``decider`` now (if a person listening) and hold them for
         everyone else's next update."""
-        self._held.extend((decider, event) for event in events)
+        self._held.extend(({decider} if decider is not None else set(), event)
+                          for event in events)
         callback = self._seats.members.get(decider) if decider is not None else None
         if callback is not None:
             self._send(decider, callback, events, self._shared())
@@ -167,6 +202,9 @@ class Updates:
         if self._later is not None:
             self._later.cancel()
             self._later = None
+        if self._owed is not None:
+            self._owed[1].cancel()
+            self._owed = None
 
     def _publish_within(self, wait: float) -> None:
         """Send everyone an update ``wait`` seconds from now at the latest: one update put

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from diamant_tui.engine.cards import Rules
 from diamant_tui.engine.events import DecisionsRevealed
-from diamant_tui.table import Table, TableSettings, TableStatus
+from diamant_tui.table import Table, TableSettings, TableStatus, updates
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.screens.setup import SetupScreen
 from diamant_tui.ui.screens.table import TableScreen
@@ -79,6 +81,38 @@ async def test_the_choice_can_change_until_everyone_has_chosen():
         await until(pilot, lambda: not app.screen.view.me.in_cave)
         revealed = [e for e in table.game.events if isinstance(e, DecisionsRevealed)]
         assert revealed[0].leaving == (me.seat,) and other.seat in revealed[0].continuing
+    await table.close()
+
+
+async def test_a_key_after_the_choice_that_ended_the_turn_is_simply_too_late(monkeypatch):
+    """Whoever ends a turn sees their choice with its card when the card is due (within
+    CARD_GRACE): a key pressed again meanwhile, on a view still asking, is too late and
+    says nothing, where the table's refusal showed a toast. Here the card is slow to come
+    (its turn is slow to save) and the grace is long, so the keys land in that moment."""
+    monkeypatch.setattr(updates, "CARD_GRACE", 30.0)
+    gate = asyncio.Event()
+    gate.set()
+
+    async def save(snapshot: dict) -> None:
+        await gate.wait()
+
+    table = Table(TableSettings(seats=3, bots=(), pace=0, seed=5), save=save)
+    me, *others = (table.sit(name, name) for name in ("me", "ann", "bob"))
+    app = DiamantApp(lang="en", member=me)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: due(app))
+        for other in others:
+            other.decide(Decision.CONTINUE)
+        gate.clear()
+        await pilot.press("c")  # ends the turn
+        assert table.game.phase is Phase.REVEAL and due(app)  # the card is not here yet
+        await pilot.press("c", "l")
+        await pilot.pause()
+        assert list(app._notifications) == []
+        gate.set()
+        await until(pilot, lambda: app.screen.view.step == 2)
+        revealed = [e for e in table.game.events if isinstance(e, DecisionsRevealed)]
+        assert revealed[0].continuing == (0, 1, 2)
     await table.close()
 
 

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Button, Input
 
-from ...engine.errors import DiamantError
+from ...engine.errors import DiamantError, NoDecisionDue
 from ...engine.events import (CardRevealed, DecisionMade, DecisionsRevealed, Disaster, GameEnded,
                               RoundEnded, RoundStarted)
 from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, TableUpdate
@@ -122,6 +122,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._due_since: float | None = None
         """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
+        self._chose_in: tuple[int, int] | None = None
+        """The turn (round, card) this person last chose in, as their view showed it."""
         self._refusal_until = float("-inf")
         self._waiting_updates: list[TableUpdate] = []
         # The parts check_action asks about, kept as composed (again by a new language):
@@ -507,9 +509,21 @@ class TableScreen(SharedBlank, DiamantScreen):
         self.action_choose(message.decision.value)
 
     def action_choose(self, decision: str) -> None:
-        if self.seat is None or self.view is None or not self.view.decision_due:
+        view = self.view
+        if self.seat is None or view is None or not view.decision_due:
             return
-        self._act(self.member.decide, Decision(decision))
+        turn = (view.round, view.step)
+        try:
+            self.member.decide(Decision(decision))
+        except NoDecisionDue as error:
+            # After a choice of theirs in this turn, it ended the turn: the table shows it
+            # with the card, which is due (CARD_GRACE). A second key is simply too late.
+            if turn != self._chose_in:
+                self._refused(error)
+        except DiamantError as error:
+            self._refused(error)
+        else:
+            self._chose_in = turn
 
     def action_start_now(self) -> None:
         self._act(self.member.start_now)
@@ -521,7 +535,11 @@ class TableScreen(SharedBlank, DiamantScreen):
         except ChatRejected as error:  # says why, and when the person may speak again
             self._refuse_chat(error)
         except DiamantError as error:
-            self.notify(str(error), severity="warning", markup=False)
+            self._refused(error)
+
+    def _refused(self, error: DiamantError) -> None:
+        """Say in a short note what the table refused, and why."""
+        self.notify(str(error), severity="warning", markup=False)
 
     def action_focus_choice(self, decision: str) -> None:
         if self._part == "final":
