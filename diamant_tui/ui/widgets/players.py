@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.visual import Visual, visualize
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 from ...engine.view import Phase, PlayerView, SeatView
@@ -72,6 +73,8 @@ _ROWS = KeptWhileShown(ROWS_KEPT)
 
 class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget):
     """One line per player; it shows that a player has decided, never what."""
+
+    ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs
 
     COMPONENT_CLASSES = {
         "players--header",
@@ -184,11 +187,10 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         width = self.size.width
         if state is None or not 0 <= y <= len(state.view.players):
             return Strip.blank(width, self.visual_style.rich_style)
-        text = self._header() if y == 0 else self._row(state.view.players[y - 1])
-        strips = Visual.to_strips(self, visualize(self, text, markup=False), width, 1,
-                                  self.visual_style)
+        runs = self._header() if y == 0 else self._row(state.view.players[y - 1])
         # No room at all (a terminal narrower than the padding): nothing to draw.
-        return strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
+        return drawn_runs(runs, self.visual_style, width) if width > 0 \
+            else Strip.blank(width, self.visual_style.rich_style)
 
     def _heads(self) -> tuple[str, ...]:
         """The columns' headings but the turn column's: name, place, carried, chest, relics."""
@@ -196,17 +198,17 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         return (t("players.name"), t("players.place"), t("players.carried"),
                 t("players.chest"), t("players.relics"))
 
-    def _header(self) -> Text:
+    def _header(self) -> list[Run]:
         layout = self._layout()
         space = " " * layout.gap
-        return Text(
+        return [(
             "  " + "".join(cell(h, w, right=i >= 2) + space
                            for i, (h, w) in enumerate(zip(self._heads(), layout.widths)))
             + self.app.t("players.status"),
-            style=self.component_style("players--header"),
-        )
+            self.component_style("players--header"),
+        )]
 
-    def _row(self, p: SeatView) -> Text:
+    def _row(self, p: SeatView) -> list[Run]:
         t = self.app.t
         layout = self._layout()
         widths, space = layout.widths, " " * layout.gap
@@ -215,12 +217,13 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         if not p.in_cave:
             style = self.component_style("players--camp") + style
         place = t("place.cave") if p.in_cave else t("place.camp")
-        line = Text(("▶ " if me else "  ") + cell(p.name, widths[0]) + space, style=style)
-        line.append(cell(place, widths[1]) + space, style=style)
+        line = ("▶ " if me else "  ") + cell(p.name, widths[0]) + space
+        line += cell(place, widths[1]) + space
         for text, width in zip(self._numbers(p), widths[2:]):
-            line.append(cell(text, width, right=True) + space, style=style)
-        self._status(line, p, layout.status_room)
-        return line
+            line += cell(text, width, right=True) + space
+        runs: list[Run] = [(line, style)]
+        self._status(runs, style, p, layout.status_room)
+        return runs
 
     @staticmethod
     def _numbers(p: SeatView) -> tuple[str, str, str]:
@@ -230,9 +233,10 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         carried = f"{RUBY}{p.carried}" if p.in_cave else "—"
         return (carried, chest, relics)
 
-    def _status(self, line: Text, p: SeatView, room: int) -> None:
-        """The turn column: away, decided or not yet; in words where every line has room
-        for them (the same choice on each line, so nothing jumps as players decide)."""
+    def _status(self, runs: list[Run], style: Style, p: SeatView, room: int) -> None:
+        """The turn column (after the row's ``runs``, drawn in ``style``): away, decided or
+        not yet; in words where every line has room for them (the same choice on each
+        line, so nothing jumps as players decide)."""
         t = self.app.t
         view = self.state.view
         away, decided = "☾" + t("players.away"), "✓ " + t("players.decided")
@@ -241,13 +245,40 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         tell_computers = words and widest((away, decided)) + cell_len(computer) <= room
         if p.seat in self.state.away:
             # A computer plays the seat now: that matters more than the tick.
-            line.append(away if words else "☾",
-                        style=self.component_style("players--away"))
+            runs.append((away if words else "☾",
+                         style + self.component_style("players--away")))
         elif view.phase is Phase.DECISION and p.in_cave:
             if p.decided:
-                line.append(decided if words else "✓",
-                            style=self.component_style("players--decided"))
+                runs.append((decided if words else "✓",
+                             style + self.component_style("players--decided")))
             else:
-                line.append("…")
+                runs.append(("…", style))
         if tell_computers and p.seat not in self.state.people and p.seat not in self.state.away:
-            line.append(computer)
+            runs.append((computer, style))
+
+
+Run = tuple[str, Style]
+"""A run of a line's text, in a Rich style of its own over the widget's."""
+
+
+@lru_cache(maxsize=1024)
+def _run_style(base: VisualStyle, style: Style) -> Style:
+    """The Rich style of a run drawn in ``style`` over a widget's ``base`` style, as
+    Textual's Content draws it."""
+    return (base + VisualStyle.from_rich_style(style)).rich_style
+
+
+def drawn_runs(runs: list[Run], base: VisualStyle, width: int) -> Strip:
+    """A line of ``runs`` over the ``base`` style, as Textual draws a line of text without
+    wrapping (an ellipsis where it is cut), but without making a Content of it: a row of
+    the list was drawn about ten times per card at every table, and the Content and its
+    rendering were most of what a row cost.
+
+    No offsets for selecting text with the mouse are attached (the list allows none)."""
+    segments = [Segment(text, _run_style(base, style)) for text, style in runs if text]
+    strip = Strip(segments)
+    if strip.cell_length > width:
+        # In the line's own style (its first run's), as a Rich Text's base style.
+        ellipsis = _run_style(base, runs[0][1]) if runs else base.rich_style
+        strip = Strip(list(strip.crop(0, width - 1)) + [Segment("…", ellipsis)])
+    return strip

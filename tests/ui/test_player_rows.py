@@ -1,0 +1,53 @@
+"""The player list draws each line from its runs of text directly, without making a
+Textual Content of it, and every cell comes out as Textual draws the same text: the same
+character in the same look, a line too long for its width cut with the same ellipsis."""
+
+from __future__ import annotations
+
+import pytest
+from rich.text import Text
+from textual.visual import Visual, visualize
+
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.widgets.players import PlayerList, PlayersState
+from ui_helpers import FixedTable, mid_round, settled
+
+
+def cells(strip) -> list[tuple[str, object]]:
+    """Each cell's character and look (without the mouse's selection offsets)."""
+    return [(char, segment.style.clear_meta_and_links() if segment.style else None)
+            for segment in strip for char in segment.text]
+
+
+def as_textual_draws(players: PlayerList, runs, width: int):
+    """The runs as one Rich Text (the first run's style its own, as a row's was), drawn
+    by Textual."""
+    text = Text(runs[0][0], style=runs[0][1])
+    for part, style in runs[1:]:
+        text.append(part, style=style)
+    visual = visualize(players, text, markup=False)
+    return Visual.to_strips(players, visual, width, 1, players.visual_style)[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+@pytest.mark.parametrize("size", [(80, 24), (56, 24), (130, 40)])
+@pytest.mark.parametrize("seat", [0, None])
+async def test_every_line_is_drawn_as_textual_draws_its_text(lang, size, seat):
+    """Mid-round: a player in camp, one decided, one not yet; then one away (a computer
+    plays for them) and none a person. At 56 columns the lines are cut."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang=lang, member=table.member(seat))
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        players = app.screen.query_one(PlayerList)
+        view = players.state.view
+        cut = 0
+        for state in (players.state, PlayersState(view, frozenset({2}), frozenset())):
+            players.state = state
+            width = players.size.width
+            for y in range(len(view.players) + 1):
+                runs = players._header() if y == 0 else players._row(view.players[y - 1])
+                drawn = cells(players.render_line(y))
+                assert drawn == cells(as_textual_draws(players, runs, width)), (y, drawn)
+                cut += drawn[-1][0] == "…" and sum(map(len, (r for r, _ in runs))) > width
+        assert (cut > 0) == (size[0] == 56), cut
