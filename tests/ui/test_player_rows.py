@@ -1,8 +1,11 @@
 """The player list draws each line from its runs of text directly, without making a
 Textual Content of it, and every cell comes out as Textual draws the same text: the same
-character in the same look, a line too long for its width cut with the same ellipsis."""
+character in the same look, a line too long for its width cut with the same ellipsis.
+Only the lines that change are drawn and sent again."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from rich.text import Text
@@ -10,7 +13,7 @@ from textual.visual import Visual, visualize
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.players import PlayerList, PlayersState
-from ui_helpers import FixedTable, mid_round, settled
+from ui_helpers import FixedTable, FrameCounter, T, mid_round, screen_text, settled
 
 
 def cells(strip) -> list[tuple[str, object]]:
@@ -51,3 +54,27 @@ async def test_every_line_is_drawn_as_textual_draws_its_text(lang, size, seat):
                 assert drawn == cells(as_textual_draws(players, runs, width)), (y, drawn)
                 cut += drawn[-1][0] == "…" and sum(map(len, (r for r, _ in runs))) > width
         assert (cut > 0) == (size[0] == 56), cut
+
+
+async def test_a_player_deciding_sends_their_row_alone():
+    """Dmytro decides: Ana's screen draws and sends his row, not the list's header and
+    the other rows with it (as it did, for every seat at the table)."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table.decide(Ana="continue")
+        table.reveal(T(4))  # nobody has decided this turn
+        await settled(pilot)
+        frames = FrameCounter(app)
+        table.decide(Dmytro="continue")
+        await settled(pilot)
+        sent = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(frames.sent))
+        assert frames.frames == 1 and "Dmytro" in sent and "✓" in sent
+        assert not any(word in sent for word in ("Player", "Ana", "Bruno", "Chiara")), sent
+        row = next(line for line in screen_text(app).splitlines()
+                   if line.lstrip().startswith("Dmytro"))
+        assert "✓ decided" in row
+        frames.reset()
+        table.decide(Dmytro="leave")  # a change of mind: the others see nothing new
+        await settled(pilot)
+        assert frames.frames == 0

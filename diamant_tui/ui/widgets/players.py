@@ -99,7 +99,8 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
     }
     """
 
-    state: reactive[PlayersState | None] = reactive(None)
+    state: reactive[PlayersState | None] = reactive(None, repaint=False)
+    """Set: only the lines that change are drawn again (:meth:`watch_state`)."""
     _layout_of: tuple[PlayersState, Layout] | None = None
 
     def __init__(self, *args, **kwargs) -> None:
@@ -114,6 +115,27 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         # The height changes only with the number of players: then (only) a new layout.
         if (old and len(old.view.players)) != (new and len(new.view.players)):
             self.refresh(layout=True)
+            return
+        changed = self._changed_lines(old, new)
+        if changed is None:
+            self.refresh()
+        elif changed:
+            self.refresh(*changed)
+
+    def _changed_lines(self, old: PlayersState | None,
+                       new: PlayersState | None) -> list[Region] | None:
+        """The lines (regions of the widget) that show something else in ``new`` than in
+        ``old``; None for all of them. A player deciding changes one row: the others were
+        drawn and sent again with it, for every seat at the table."""
+        kept = self._layout_of
+        if old is None or new is None or kept is None or kept[0] is not old:
+            return None  # not drawn yet in the old state
+        layout = self._layout(kept[1].width)
+        if layout != kept[1]:
+            return None  # the columns moved: every line changes
+        width = layout.width  # (the content's; the padding beside it does not change)
+        return [Region(0, y, width, 1) for y in range(1, len(new.view.players) + 1)
+                if _line_key(old, y, layout) != _line_key(new, y, layout)]
 
     def _layout(self, width: int | None = None) -> Layout:
         """The columns of the list for the state on show, worked out once per state and
@@ -146,18 +168,6 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         self._layout_of = (state, layout)
         return layout
 
-    def _row_key(self, y: int, layout: Layout) -> Hashable:
-        """All that line ``y`` of the content shows (the header is line 0), and where its
-        columns lie (``layout``, the list's for the state on show)."""
-        if not 0 <= y <= len(self.state.view.players):
-            return ("blank", y)
-        if y == 0:
-            return layout
-        state = self.state
-        p = state.view.players[y - 1]
-        return (layout, p, p.seat == state.view.seat, p.seat in state.away,
-                p.seat in state.people, state.view.phase is Phase.DECISION)
-
     def render_lines(self, crop: Region) -> list[Strip]:
         # Each line once for the process: the seats at a table see the same rows but
         # their own (their chest, their mark), and a player who decides changes one row
@@ -175,7 +185,7 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         shown = self._shown_rows
         lines = []
         for y in range(crop.y, crop.bottom):
-            key = (self._row_key(y - top, layout), frame)
+            key = (_line_key(state, y - top, layout), frame)
             row = _ROWS.get(key, lambda y=y: _Row(
                 super(PlayerList, self).render_lines(Region(crop.x, y, crop.width, 1))[0]))
             shown[y] = row  # kept for the other apps while this list shows it
@@ -255,6 +265,18 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
                 runs.append(("…", style))
         if tell_computers and p.seat not in self.state.people and p.seat not in self.state.away:
             runs.append((computer, style))
+
+
+def _line_key(state: PlayersState, y: int, layout: Layout) -> Hashable:
+    """All that line ``y`` of a list's content shows in ``state`` (the header is line 0),
+    and where its columns lie (``layout``, the list's for that state)."""
+    if not 0 <= y <= len(state.view.players):
+        return ("blank", y)
+    if y == 0:
+        return layout
+    p = state.view.players[y - 1]
+    return (layout, p, p.seat == state.view.seat, p.seat in state.away,
+            p.seat in state.people, state.view.phase is Phase.DECISION)
 
 
 Run = tuple[str, Style]
