@@ -6,6 +6,7 @@ Only the lines that change are drawn and sent again."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from rich.text import Text
@@ -78,3 +79,20 @@ async def test_a_player_deciding_sends_their_row_alone():
         table.decide(Dmytro="leave")  # a change of mind: the others see nothing new
         await settled(pilot)
         assert frames.frames == 0
+
+
+async def test_a_name_reaches_the_terminal_as_text_whatever_it_holds():
+    """The table cleans names, and the list draws its lines as segments, not through a
+    Content that would drop control characters: a control character that reached the
+    list anyway is shown as a space, never sent to the terminal."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        players = app.screen.query_one(PlayerList)
+        view = players.state.view
+        named = tuple(replace(p, name="Ev\x1bil" if p.seat == 1 else p.name)
+                      for p in view.players)
+        players.state = PlayersState(replace(view, players=named))
+        line = "".join(segment.text for segment in players.render_line(2))
+        assert "Ev il" in line and "\x1b" not in line

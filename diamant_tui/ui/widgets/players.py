@@ -21,6 +21,7 @@ from textual.widget import Widget
 from ...engine.view import Phase, PlayerView, SeatView
 from ..cells import cell, cell_len, widest
 from ..describe import RUBY
+from ..literal import printable
 from .component_styles import KeptComponentStyles
 from .direct_repaint import RepaintedDirectly
 from .shared_lines import KeptBackgrounds, KeptWhileShown, app_of, look_key
@@ -227,7 +228,9 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         if not p.in_cave:
             style = self.component_style("players--camp") + style
         place = t("place.cave") if p.in_cave else t("place.camp")
-        line = ("▶ " if me else "  ") + cell(p.name, widths[0]) + space
+        # Drawn as segments, not through a Content that would drop control characters:
+        # the table has cleaned the name already, this keeps it so whatever reached here.
+        line = ("▶ " if me else "  ") + cell(printable(p.name), widths[0]) + space
         line += cell(place, widths[1]) + space
         for text, width in zip(self._numbers(p), widths[2:]):
             line += cell(text, width, right=True) + space
