@@ -62,6 +62,15 @@ class Recorder:
         return [e for u in self.updates for e in u.events]
 
 
+def told_each_step_once(table: Table, *seen: Recorder) -> None:
+    """Each recorder was told every card and every turn's choices once, in the game's
+    order."""
+    steps = (CardRevealed, DecisionsRevealed)
+    for recorder in seen:
+        assert ([e for e in recorder.events() if isinstance(e, steps)]
+                == [e for e in table.game.events if isinstance(e, steps)])
+
+
 async def test_a_table_starts_when_its_last_seat_is_taken():
     table = Table(settings())
     assert table.status is TableStatus.WAITING
@@ -216,18 +225,14 @@ async def test_a_turns_choices_reach_the_decider_at_once_and_the_others_with_the
         kinds = [type(e) for e in update.events]
         assert kinds[-1] is CardRevealed and kinds.index(DecisionsRevealed) < len(kinds) - 1, kinds
         assert update.view.step == 2 and update.view.decision_due == (seen is anns)
-    steps = (CardRevealed, DecisionsRevealed)
-    for seen in (anns, bobs, sam):
-        assert ([e for e in seen.events() if isinstance(e, steps)]
-                == [e for e in table.game.events if isinstance(e, steps)])
+    told_each_step_once(table, anns, bobs, sam)
     await table.close()
 
 
-async def test_whoever_ends_a_turn_sees_it_with_the_card_once_the_card_is_due():
-    """Once the pace allows the next card, the choice that ends a turn reaches whoever made
-    it with that card, in one update like everyone else's: two a few milliseconds apart
-    were two frames, and two caves to draw for the table."""
-    table = Table(settings(bots=(), seats=3, seed=11, pace=0))
+async def all_but_cy_decided(**table_options) -> tuple[Table, Member, Recorder, Recorder]:
+    """A table of three people at a pace of 0 whose first turn waits on cy alone: the
+    table, cy, and what ann and cy were sent."""
+    table = Table(settings(bots=(), seats=3, seed=11, pace=0), **table_options)
     ann, bob, cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
     anns, cys = Recorder(), Recorder()
     ann.subscribe(anns)
@@ -235,6 +240,14 @@ async def test_whoever_ends_a_turn_sees_it_with_the_card_once_the_card_is_due():
     await until(lambda: table.game.view_for(0).decision_due)
     ann.decide(Decision.CONTINUE)
     bob.decide(Decision.CONTINUE)
+    return table, cy, anns, cys
+
+
+async def test_whoever_ends_a_turn_sees_it_with_the_card_once_the_card_is_due():
+    """Once the pace allows the next card, the choice that ends a turn reaches whoever made
+    it with that card, in one update like everyone else's: two a few milliseconds apart
+    were two frames, and two caves to draw for the table."""
+    table, cy, anns, cys = await all_but_cy_decided()
     before = len(cys.updates)
     cy.decide(Decision.LEAVE)  # ends the turn
     assert len(cys.updates) == before  # not alone...
@@ -244,10 +257,8 @@ async def test_whoever_ends_a_turn_sees_it_with_the_card_once_the_card_is_due():
     kinds = [type(e) for e in cys.last.events]
     assert DecisionsRevealed in kinds and kinds[-1] is CardRevealed, kinds
     assert cys.last.view.step == 2 and not cys.last.view.decision_due
-    steps = (CardRevealed, DecisionsRevealed)
+    told_each_step_once(table, anns, cys)
     for seen in (anns, cys):
-        assert ([e for e in seen.events() if isinstance(e, steps)]
-                == [e for e in table.game.events if isinstance(e, steps)])
         assert [e.seat for e in seen.events() if isinstance(e, DecisionMade)] == [0, 1, 2]
     await table.close()
 
@@ -261,14 +272,7 @@ async def test_whoever_ends_a_turn_sees_it_alone_when_the_card_is_late():
     async def save(snapshot: dict) -> None:
         await gate.wait()
 
-    table = Table(settings(bots=(), seats=3, seed=11, pace=0), save=save)
-    ann, bob, cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
-    anns, cys = Recorder(), Recorder()
-    ann.subscribe(anns)
-    cy.subscribe(cys)
-    await until(lambda: table.game.view_for(0).decision_due)
-    ann.decide(Decision.CONTINUE)
-    bob.decide(Decision.CONTINUE)
+    table, cy, anns, cys = await all_but_cy_decided(save=save)
     gate.clear()  # the disk is slow from now on
     before, anns_before = len(cys.updates), len(anns.updates)
     loop = asyncio.get_running_loop()
@@ -283,10 +287,8 @@ async def test_whoever_ends_a_turn_sees_it_alone_when_the_card_is_late():
     gate.set()
     await until(lambda: cys.last.view.step == 2 and anns.last.view.step == 2)
     assert not any(isinstance(e, DecisionsRevealed) for e in cys.last.events)
-    steps = (CardRevealed, DecisionsRevealed)
+    told_each_step_once(table, anns, cys)
     for seen in (anns, cys):
-        assert ([e for e in seen.events() if isinstance(e, steps)]
-                == [e for e in table.game.events if isinstance(e, steps)])
         assert [e.seat for e in seen.events() if isinstance(e, DecisionMade)] == [0, 1, 2]
     await table.close()
 
