@@ -4,14 +4,17 @@ except on a wide screen, where the log's column tells them already."""
 import re
 from contextlib import AsyncExitStack
 
+import pytest
 from textual.geometry import Region
+from textual.visual import Visual, visualize
 
 from diamant_tui.engine.view import Decision
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.event_banner import SHOWN, EventBanner
-from ui_helpers import FixedTable, FrameCounter, T, mid_round, screen_text, settled, until
+from ui_helpers import (FixedTable, FrameCounter, T, after_disaster, cell_looks, mid_round,
+                        screen_text, settled, until)
 
 
 def _drawn(path: CavePath) -> str:
@@ -117,3 +120,24 @@ async def test_whoever_ends_a_turn_reads_the_banner_and_the_feed_the_others_read
         assert any(line.startswith("Continue: Ann, Bob, Cy") for line in seen[0][0])
         assert seen[1] == seen[0]
     await table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+@pytest.mark.parametrize("size", [(80, 24), (130, 40)])
+async def test_the_path_is_drawn_line_by_line_as_textual_draws_its_text(lang, size):
+    """The path draws each line from its runs of text, without a Content for the whole
+    area: every cell is what Textual draws for the same text (the cards of every kind, a
+    disaster's second hazard, the rubies left, the feed under them; none, at first)."""
+    for table in (FixedTable(), mid_round(FixedTable()), after_disaster(FixedTable())):
+        app = DiamantApp(lang=lang, member=table.member(0))
+        async with app.run_test(size=size) as pilot:
+            await settled(pilot)
+            path = app.screen.query_one(CavePath)
+            width, height = path.size
+            textual = Visual.to_strips(path, visualize(path, path.render(), markup=False),
+                                       width, height, path.visual_style)
+            path._runs = None
+            for y in range(height):
+                expected = cell_looks(textual[y]) if y < len(textual) else []
+                drawn = cell_looks(path.render_line(y))
+                assert drawn == expected or not expected and {c for c, _ in drawn} <= {" "}, y

@@ -14,13 +14,7 @@ from textual.visual import Visual, visualize
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.players import PlayerList, PlayersState
-from ui_helpers import FixedTable, FrameCounter, T, mid_round, screen_text, settled
-
-
-def cells(strip) -> list[tuple[str, object]]:
-    """Each cell's character and look (without the mouse's selection offsets)."""
-    return [(char, segment.style.clear_meta_and_links() if segment.style else None)
-            for segment in strip for char in segment.text]
+from ui_helpers import FixedTable, FrameCounter, T, cell_looks, mid_round, screen_text, settled
 
 
 def as_textual_draws(players: PlayerList, runs, width: int):
@@ -51,8 +45,8 @@ async def test_every_line_is_drawn_as_textual_draws_its_text(lang, size, seat):
             width = players.size.width
             for y in range(len(view.players) + 1):
                 runs = players._header() if y == 0 else players._row(view.players[y - 1])
-                drawn = cells(players.render_line(y))
-                assert drawn == cells(as_textual_draws(players, runs, width)), (y, drawn)
+                drawn = cell_looks(players.render_line(y))
+                assert drawn == cell_looks(as_textual_draws(players, runs, width)), (y, drawn)
                 cut += drawn[-1][0] == "…" and sum(map(len, (r for r, _ in runs))) > width
         assert (cut > 0) == (size[0] == 56), cut
 

@@ -10,7 +10,7 @@ from textual.style import Style
 import diamant_tui.ui  # noqa: F401  (the interface sets its styles up as it loads)
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui import positioned_styles
-from diamant_tui.ui.widgets.cave_path import CavePath
+from diamant_tui.ui.widgets.event_banner import EventBanner
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
 from ui_helpers import FixedTable, mid_round, screen_segments, settled
 
@@ -28,20 +28,20 @@ def test_the_same_style_in_the_same_place_is_the_same_rich_style_as_textuals():
     assert style.rich_style_with_offset(4, 1).meta["offset"] == (4, 1)
 
 
-async def test_a_cave_drawn_again_from_kept_styles_reads_as_drawn_anew():
+async def test_a_banner_drawn_again_from_kept_styles_reads_as_drawn_anew():
     table = mid_round(FixedTable())
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
-        cave = app.screen.query_one(CavePath)
-        whole = Region(0, 0, *cave.size)
-        first = [list(line) for line in cave.render_lines(whole)]
+        banner = app.screen.query_one(EventBanner)
+        whole = Region(0, 0, *banner.size)
+        first = [list(line) for line in banner.render_lines(whole)]
         screen = screen_segments(app)
         forget_shared_lines()
-        cave._styles_cache.clear()
-        cave.refresh()  # drawn anew, its runs' styles taken from those kept
+        banner._styles_cache.clear()
+        banner.refresh()  # drawn anew, its runs' styles taken from those kept
         await settled(pilot)
-        again = [list(line) for line in cave.render_lines(whole)]
+        again = [list(line) for line in banner.render_lines(whole)]
         assert screen_segments(app) == screen
     assert again == first and again[1][0] is not first[1][0]
     offsets = [seg.style.meta["offset"] for line in again for seg in line

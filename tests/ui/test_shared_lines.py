@@ -25,13 +25,13 @@ async def open_apps(stack: AsyncExitStack, table: FixedTable, apps: list[tuple[i
 def count_path_drawings(monkeypatch) -> list:
     """The cave paths drawn from now on (each widget once per drawing)."""
     drawn = []
-    render = CavePath.render
+    lines = CavePath._lines
 
     def counted(self):
         drawn.append(self)
-        return render(self)
+        return lines(self)
 
-    monkeypatch.setattr(CavePath, "render", counted)
+    monkeypatch.setattr(CavePath, "_lines", counted)
     return drawn
 
 

@@ -256,6 +256,13 @@ def whole_game(table: FixedTable) -> FixedTable:
     return table
 
 
+def cell_looks(strip) -> list[tuple[str, object]]:
+    """Each cell of a drawn line: its character and look (without the mouse's selection
+    offsets)."""
+    return [(char, segment.style.clear_meta_and_links() if segment.style else None)
+            for segment in strip for char in segment.text]
+
+
 class FrameCounter:
     """Counts the frames an app sends to its terminal, and how many were full repaints."""
 
@@ -283,6 +290,6 @@ class FrameCounter:
         self.sent.clear()
 
 
-__all__ = ["FixedMember", "FixedTable", "FrameCounter", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
+__all__ = ["FixedMember", "FixedTable", "FrameCounter", "cell_looks", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
            "screen_segments", "screen_text", "settled", "summary_shown", "table_shown", "until",
            "whole_game"]

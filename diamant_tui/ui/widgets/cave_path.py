@@ -15,6 +15,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ...engine.cards import Hazard, Relic, Treasure
@@ -23,12 +24,14 @@ from ..cells import wrap
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
 from .one_layout import SizedInOneLayout
+from .players import Run, drawn_runs
 from .shared_lines import SharedLines
 
 CARD_WIDTH = 9
 INNER = CARD_WIDTH - 2
 GAP = 1
 BOLD = Style(bold=True)
+PLAIN = Style()
 # Treasure, hazard and relic cards differ by their border, not only by colour.
 BORDERS = {
     "treasure": "╭─╮││╰─╯",
@@ -46,6 +49,8 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     fit whole is left out, never cut. On a wide screen the log has its own column and
     already tells the round's story: the feed is not drawn there.
     """
+
+    ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs
 
     COMPONENT_CLASSES = {
         "path--treasure",
@@ -81,6 +86,8 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     path: reactive[tuple[PathCard, ...]] = reactive((), repaint=False)
     empty_text: reactive[str] = reactive("")
     feed: reactive[tuple[str, ...]] = reactive((), repaint=False)
+    _runs: list[list[Run]] | None = None
+    """The lines of the drawing under way (see :meth:`render_line`)."""
 
     def per_row(self, width: int) -> int:
         """How many cards fit on one line of ``width`` cells."""
@@ -145,14 +152,35 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         return self.path, self.empty_text, self.feed if self._feed_shown else ()
 
     def render(self) -> Text:
+        return Text("\n").join(Text.assemble(*runs) for runs in self._lines())
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._runs = None  # worked out again for this drawing, if it is not kept
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._runs = None
+
+    def render_line(self, y: int) -> Strip:
+        # Each line from its runs of text (drawn_runs), as Textual would draw the text
+        # render() gives, without a Content made and rendered for the whole area.
+        if self._runs is None:
+            self._runs = self._lines()
+        width = self.size.width
+        if 0 <= y < len(self._runs) and width > 0:
+            return drawn_runs(self._runs[y], self.visual_style, width)
+        return Strip.blank(width, self.visual_style.rich_style)
+
+    def _lines(self) -> list[list[Run]]:
+        """Every line of the area: the path's rows of cards, then the feed."""
         lines = self._path_lines()
         if self._feed_shown:
             lines += self._feed_lines(self.size.height - len(lines))
-        return Text("\n").join(lines)
+        return lines
 
-    def _path_lines(self) -> list[Text]:
+    def _path_lines(self) -> list[list[Run]]:
         if not self.path:
-            return [Text(self.empty_text, style=self.component_style("path--empty"))]
+            return [[(self.empty_text, self.component_style("path--empty"))]]
         per_row = self.per_row(self.size.width)
         seen: set = set()
         boxes = []
@@ -160,19 +188,20 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
             second = isinstance(pc.card, Hazard) and pc.card in seen
             seen.add(pc.card)
             boxes.append(self._box(pc, second))
-        lines: list[Text] = []
+        lines: list[list[Run]] = []
         for start in range(0, len(boxes), per_row):
             row = boxes[start : start + per_row]
             for i in range(3):
-                line = Text()
+                # A line of its own style (none: an ellipsis would be the widget's).
+                line: list[Run] = [("", PLAIN)]
                 for n, box in enumerate(row):
                     if n:
-                        line.append(" " * GAP)
-                    line.append_text(box[i])
+                        line.append((" " * GAP, PLAIN))
+                    line += box[i]
                 lines.append(line)
         return lines
 
-    def _feed_lines(self, room: int) -> list[Text]:
+    def _feed_lines(self, room: int) -> list[list[Run]]:
         """The newest feed lines that fit whole in ``room`` rows, oldest first."""
         width = self.size.width
         rows: list[str] = []
@@ -182,9 +211,9 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
                 break
             rows[:0] = wrapped
         style = self.component_style("path--feed")
-        return [Text(row, style=style) for row in rows]
+        return [[(row, style)] for row in rows]
 
-    def _box(self, pc: PathCard, second: bool) -> tuple[Text, Text, Text]:
+    def _box(self, pc: PathCard, second: bool) -> tuple[list[Run], list[Run], list[Run]]:
         t = self.app.t
         card = pc.card
         bottom_text = ""
@@ -204,13 +233,12 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         if isinstance(card, Relic) and pc.taken:
             style = self.component_style("path--taken")
         b = BORDERS[kind]
-        top = Text(b[0] + b[1] * INNER + b[2], style=style)
-        middle = Text(b[3], style=style)
-        middle.append(label[:INNER].center(INNER), style=style + BOLD)
-        middle.append(b[4], style=style)
         fill = INNER - len(bottom_text)
-        bottom = Text(b[5] + b[6] * (fill // 2), style=style)
         rubies_style = self.component_style("path--rubies")
-        bottom.append(bottom_text, style=style if second else rubies_style)
-        bottom.append(b[6] * (fill - fill // 2) + b[7], style=style)
-        return top, middle, bottom
+        return (
+            [(b[0] + b[1] * INNER + b[2], style)],
+            [(b[3], style), (label[:INNER].center(INNER), style + BOLD), (b[4], style)],
+            [(b[5] + b[6] * (fill // 2), style),
+             (bottom_text, style if second else rubies_style),
+             (b[6] * (fill - fill // 2) + b[7], style)],
+        )
