@@ -24,7 +24,7 @@ from ..cells import wrap
 from ..describe import RUBY
 from .component_styles import KeptComponentStyles
 from .one_layout import SizedInOneLayout
-from .players import Run, drawn_runs
+from .drawn_runs import Run, drawn_runs
 from .shared_lines import SharedLines
 
 CARD_WIDTH = 9

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from functools import lru_cache
 
-from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 from ...engine.view import Phase, PlayerView, SeatView
@@ -24,6 +21,7 @@ from ..describe import RUBY
 from ..literal import printable
 from .component_styles import KeptComponentStyles
 from .direct_repaint import RepaintedDirectly
+from .drawn_runs import Run, drawn_runs
 from .shared_lines import KeptBackgrounds, KeptWhileShown, app_of, look_key
 
 MIN_NAME = 8
@@ -280,30 +278,3 @@ def _line_key(state: PlayersState, y: int, layout: Layout) -> Hashable:
     p = state.view.players[y - 1]
     return (layout, p, p.seat == state.view.seat, p.seat in state.away,
             p.seat in state.people, state.view.phase is Phase.DECISION)
-
-
-Run = tuple[str, Style]
-"""A run of a line's text, in a Rich style of its own over the widget's."""
-
-
-@lru_cache(maxsize=1024)
-def _run_style(base: VisualStyle, style: Style) -> Style:
-    """The Rich style of a run drawn in ``style`` over a widget's ``base`` style, as
-    Textual's Content draws it."""
-    return (base + VisualStyle.from_rich_style(style)).rich_style
-
-
-def drawn_runs(runs: list[Run], base: VisualStyle, width: int) -> Strip:
-    """A line of ``runs`` over the ``base`` style, as Textual draws a line of text without
-    wrapping (an ellipsis where it is cut), but without making a Content of it: a row of
-    the list was drawn about ten times per card at every table, and the Content and its
-    rendering were most of what a row cost.
-
-    No offsets for selecting text with the mouse are attached (the list allows none)."""
-    segments = [Segment(text, _run_style(base, style)) for text, style in runs if text]
-    strip = Strip(segments)
-    if strip.cell_length > width:
-        # In the line's own style (its first run's), as a Rich Text's base style.
-        ellipsis = _run_style(base, runs[0][1]) if runs else base.rich_style
-        strip = Strip(list(strip.crop(0, width - 1)) + [Segment("…", ellipsis)])
-    return strip
