@@ -17,8 +17,9 @@ the pinned minor version of Textual.
 from __future__ import annotations
 
 from textual._compositor import Compositor
-from textual.screen import Screen
 from textual.widget import Widget
+
+from .widgets.direct_repaint import screen_of
 
 _visible_widgets = Compositor.visible_widgets.fget
 
@@ -40,13 +41,6 @@ def use_veils() -> None:
         _visible_unveiled, doc=Compositor.visible_widgets.__doc__)
 
 
-def _screen_of(widget: Widget) -> Screen | None:
-    node = widget._parent
-    while node is not None and not isinstance(node, Screen):
-        node = node._parent
-    return node
-
-
 def veil(widget: Widget, veiled: bool = True) -> None:
     """Hide ``widget`` and everything in it (``veiled``), or show them again, leaving the
     screen's layout as it is: only the widget's region is drawn again.
@@ -56,7 +50,7 @@ def veil(widget: Widget, veiled: bool = True) -> None:
     nodes = [widget, *widget.walk_children(with_self=False)]
     if all(node._veiled == veiled for node in nodes):
         return
-    screen = _screen_of(widget)
+    screen = screen_of(widget)
     compositor = screen._compositor if screen is not None else None
     place = compositor.visible_widgets.get(widget) if compositor is not None else None
     for node in nodes:

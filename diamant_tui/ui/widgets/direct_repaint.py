@@ -27,6 +27,15 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 
+def screen_of(widget: Widget) -> Screen | None:
+    """The screen ``widget`` is in, found through its parents (None before it is in one);
+    unlike ``Widget.screen``, asking raises nothing."""
+    node = widget._parent
+    while node is not None and not isinstance(node, Screen):
+        node = node._parent
+    return node
+
+
 class RepaintedDirectly:
     """Mixin for a widget: a repaint, or a new layout, is handed to its screen at once
     (see the module)."""
@@ -34,9 +43,7 @@ class RepaintedDirectly:
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False):
         widget: Widget = self  # type: ignore[assignment]
-        screen = widget._parent
-        while screen is not None and not isinstance(screen, Screen):
-            screen = screen._parent
+        screen = screen_of(widget)
         if (recompose or not widget._is_mounted or widget._closing or screen is None
                 or not screen.is_current or screen.app._batch_count):
             # A screen not on show (being made, or under another): Textual's way, which
