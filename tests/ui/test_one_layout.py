@@ -9,7 +9,8 @@ from diamant_tui.table import TableUpdate
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
-from ui_helpers import FixedTable, T, mid_round, screen_text, settled, until
+from diamant_tui.ui.widgets.deck_info import DeckInfo
+from ui_helpers import FixedTable, H, T, mid_round, screen_text, settled, summary_shown, until
 
 
 async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_area(monkeypatch):
@@ -64,3 +65,64 @@ async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_a
         assert [s for s in layouts if s is app.screen]
         scroll = app.screen.query_one("#path-scroll")
         assert scroll.scroll_y == scroll.max_scroll_y > 0
+
+
+def _screen_layouts(monkeypatch) -> list[Screen]:
+    """The screens laid out from now on, one entry per layout."""
+    layouts: list[Screen] = []
+    refresh_layout = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        layouts.append(self)
+        return refresh_layout(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return layouts
+
+
+async def test_a_card_that_grows_the_deck_panel_lays_the_screen_out_once(monkeypatch):
+    """Hazard types seen make the deck panel take lines (the middle row and the cave's
+    area change size with it). One layout places them all: the widgets' new sizes asked
+    for a second one, a frame later, for every seat at the table."""
+    layouts = _screen_layouts(monkeypatch)
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        deck = app.screen.query_one(DeckInfo)
+        grown: list[int] = []
+        for hazard in ("spiders", "snakes", "lava", "boulders"):
+            height = deck.size.height
+            layouts.clear()
+            table.reveal(H(hazard))
+            await until(pilot, lambda hazard=hazard: hazard in str(deck.state.hazards_showing).lower())
+            await settled(pilot)
+            if deck.size.height != height:
+                grown.append(len([s for s in layouts if s is app.screen]))
+            table.everyone("continue")
+            await settled(pilot)
+        assert grown and set(grown) == {1}, grown
+        # Laid out right in that one layout: the panel has the lines it needs.
+        assert deck.size.height == deck._line_count(deck.size.width)
+
+
+async def test_the_first_round_summary_lays_the_screen_out_once(monkeypatch):
+    """The summary's box takes the size of its words: one layout, not one for the words
+    and another for the box's new size."""
+    layouts = _screen_layouts(monkeypatch)
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table.reveal(T(9))
+        table.everyone("continue")
+        await settled(pilot)
+        layouts.clear()
+        table.reveal(T(5))
+        table.everyone("leave")
+        await until(pilot, lambda: summary_shown(app))
+        await settled(pilot)
+        assert len([s for s in layouts if s is app.screen]) == 1, layouts
+        box = app.screen.query_one("#summary-box")
+        # The whole summary fits its box: a title, three lines, a blank, a heading and
+        # four players, a blank and the hint.
+        assert box.size.height == box.get_content_height(box.size, app.size, box.size.width) == 11

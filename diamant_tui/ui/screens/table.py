@@ -26,13 +26,12 @@ from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, describe
 from ..messages import LeaveTable, TableUpdated
 from ..widgets.blank_containers import Column, Row, SharedBlank
-from ..widgets.cave_path import CavePath
+from ..widgets.cave_path import CavePath, PathScroll
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.final_scores import FinalScores
 from ..widgets.game_log import KeptLog
-from ..widgets.one_layout import PathScroll
 from ..widgets.players import PlayersState, PlayerList
 from ..widgets.key_bar import KeyBar
 from ..widgets.round_bar import BarState, RoundBar

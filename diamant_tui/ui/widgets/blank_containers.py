@@ -16,6 +16,7 @@ from collections.abc import Hashable
 
 from textual.containers import Horizontal, Vertical
 
+from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
 
@@ -27,12 +28,14 @@ class SharedBlank(SharedLines):
         return ()  # no state of its own: the size and the look are in the key already
 
 
-class Row(SharedBlank, Horizontal):
-    """A ``Horizontal`` whose blank lines are shared by every app of the process."""
+class Row(SharedBlank, SizedInOneLayout, Horizontal):
+    """A ``Horizontal`` whose blank lines are shared by every app of the process (and
+    whose new size asks for no second layout: see :mod:`.one_layout`)."""
 
 
-class Column(SharedBlank, Vertical):
-    """A ``Vertical`` whose blank lines are shared by every app of the process."""
+class Column(SharedBlank, SizedInOneLayout, Vertical):
+    """A ``Vertical`` whose blank lines are shared by every app of the process (and
+    whose new size asks for no second layout: see :mod:`.one_layout`)."""
 
 
 __all__ = ["Column", "Row", "SharedBlank"]

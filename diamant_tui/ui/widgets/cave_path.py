@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -22,9 +23,11 @@ from ...engine.cards import Hazard, Relic, Treasure
 from ...engine.view import PathCard
 from ..cells import wrap
 from ..describe import RUBY
+from .blank_containers import SharedBlank
 from .component_styles import KeptComponentStyles
-from .one_layout import SizedInOneLayout
 from .drawn_runs import Run, drawn_runs
+from .focus_look import FocusDrawnByItself
+from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
 CARD_WIDTH = 9
@@ -242,3 +245,8 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
              (bottom_text, style if second else rubies_style),
              (b[6] * (fill - fill // 2) + b[7], style)],
         )
+
+
+class PathScroll(SharedBlank, SizedInOneLayout, FocusDrawnByItself, VerticalScroll):
+    """The scrolling area of the cave path (it shows no focus of its own); its own
+    blank lines, under the path, are shared by every app (:class:`SharedBlank`)."""

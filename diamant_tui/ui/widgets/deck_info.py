@@ -20,6 +20,7 @@ from ...engine.cards import HazardType, Rules
 from ...engine.view import Phase, PlayerView
 from ..describe import RUBY, hazard_abbr
 from .component_styles import KeptComponentStyles
+from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
 OVER = (Phase.ROUND_OVER, Phase.OVER)
@@ -49,7 +50,7 @@ class DeckState:
                    view.phase in OVER)
 
 
-class DeckInfo(SharedLines, KeptComponentStyles, Widget):
+class DeckInfo(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     """The deck by kind of card; the disaster chance shows only when switched on.
 
     ``keep_lines``: the panel keeps the most lines its game has needed so far (a table's,

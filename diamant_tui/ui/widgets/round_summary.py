@@ -14,6 +14,7 @@ from ..cells import cell, widest
 from ..describe import RUBY, hazard_name
 from ..veils import veil
 from .direct_repaint import RepaintedDirectly
+from .one_layout import SizedInOneLayout
 
 
 def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
@@ -41,12 +42,13 @@ def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
     return Text("\n").join([Text(line(heads), style="bold")] + [Text(line(row)) for row in rows])
 
 
-class SummaryBox(RepaintedDirectly, Static):
+class SummaryBox(RepaintedDirectly, SizedInOneLayout, Static):
     """The summary's framed words (drawn with the table's other changes, see
-    :class:`~.direct_repaint.RepaintedDirectly`)."""
+    :class:`~.direct_repaint.RepaintedDirectly`; sized in one layout, see
+    :mod:`.one_layout`)."""
 
 
-class RoundSummary(RepaintedDirectly, Vertical):
+class RoundSummary(RepaintedDirectly, SizedInOneLayout, Vertical):
     """How the round that just ended went, over the table (not the last round: the final
     scores have their own screen); Enter, Space or Escape closes it (the table screen's
     keys).
