@@ -10,7 +10,8 @@ from diamant_tui.table import TableUpdate
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.deck_info import DeckInfo
-from ui_helpers import FixedTable, H, T, mid_round, screen_text, settled, summary_shown, until
+from ui_helpers import (FixedTable, H, T, final_shown, mid_round, screen_text, settled, summary_shown,
+                        until, whole_game)
 
 
 async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_area(monkeypatch):
@@ -126,3 +127,29 @@ async def test_the_first_round_summary_lays_the_screen_out_once(monkeypatch):
         # The whole summary fits its box: a title, three lines, a blank, a heading and
         # four players, a blank and the hint.
         assert box.size.height == box.get_content_height(box.size, app.size, box.size.width) == 11
+
+
+async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkeypatch):
+    """The final scores stand where the cave was. At the first game's end they are made
+    (two layouts: the cave hidden and the scores placed, then their parts sized; they
+    took three, their parts asking again once their own loops were idle). After a
+    rematch the one layout that hides the cave shows them again, with the new scores."""
+    layouts = _screen_layouts(monkeypatch)
+    table = whole_game(FixedTable(), last_card=False)
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        counts = []
+        for game in range(2):
+            await settled(pilot)
+            layouts.clear()
+            table.reveal(H("boulders"))  # the second: the fifth round, and the game, end
+            await until(pilot, lambda: final_shown(app))
+            await settled(pilot)
+            counts.append(len([s for s in layouts if s is app.screen]))
+            text = screen_text(app)
+            assert "Final scores" in text and "Ana" in text and "Rematch" in text
+            assert app.focused.id == "rematch"
+            table.rematch()
+            await until(pilot, lambda: not final_shown(app))
+            whole_game(table, last_card=False)
+        assert counts == [2, 1], counts

@@ -107,7 +107,8 @@ class FixedTable:
     """
 
     def __init__(self, rules: Rules = Rules.CLASSIC, names=NAMES, hidden: bool = False) -> None:
-        self.game = Game(GameConfig(names, rules, chests_hidden=hidden), seed=1)
+        self.config = GameConfig(names, rules, chests_hidden=hidden)
+        self.game = Game(self.config, seed=1)
         self.status = TableStatus.PLAYING
         self.subscribers: list[tuple[int | None, Callable]] = []
         self.submitted: list[tuple[int, Decision]] = []
@@ -153,6 +154,12 @@ class FixedTable:
 
     def everyone(self, decision: str) -> None:
         self.decide(**{self.game.names[s]: decision for s in self.game.players_in_cave})
+
+    def rematch(self) -> None:
+        """A new game at the table, the same seats: its first update."""
+        self.game = Game(self.config, seed=1)
+        self.status = TableStatus.PLAYING
+        self.publish([])
 
     # intents the interface may send
     def submit(self, seat: int, decision: Decision) -> None:
@@ -230,8 +237,9 @@ def after_disaster(table: FixedTable) -> FixedTable:
     return table
 
 
-def whole_game(table: FixedTable) -> FixedTable:
-    """Five rounds; Ana and Chiara tie for the victory."""
+def whole_game(table: FixedTable, *, last_card: bool = True) -> FixedTable:
+    """Five rounds; Ana and Chiara tie for the victory (the game ends with the last card,
+    the second boulders, held back if not ``last_card``)."""
     plays = [
         ([T(9), T(14)], {"Ana": "leave", "Bruno": "continue", "Chiara": "leave", "Dmytro": "continue"},
          [H("snakes"), H("snakes")]),
@@ -243,6 +251,8 @@ def whole_game(table: FixedTable) -> FixedTable:
         ([T(15)], {"Ana": "leave", "Bruno": "continue", "Chiara": "leave", "Dmytro": "continue"},
          [H("boulders"), H("boulders")]),
     ]
+    if not last_card:
+        plays[-1][2].pop()
     for first, choice, rest in plays:
         for card in first[:-1]:
             table.reveal(card)

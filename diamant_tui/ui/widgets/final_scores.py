@@ -11,16 +11,44 @@ from textual.widgets import Button, Input, Label
 
 from ...engine.view import PlayerView
 from ...table import Member, TableUpdate
+from .direct_repaint import RepaintedDirectly
+from .one_layout import SizedInOneLayout
 from .score_table import ScoreTable
 
 
-class FinalScores(Vertical):
+# The final scores' parts take their first size, at the game's end, in the layout that
+# shows them (see .one_layout): each asked for a second layout of every seat's screen.
+# What changes as they are shown (the scores, the winners' line) asks for its layout at
+# once (.direct_repaint), not once its own loop is idle: that came after the layout that
+# shows them, and laid the screen out again.
+class _Box(SizedInOneLayout, Vertical):
+    """The final scores' frame."""
+
+
+class _Buttons(SizedInOneLayout, Horizontal):
+    """The row of the final scores' buttons."""
+
+
+class _Line(RepaintedDirectly, SizedInOneLayout, Label):
+    """A line of words of the final scores."""
+
+
+class _Button(SizedInOneLayout, Button):
+    """A button of the final scores."""
+
+
+class _Scores(RepaintedDirectly, SizedInOneLayout, ScoreTable):
+    """The final scores' table."""
+
+
+class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
     """Final scores and the rematch vote, a part of the table screen.
 
     Not a screen of its own: a new screen for every seat at every game's end composed,
     styled and laid out the whole terminal again, and was garbage once the next game
     began. This one is mounted at the first game's end and shown again after each
-    rematch. Its buttons are pressed through the table screen (``rematch``, ``quit``).
+    rematch: then the one layout that hides the cave shows it. Its buttons are pressed
+    through the table screen (``rematch``, ``quit``).
     """
 
     DEFAULT_CSS = """
@@ -52,14 +80,15 @@ class FinalScores(Vertical):
     }
     """
 
-    def __init__(self, view: PlayerView, member: Member, **kwargs) -> None:
+    def __init__(self, member: Member, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.view = view
-        """The game's last view, whose scores are shown."""
+        self.view: PlayerView | None = None
+        """The game's last view, whose scores are shown (None until the game ends)."""
         self.member = member
         self._votes: TableUpdate | None = None
         self._built = False
-        self._shown = True  # mounted to be shown (unless a rematch begins first)
+        self._shown = False
+        self.display = False  # until shown
 
     @property
     def may_vote(self) -> bool:
@@ -68,16 +97,16 @@ class FinalScores(Vertical):
 
     def compose(self) -> ComposeResult:
         t = self.app.t
-        with Vertical(id="final-box"):
-            yield Label(t("final.title"), classes="dialog-title")
-            yield Label(Content(""), id="final-winners")
-            yield ScoreTable(id="final-scores")
-            yield Label(Content(""), id="final-note")
-            yield Label(Content(""), id="final-votes")
-            with Horizontal(classes="dialog-buttons"):
+        with _Box(id="final-box"):
+            yield _Line(t("final.title"), classes="dialog-title")
+            yield _Line(Content(""), id="final-winners")
+            yield _Scores(id="final-scores")
+            yield _Line(Content(""), id="final-note")
+            yield _Line(Content(""), id="final-votes")
+            with _Buttons(classes="dialog-buttons"):
                 if self.may_vote:
-                    yield Button(Content(t("final.rematch")), id="rematch", compact=True)
-                yield Button(Content(t("final.quit")), id="quit", compact=True)
+                    yield _Button(Content(t("final.rematch")), id="rematch", compact=True)
+                yield _Button(Content(t("final.quit")), id="quit", compact=True)
 
     def on_mount(self) -> None:
         self._built = True
@@ -102,6 +131,8 @@ class FinalScores(Vertical):
     def _fill(self) -> None:
         t = self.app.t
         view = self.view
+        if view is None:
+            return
         names = [view.players[s].name for s in view.winners]
         key = "final.winner" if len(names) == 1 else "final.winners"
         # Plain content: people's names and "[r]" must not be read as markup.
