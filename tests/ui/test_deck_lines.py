@@ -10,7 +10,7 @@ from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.deck_info import DeckInfo, DeckState
 from textual.geometry import Size
 
-from ui_helpers import FixedTable, H, T, mid_round, settled, until
+from ui_helpers import FixedTable, H, T, final_shown, mid_round, settled, until, whole_game
 
 
 async def test_the_deck_panel_keeps_its_lines_through_a_game_and_fits_a_new_one():
@@ -83,3 +83,36 @@ async def test_a_state_given_before_the_first_layout_is_measured_at_the_panels_w
         deck.refresh(layout=True)
         await settled(pilot)
         assert deck.size.height == deck._line_count(deck.size.width) == 5
+
+
+async def test_after_a_rematch_the_deck_panel_takes_the_lines_the_new_game_needs():
+    """A game whose deck panel grew (a hazard type removed) is followed by one that needs
+    fewer lines: from its first card on, the panel gives them back, for a player and for a
+    spectator. It was hidden under the final scores, with no size to go by, and kept the
+    old game's height, a blank line, until something else laid the screen out."""
+    for seat in (0, None):
+        table = whole_game(FixedTable())
+        app = DiamantApp(lang="en", member=table.member(seat))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: final_shown(app))
+            for game in (2, 3):
+                table.rematch()
+                table.reveal(T(3))
+                await until(pilot, lambda: not final_shown(app))
+                await settled(pilot)
+                deck = app.screen.query_one(DeckInfo)
+                await until(pilot, lambda: deck.state is not None and deck.state.view.step == 1)
+                await settled(pilot)
+                assert deck.size.height == deck._line_count(deck.size.width) == 5, (seat, game)
+                table.everyone("continue")
+                table.reveal(H("snakes"))
+                table.everyone("continue")
+                table.reveal(H("snakes"))  # a disaster: one more line (removed: snakes)
+                await until(pilot, lambda: deck.state.view.hazards_removed)
+                await settled(pilot)
+                assert deck.size.height == deck._line_count(deck.size.width) == 6, (seat, game)
+                while not table.game.over:
+                    table.reveal(T(1))
+                    if table.game.phase.value == "decision":
+                        table.everyone("leave")
+                await until(pilot, lambda: final_shown(app))

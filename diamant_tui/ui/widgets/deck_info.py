@@ -92,6 +92,10 @@ class DeckInfo(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         if self._keep_lines and old is not None and new is not None \
                 and new.view.round < old.view.round:
             self._height = 0
+            # Asked whatever its size says: hidden under the final scores, it has none,
+            # and it would keep the last game's lines.
+            self.refresh(layout=True)
+            return
         width = self.size.width
         if width <= 0:
             return  # not laid out yet: its first layout asks its height
