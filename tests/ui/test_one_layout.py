@@ -10,7 +10,7 @@ from diamant_tui.table import TableUpdate
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.deck_info import DeckInfo
-from ui_helpers import (FixedTable, H, T, final_shown, mid_round, screen_text, settled, summary_shown,
+from ui_helpers import (FixedTable, FrameCounter, H, T, final_shown, mid_round, screen_text, settled, summary_shown,
                         until, whole_game)
 
 
@@ -109,7 +109,7 @@ async def test_a_card_that_grows_the_deck_panel_lays_the_screen_out_once(monkeyp
 
 async def test_the_first_round_summary_lays_the_screen_out_once(monkeypatch):
     """The summary's box takes the size of its words: one layout, not one for the words
-    and another for the box's new size."""
+    and another for the box's new size, and no whole screen sent for it."""
     layouts = _screen_layouts(monkeypatch)
     table = FixedTable()
     app = DiamantApp(lang="en", member=table.member(0))
@@ -118,11 +118,15 @@ async def test_the_first_round_summary_lays_the_screen_out_once(monkeypatch):
         table.everyone("continue")
         await settled(pilot)
         layouts.clear()
+        frames = FrameCounter(app)
         table.reveal(T(5))
         table.everyone("leave")
         await until(pilot, lambda: summary_shown(app))
         await settled(pilot)
         assert len([s for s in layouts if s is app.screen]) == 1, layouts
+        # Only what changed is sent: the summary sized in the same layout as its box
+        # took the old size of the whole screen as a place to draw again.
+        assert frames.frames and frames.full == 0
         box = app.screen.query_one("#summary-box")
         # The whole summary fits its box: a title, three lines, a blank, a heading and
         # four players, a blank and the hint.

@@ -13,8 +13,10 @@ bar coming or going still asks for its own layout (``show_vertical_scrollbar``).
 Only for widgets whose height the first layout gets right by itself: a fixed share of
 the room, a container's (worked out from its children), or one worked out from the width
 Textual gives (the path's and the deck's ``get_content_height``, a ``Static``'s words).
-The game log does need the second layout: its lines are wrapped at the width it had when
-they were written, and a log column shown without it kept the old width.
+The game log does need the second layout: its lines are wrapped at the width it had
+when they were written, and a log column shown without it kept the old width. The round
+summary over the table (not its box) is left to Textual's way too: sized in one layout,
+its first showing sent every seat the whole screen.
 
 Private Textual (``Widget._size_updated``), pinned with it in pyproject.toml.
 """

@@ -48,7 +48,7 @@ class SummaryBox(RepaintedDirectly, SizedInOneLayout, Static):
     :mod:`.one_layout`)."""
 
 
-class RoundSummary(RepaintedDirectly, SizedInOneLayout, Vertical):
+class RoundSummary(RepaintedDirectly, Vertical):
     """How the round that just ended went, over the table (not the last round: the final
     scores have their own screen); Enter, Space or Escape closes it (the table screen's
     keys).
@@ -58,7 +58,9 @@ class RoundSummary(RepaintedDirectly, SizedInOneLayout, Vertical):
     at every round's end, where showing and hiding this costs one frame each. Its words
     are one widget's content. It is always laid out, and shown and hidden by a veil
     (:mod:`~diamant_tui.ui.veils`): by its display style each cost a layout of the whole
-    screen, and a CSS class would restyle it and everything in it.
+    screen, and a CSS class would restyle it and everything in it. Its box takes its size
+    in one layout (:mod:`.one_layout`); the summary itself does not: so sized, its first
+    showing sent every seat the whole screen.
     """
 
     # Over the table down to the footer (its height is set to leave the footer's line, see
