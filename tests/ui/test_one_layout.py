@@ -1,5 +1,7 @@
-"""A card that gives the path another row lays the table screen out only when the path
-needs more than the cave's area: below that it redraws the path's own lines."""
+"""The table screen's layouts, counted. A card that gives the path another row lays the
+screen out only when the path needs more than the cave's area (below that it redraws the
+path's own lines); a widget given another size by a layout asks for no second one; the
+game's end is one layout (two the first time, when the final scores are made)."""
 
 from dataclasses import replace
 
@@ -14,12 +16,8 @@ from ui_helpers import (FixedTable, FrameCounter, H, T, final_shown, mid_round, 
                         until, whole_game)
 
 
-async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_area(monkeypatch):
-    """Cards are revealed until the path is taller than its area. Each row it took
-    within the area cost no layout (the path and the feed under it used to be two
-    widgets, and the screen was laid out again whenever the path took a row), and the
-    round's earlier lines stayed under the cards; the row past the area made the path
-    taller and scrollable, scrolled to its end."""
+def _screen_layouts(monkeypatch) -> list[Screen]:
+    """The screens laid out from now on, one entry per layout."""
     layouts: list[Screen] = []
     refresh_layout = Screen._refresh_layout
 
@@ -28,6 +26,16 @@ async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_a
         return refresh_layout(self, *args, **kwargs)
 
     monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return layouts
+
+
+async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_area(monkeypatch):
+    """Cards are revealed until the path is taller than its area. Each row it took
+    within the area cost no layout (the path and the feed under it used to be two
+    widgets, and the screen was laid out again whenever the path took a row), and the
+    round's earlier lines stayed under the cards; the row past the area made the path
+    taller and scrollable, scrolled to its end."""
+    layouts = _screen_layouts(monkeypatch)
     table = mid_round(FixedTable())
     table.decide(Ana="continue")
     app = DiamantApp(lang="en", member=table.member(0))
@@ -66,19 +74,6 @@ async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_a
         assert [s for s in layouts if s is app.screen]
         scroll = app.screen.query_one("#path-scroll")
         assert scroll.scroll_y == scroll.max_scroll_y > 0
-
-
-def _screen_layouts(monkeypatch) -> list[Screen]:
-    """The screens laid out from now on, one entry per layout."""
-    layouts: list[Screen] = []
-    refresh_layout = Screen._refresh_layout
-
-    def counted(self, *args, **kwargs):
-        layouts.append(self)
-        return refresh_layout(self, *args, **kwargs)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
-    return layouts
 
 
 async def test_a_card_that_grows_the_deck_panel_lays_the_screen_out_once(monkeypatch):

@@ -33,4 +33,3 @@ class SizedInOneLayout:
                       layout: bool = True) -> bool:
         return super()._size_updated(  # type: ignore[misc]
             size, virtual_size, container_size, layout=False)
-
