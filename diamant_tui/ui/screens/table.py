@@ -450,8 +450,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             if self._final is None:
                 # Made at the first game's end only (held through every game, it was a
                 # fifth of a playing seat's memory), and shown again after a rematch.
-                self._final = FinalScores(self.member, id="final")
-                self._final.show(view)
+                self._final = FinalScores(view, self.member, id="final")
                 self.query_one("#table-main").mount(self._final, before=self._chat)
             else:
                 self._final.show(view)

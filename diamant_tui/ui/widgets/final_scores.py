@@ -80,15 +80,14 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
     }
     """
 
-    def __init__(self, member: Member, **kwargs) -> None:
+    def __init__(self, view: PlayerView, member: Member, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.view: PlayerView | None = None
-        """The game's last view, whose scores are shown (None until the game ends)."""
+        self.view = view
+        """The game's last view, whose scores are shown."""
         self.member = member
         self._votes: TableUpdate | None = None
         self._built = False
-        self._shown = False
-        self.display = False  # until shown
+        self._shown = True  # mounted to be shown (unless a rematch begins first)
 
     @property
     def may_vote(self) -> bool:
@@ -131,8 +130,6 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
     def _fill(self) -> None:
         t = self.app.t
         view = self.view
-        if view is None:
-            return
         names = [view.players[s].name for s in view.winners]
         key = "final.winner" if len(names) == 1 else "final.winners"
         # Plain content: people's names and "[r]" must not be read as markup.
