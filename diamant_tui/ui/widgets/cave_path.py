@@ -170,7 +170,7 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         if self._runs is None:
             self._runs = self._lines()
         width = self.size.width
-        if 0 <= y < len(self._runs) and width > 0:
+        if 0 <= y < len(self._runs):
             return drawn_runs(self._runs[y], self.visual_style, width)
         return Strip.blank(width, self.visual_style.rich_style)
 

@@ -31,7 +31,10 @@ def _run_style(base: VisualStyle, style: Style) -> Style:
 def drawn_runs(runs: list[Run], base: VisualStyle, width: int) -> Strip:
     """A line of ``runs`` over the ``base`` style, as Textual draws a line of text without
     wrapping (an ellipsis where it is cut), without making a Content of it. No offsets
-    for selecting text with the mouse are attached."""
+    for selecting text with the mouse are attached. No room at all (a terminal narrower
+    than the widget's padding): an empty line."""
+    if width <= 0:
+        return Strip.blank(0, base.rich_style)
     segments = [Segment(text, _run_style(base, style)) for text, style in runs if text]
     strip = Strip(segments)
     if strip.cell_length > width:

@@ -197,9 +197,7 @@ class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget
         if state is None or not 0 <= y <= len(state.view.players):
             return Strip.blank(width, self.visual_style.rich_style)
         runs = self._header() if y == 0 else self._row(state.view.players[y - 1])
-        # No room at all (a terminal narrower than the padding): nothing to draw.
-        return drawn_runs(runs, self.visual_style, width) if width > 0 \
-            else Strip.blank(width, self.visual_style.rich_style)
+        return drawn_runs(runs, self.visual_style, width)
 
     def _heads(self) -> tuple[str, ...]:
         """The columns' headings but the turn column's: name, place, carried, chest, relics."""
