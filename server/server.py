@@ -26,6 +26,7 @@ from .auth import ConnectionHandler
 from .bans import Ban, Bans
 from .chat_watch import ChatWatch
 from .collector import Collector
+from .lazy_tasks import keep_tasks_lazy
 from .identity import Identity
 from .config import ServerConfig
 from .fair_share import LoopShare
@@ -131,6 +132,7 @@ class GameServer:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
+        self._undo_lazy_tasks: Callable[[], None] = lambda: None
 
     @property
     def port(self) -> int:
@@ -147,6 +149,7 @@ class GameServer:
         """Open the database in the data folder (a
         :class:`~diamant_server.storage.StorageError` says what is wrong with it), load (or
         make) the host key and start listening."""
+        self._undo_lazy_tasks = keep_tasks_lazy(asyncio.get_running_loop())
         self.storage = Storage.open(self.config.data_path)
         self.lobby.storage = self.bans.storage = self.storage
         try:
@@ -298,6 +301,7 @@ class GameServer:
         await self._within(self.metrics.stop(), 1.0, "stopping the metrics endpoint")
         self._acceptor = None
         self.collector.restore()
+        self._undo_lazy_tasks()
         self._stopped.set()
         log.info("stopped in %.1f s; open tables saved: %d", time.monotonic() - started,
                  len(saved))
