@@ -442,8 +442,7 @@ class GameSession(asyncssh.SSHServerSession):
             chan.abort()
         if conn is not None:
             conn.abort()
-        if self.app is not None and self.app.is_running:
-            self.app.exit()
+        self._end_app()
 
     def eof_received(self) -> bool:
         return False  # close the channel
@@ -458,9 +457,7 @@ class GameSession(asyncssh.SSHServerSession):
             if handle is not None:
                 handle.cancel()
         self._watch = self._resize_handle = None
-        if self.app is not None and self.app.is_running:
-            self.app.exit()
-        elif self._task is None:
+        if not self._end_app() and self._task is None:
             self._finished()
 
     # --- the Terminal protocol, for the driver ---------------------------------------------
@@ -477,8 +474,7 @@ class GameSession(asyncssh.SSHServerSession):
         except (BrokenPipeError, OSError, asyncssh.Error):
             # The client closed its side first: the session ends without more output.
             self._closed = True
-            if self.app is not None and self.app.is_running:
-                self.app.exit()
+            self._end_app()
             return False
         return True
 
@@ -519,11 +515,22 @@ class GameSession(asyncssh.SSHServerSession):
         """End the session, showing ``message`` on the client's normal screen afterwards."""
         if message and not self.farewell:
             self.farewell = message
-        if self.app is not None and self.app.is_running:
-            self.app.exit()
-        elif self._chan is not None:
+        if not self._end_app() and self._chan is not None:
             self._say_farewell()
             self._chan.exit(0)
+
+    def _end_app(self) -> bool:
+        """Ask the app to end, if it runs; whether it did.
+
+        Asked through its queue of messages, after whatever it is doing: an app asked to
+        end while it makes its first screen cannot put its widgets on it (Textual raises
+        ``MountError``), as when a client's input ends at once (``ssh -tt host play t <
+        /dev/null``) or its connection drops as it joins."""
+        app = self.app
+        if app is None or not app.is_running:
+            return False
+        app.call_later(app.exit)
+        return True
 
     async def _run(self) -> None:
         status = 0

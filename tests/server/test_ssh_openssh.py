@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import shutil
 import uuid
@@ -132,3 +133,37 @@ async def test_openssh_with_setenv_no_color_gets_no_colour(server, tmp_path):
         assert params & {1, 7}, "bold and reverse video are still there"
     finally:
         await tmux.kill()
+
+
+async def test_input_that_ends_at_once_ends_the_session_without_an_error(server, tmp_path,
+                                                                         caplog):
+    """``ssh -tt host play t < /dev/null``: the client's input ends while the app makes its
+    first screen. The session ends, and the server logs no error (it logged the app's
+    failure, ``MountError``: the app was asked to end before its screen was mounted)."""
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_path = tmp_path / "id_ed25519"
+    key.write_private_key(key_path)
+    key_path.chmod(0o600)
+    for attempt in range(3):  # the end of input meets the app at a slightly different point
+        proc = await asyncio.create_subprocess_exec(
+            "ssh", "-tt", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+            "-i", str(key_path), "-p", str(server.port), "ann@127.0.0.1",
+            "play", f"quiet{attempt}", "--seats", "3", "--bots", "2",
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL)
+        try:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + WAIT
+            while not any(r.getMessage().endswith(": closed") and r.name == "diamant_server.session"
+                          for r in caplog.records):
+                assert loop.time() < end, "the session did not end"
+                await asyncio.sleep(0.05)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+            await proc.wait()
+        errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert not errors, [r.getMessage() for r in errors]
+        caplog.clear()
