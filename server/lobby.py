@@ -372,12 +372,15 @@ class Lobby:
         return self.storage.save_table(table_id, table.name, snapshot["settings"], kept)
 
     def _lobby_part(self, table: Table) -> dict:
-        seated = {self._sitters.get((table, seat)) for seat in range(len(table.seats))}
-        return {
-            "owner": self._owners.get(table),
-            "codes": {identity: code for identity, code in self._code_of.items()
-                      if identity in seated},
-        }
+        # Looked up seat by seat: a table is saved at nearly every change, and going
+        # through every code the server holds made each save cost more with every
+        # person connected.
+        codes = {}
+        for seat in range(len(table.seats)):
+            identity = self._sitters.get((table, seat))
+            if identity is not None and identity in self._code_of:
+                codes[identity] = self._code_of[identity]
+        return {"owner": self._owners.get(table), "codes": codes}
 
     async def restore_tables(self, wait: float) -> list[str]:
         """Rebuild the tables saved in the database (after a stop or a crash), each at the
