@@ -163,6 +163,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._flood_told_at: float | None = None
         self._input_stopped = False
         self._closed = False
+        self._input_ended = False
+        """The client has sent its end of input (EOF)."""
         self._warnings = WarningLimiter(self.log)
         self._conn: Any = None
         self._stalled_since: float | None = None
@@ -445,7 +447,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._end_app()
 
     def eof_received(self) -> bool:
-        return False  # close the channel
+        # The client sends nothing more: its app ends (at once, or as soon as it is made),
+        # and the channel is closed the usual way, with the exit status: closed without
+        # it, OpenSSH's client stayed connected.
+        self._input_ended = True
+        self._end_app()
+        return self._task is not None  # else no app was asked for: close the channel now
 
     def break_received(self, msec: int) -> bool:
         return False
@@ -520,16 +527,16 @@ class GameSession(asyncssh.SSHServerSession):
             self._chan.exit(0)
 
     def _end_app(self) -> bool:
-        """Ask the app to end, if it runs; whether it did.
+        """Ask the app to end, if one was made and has not ended; whether it did.
 
         Asked through its queue of messages, after whatever it is doing: an app asked to
         end while it makes its first screen cannot put its widgets on it (Textual raises
         ``MountError``), as when a client's input ends at once (``ssh -tt host play t <
         /dev/null``) or its connection drops as it joins."""
         app = self.app
-        if app is None or not app.is_running:
-            return False
-        app.call_later(app.exit)
+        if app is None or self._task is None or self._task.done():
+            return False  # none made yet, or it has ended
+        app.call_later(app.exit)  # (once it has ended, nothing is queued any more)
         return True
 
     async def _run(self) -> None:
@@ -546,6 +553,8 @@ class GameSession(asyncssh.SSHServerSession):
                 self.farewell, status = str(exc), 2
                 return
             app.driver_class = functools.partial(SSHDriver, terminal=self)
+            if self._input_ended:  # the client's input ended before the app was made
+                self._end_app()
             self._applied_size = self.size
             await app.run_async(size=self.size)
             if app._exception is not None:  # an error inside the app: Textual caught it

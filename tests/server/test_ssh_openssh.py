@@ -138,8 +138,9 @@ async def test_openssh_with_setenv_no_color_gets_no_colour(server, tmp_path):
 async def test_input_that_ends_at_once_ends_the_session_without_an_error(server, tmp_path,
                                                                          caplog):
     """``ssh -tt host play t < /dev/null``: the client's input ends while the app makes its
-    first screen. The session ends, and the server logs no error (it logged the app's
-    failure, ``MountError``: the app was asked to end before its screen was mounted)."""
+    first screen. The session ends, the server logs no error (it logged the app's failure,
+    ``MountError``: the app was asked to end before its screen was mounted), and the client
+    exits by itself, its terminal given back (it stayed connected: no exit status came)."""
     caplog.set_level(logging.INFO, logger="diamant_server")
     key = asyncssh.generate_private_key("ssh-ed25519")
     key_path = tmp_path / "id_ed25519"
@@ -151,19 +152,20 @@ async def test_input_that_ends_at_once_ends_the_session_without_an_error(server,
             "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
             "-i", str(key_path), "-p", str(server.port), "ann@127.0.0.1",
             "play", f"quiet{attempt}", "--seats", "3", "--bots", "2",
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL)
         try:
-            loop = asyncio.get_running_loop()
-            end = loop.time() + WAIT
-            while not any(r.getMessage().endswith(": closed") and r.name == "diamant_server.session"
-                          for r in caplog.records):
-                assert loop.time() < end, "the session did not end"
-                await asyncio.sleep(0.05)
+            out, _ = await asyncio.wait_for(proc.communicate(), 20)
         finally:
             if proc.returncode is None:
                 proc.kill()
-            await proc.wait()
+                await proc.wait()
+        assert proc.returncode == 0
+        # The terminal as it was: the main screen again, the cursor shown.
+        assert out.rfind(b"\x1b[?1049l") > out.rfind(b"\x1b[?1049h") >= 0
+        assert out.rfind(b"\x1b[?25h") > out.rfind(b"\x1b[?25l") >= 0
+        assert any(r.getMessage().endswith(": closed") and r.name == "diamant_server.session"
+                   for r in caplog.records)
         errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert not errors, [r.getMessage() for r in errors]
         caplog.clear()
