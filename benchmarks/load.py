@@ -24,7 +24,8 @@ What it measures:
 - server memory (``/proc/PID/status``): idle, after the first wave, after all joins, peak;
 - games completed, errors (clients' and the server's error log), this process's own CPU;
 - the passes of the server's cycle collector by generation (count, time, longest pause,
-  the collecting thread's CPU, and those made in threads other than the event loop's);
+  the collecting thread's CPU, and those made in threads other than the event loop's), and
+  its looks at how much what it froze has grown (count, time, longest);
 - the stop: SIGTERM with every client still connected, until the server process exits.
 
 With ``--attack N``, N abusive clients (see :class:`load_client.Attacker`: key flooders, an
@@ -407,6 +408,8 @@ class Run:
                            "other_threads": {"passes": int(elsewhere), "total_s": elsewhere_s}}
                           for generation, (passes, total, longest, cpu, elsewhere, elsewhere_s)
                           in enumerate(report["collections"])],
+            "collector_growth_checks": dict(zip(
+                ("count", "total_s", "longest_s", "sweeps"), report["growth_checks"])),
             "stop": {k: v for k, v in stopped.items() if k not in ("error_messages",)},
             "attack": None if args.attack is None else {
                 "attackers": [{"name": a.name, "kind": a.kind, "connections": a.connections,
@@ -457,6 +460,11 @@ def table_text(r: dict) -> str:
             f"gen{g['generation']} {_fmt(g['cpu_s'], 1000, 0)} ms; "
             f"{g['other_threads']['passes']}x {_fmt(g['other_threads']['total_s'], 1000, 0)} ms"
             for g in r["collector"])),
+        ("  its looks at the frozen objects", "{}x {} ms (longest {}), {} sweeps".format(
+            int(r["collector_growth_checks"]["count"]),
+            _fmt(r["collector_growth_checks"]["total_s"], 1000, 0),
+            _fmt(r["collector_growth_checks"]["longest_s"], 1000, 0),
+            int(r["collector_growth_checks"]["sweeps"]))),
         ("load generator CPU in play", f"{_fmt(own['play_core_share'], 100, 0)} % of a core"),
         ("stop (SIGTERM → exit)", f"{_fmt(r['stop'].get('signal_to_exit_s'), 1, 2)} s "
                                   f"(server.stop {_fmt(r['stop'].get('seconds'), 1, 2)} s)"),

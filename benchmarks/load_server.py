@@ -11,7 +11,8 @@ of behaviour:
   its bytes;
 - the games that reach their final scores, and every error the server logs;
 - every pass of Python's cycle collector (count, time in all and longest, by generation):
-  a full collection looks at every app's objects at once, and stops every screen meanwhile.
+  a full collection looks at every app's objects at once, and stops every screen meanwhile;
+  and the collector's looks at how much its frozen objects have grown, which stop them too.
 
 It answers the load generator over a pipe (``snapshot``, ``report``), stops like
 ``diamant serve`` on SIGTERM (``GameServer.stop``) and reports how long that took.
@@ -58,6 +59,10 @@ class Probe:
     seconds of the collecting thread, and the passes and seconds made in threads other
     than the event loop's (the database's, a computer player's). Wall and CPU differ when
     a collection made in another thread waits, in its callbacks, for the loop's thread."""
+    growth_checks: list[float] = field(default_factory=lambda: [0, 0.0, 0.0, 0])
+    """The collector's looks at how much its frozen objects have grown
+    (:meth:`~diamant_server.collector.Collector.check`): count, seconds in all, longest,
+    and how many of them swept (their time, a full collection, is counted above too)."""
     _last_step: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     _collecting_since: float = 0.0
     _collecting_cpu: float = 0.0
@@ -87,7 +92,8 @@ class Probe:
     def report(self) -> dict:
         """Everything, once the load is over."""
         return {**self.snapshot(), "reveal_log": self.reveals,
-                "error_messages": self.error_messages, "collections": self.collections}
+                "error_messages": self.error_messages, "collections": self.collections,
+                "growth_checks": self.growth_checks}
 
 
 class _ErrorCounter(logging.Handler):
@@ -111,13 +117,15 @@ class _ErrorCounter(logging.Handler):
 
 
 def _instrument(probe: Probe) -> None:
-    """Wrap the two places measured; each wrapper calls the original unchanged."""
+    """Wrap the places measured; each wrapper calls the original unchanged."""
     from diamant_tui.table import TableStatus
     from diamant_tui.table.updates import Updates
+    from diamant_server.collector import Collector
     from diamant_server.session import GameSession
 
     publish = Updates.publish
     send = GameSession.send
+    check = Collector.check
 
     def timed_publish(updates: Updates, events, **how) -> None:
         state, name = updates._state, updates._table_name  # the table's, as it publishes
@@ -137,7 +145,19 @@ def _instrument(probe: Probe) -> None:
         probe.sent_bytes += len(data)
         return send(session, data)
 
+    def timed_check(collector: Collector) -> bool:
+        started = time.perf_counter()
+        swept = check(collector)
+        took = time.perf_counter() - started
+        checks = probe.growth_checks
+        checks[0] += 1
+        checks[1] += took
+        checks[2] = max(checks[2], took)
+        checks[3] += swept
+        return swept
+
     Updates.publish = timed_publish  # type: ignore[method-assign]
+    Collector.check = timed_check  # type: ignore[method-assign]
     GameSession.send = counted_send  # type: ignore[method-assign]
 
 
