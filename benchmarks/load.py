@@ -25,7 +25,7 @@ What it measures:
 - games completed, errors (clients' and the server's error log), this process's own CPU;
 - the passes of the server's cycle collector by generation (count, time, longest pause,
   the collecting thread's CPU, and those made in threads other than the event loop's), and
-  its looks at how much what it froze has grown (count, time, longest);
+  its checks of how much the memory has grown, frozen garbage in it (count, time, longest);
 - the stop: SIGTERM with every client still connected, until the server process exits.
 
 With ``--attack N``, N abusive clients (see :class:`load_client.Attacker`: key flooders, an
@@ -460,7 +460,7 @@ def table_text(r: dict) -> str:
             f"gen{g['generation']} {_fmt(g['cpu_s'], 1000, 0)} ms; "
             f"{g['other_threads']['passes']}x {_fmt(g['other_threads']['total_s'], 1000, 0)} ms"
             for g in r["collector"])),
-        ("  its looks at the frozen objects", "{}x {} ms (longest {}), {} sweeps".format(
+        ("  its checks of the memory's growth", "{}x {} ms (longest {}), {} sweeps".format(
             int(r["collector_growth_checks"]["count"]),
             _fmt(r["collector_growth_checks"]["total_s"], 1000, 0),
             _fmt(r["collector_growth_checks"]["longest_s"], 1000, 0),

@@ -12,7 +12,7 @@ of behaviour:
 - the games that reach their final scores, and every error the server logs;
 - every pass of Python's cycle collector (count, time in all and longest, by generation):
   a full collection looks at every app's objects at once, and stops every screen meanwhile;
-  and the collector's looks at how much its frozen objects have grown, which stop them too.
+  and the collector's checks of how much the memory has grown, which stop them too.
 
 It answers the load generator over a pipe (``snapshot``, ``report``), stops like
 ``diamant serve`` on SIGTERM (``GameServer.stop``) and reports how long that took.
@@ -60,7 +60,7 @@ class Probe:
     than the event loop's (the database's, a computer player's). Wall and CPU differ when
     a collection made in another thread waits, in its callbacks, for the loop's thread."""
     growth_checks: list[float] = field(default_factory=lambda: [0, 0.0, 0.0, 0])
-    """The collector's looks at how much its frozen objects have grown
+    """The collector's checks of how much the memory has grown, frozen garbage in it
     (:meth:`~diamant_server.collector.Collector.check`): count, seconds in all, longest,
     and how many of them swept (their time, a full collection, is counted above too)."""
     _last_step: dict[str, tuple[int, int, int]] = field(default_factory=dict)

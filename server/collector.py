@@ -21,11 +21,16 @@ at 100. So what survives a full collection is frozen too, at once: everything le
 is alive, and the next full collection looks only at what has grown old since. What the
 collector no longer sees is what dies later as a cycle: the app of a session that ends,
 the final scores' screen of a game once the next begins. So every :data:`CHECK_EVERY`
-seconds the frozen objects are counted, and once they have grown by half since the last
-look at everything (:data:`GROWTH`), besides what the sessions opened since then hold
+seconds the memory the interpreter holds is measured (in blocks, one or more per object:
+:func:`sys.getallocatedblocks`), and once it has grown by half since the last look at
+everything (:data:`GROWTH`), besides what the sessions opened since then hold
 (:data:`PER_SESSION` each), everything is unfrozen and collected once: a pause as long as
 a full collection was before, but rare (with 20 seats playing a game every two minutes,
-frozen garbage grew by about 20,000 objects a minute, against 270,000 alive).
+frozen garbage grew by about 20,000 objects a minute, against 270,000 alive). The frozen
+objects were counted instead until the count showed in the load generator: Python walks
+them all to count them, about 55 ms for 600,000 at 100 seats, a pause for every screen
+every 30 s; the blocks are counted per pool of memory, in about a millisecond for two
+million.
 
 A full collection is allowed after every other young collection of the middle generation
 (Python waits for ten), whenever what has grown old since the last one is a quarter of
@@ -41,25 +46,27 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 from typing import Callable
 
 YOUNG = 10_000
 """New objects between two young collections (Python's default is 700)."""
 
 GROWTH = 1.5
-"""How much the frozen objects may grow (dead ones among them) before every object is
-looked at again."""
+"""How much the interpreter's memory may grow (frozen garbage in it) before every object
+is looked at again."""
 
-PER_SESSION = 20_000
-"""Objects a session's app may add to what is frozen without being counted as growth
-(measured: 14,000 to 18,000 with a table screen at 80x24)."""
+PER_SESSION = 50_000
+"""Blocks of memory a session's app may add without being counted as growth: about five
+times what a seat playing at 80x24 holds (about 11,000, measured with 20 seats), for
+larger terminals and what is kept for everyone (the allowance in objects it replaces was
+about six times what a seat's app left frozen)."""
 
 OLD_AFTER = 1
 """Collections of the middle generation after which a full one may come (Python: 10)."""
 
 CHECK_EVERY = 30.0
-"""Seconds between two counts of the frozen objects (Python walks their list to count
-them: about 13 ms for two million, as many as 100 sessions hold)."""
+"""Seconds between two measures of the interpreter's memory."""
 
 
 class Collector:
@@ -106,10 +113,10 @@ class Collector:
             self.check()
 
     def check(self) -> bool:
-        """Sweep if the frozen objects have grown by :data:`GROWTH` since the last sweep,
-        besides the new sessions' apps; whether it did."""
+        """Sweep if the interpreter's memory has grown by :data:`GROWTH` since the last
+        sweep, besides the new sessions' apps; whether it did."""
         opened = max(0, self._sessions() - self._sessions_at_sweep)
-        if gc.get_freeze_count() <= GROWTH * self._after_sweep + PER_SESSION * opened:
+        if sys.getallocatedblocks() <= GROWTH * self._after_sweep + PER_SESSION * opened:
             return False
         self.sweep()
         return True
@@ -125,7 +132,7 @@ class Collector:
         what survives, and measure the growth from there on."""
         gc.collect()
         gc.freeze()  # once the callback is set, it has frozen them already
-        self._after_sweep, self._sessions_at_sweep = gc.get_freeze_count(), self._sessions()
+        self._after_sweep, self._sessions_at_sweep = sys.getallocatedblocks(), self._sessions()
 
     def restore(self) -> None:
         """At the server's stop: the settings it found, nothing frozen."""
