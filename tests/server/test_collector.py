@@ -62,13 +62,13 @@ async def test_memory_grown_by_half_with_frozen_garbage_is_all_looked_at_again()
     try:
         assert not collector.check() and collector.sweeps == 0
         base, frozen = sys.getallocatedblocks(), gc.get_freeze_count()
-        apps = [Node() for _ in range(base)]  # a block or more each: the memory doubles
+        apps = [Node() for _ in range(base)]  # a block or more each: the memory about doubles
         gc.collect()  # a full collection freezes them, alive
         left = weakref.ref(apps[0])
         assert gc.get_freeze_count() > frozen + base
         del apps[:]  # their cycles die frozen: out of the collector's sight
         gc.collect()
-        assert left() is not None and sys.getallocatedblocks() > 2 * base
+        assert left() is not None and sys.getallocatedblocks() > 1.8 * base
         assert collector.check() and collector.sweeps == 1
         assert left() is None  # the sweep freed them
         assert sys.getallocatedblocks() < 1.2 * base
@@ -87,7 +87,7 @@ async def test_new_sessions_may_grow_the_memory_by_what_they_hold():
         sessions[0] = 2 * base // PER_SESSION  # apps for that many: room for 2 x base more
         apps = [Node() for _ in range(base)]  # alive, a base's worth of blocks or more
         gc.collect()
-        assert sys.getallocatedblocks() > 2 * base
+        assert sys.getallocatedblocks() > 1.8 * base
         assert not collector.check() and collector.sweeps == 0
         sessions[0] = 0  # they all leave: what they held is garbage beyond the allowance
         del apps[:]
