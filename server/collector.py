@@ -49,8 +49,13 @@ import gc
 import sys
 from typing import Callable
 
-YOUNG = 10_000
-"""New objects between two young collections (Python's default is 700)."""
+YOUNG = 5_000
+"""New objects between two young collections (Python's default is 700). 10,000 until the
+collector's pauses were what held 500 seats back: with 5,000, at 200 seats (two pairs of
+``benchmarks/load.py --seats 200 --pace 0.7 --screen light``) the longest young, middle
+and full collections went from 56-65, 115-125 and 181-189 ms to 39, 92-97 and 110-140 ms,
+for the same CPU and the same time collecting in all; 30,000 and 40,000 made them
+longer."""
 
 GROWTH = 1.5
 """How much the interpreter's memory may grow (frozen garbage in it) before every object
