@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import shlex
 import shutil
 import uuid
 
@@ -52,6 +53,18 @@ class Tmux:
             pass
 
 
+def ssh_command(tmp_path, port: int, *options: str) -> list[str]:
+    """The real ssh client's command line up to the remote command, as ann: a new key of
+    its own (written to ``tmp_path``), no known hosts, no prompts; ``options`` besides."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_path = tmp_path / "id_ed25519"
+    key.write_private_key(key_path)
+    key_path.chmod(0o600)
+    return ["ssh", *options, "-o", "StrictHostKeyChecking=no", "-o",
+            "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes",
+            "-o", "BatchMode=yes", "-i", str(key_path), "-p", str(port), "ann@127.0.0.1"]
+
+
 def score_row(game, seat: int) -> re.Pattern:
     """The final-scores row of ``seat``: place, name, each round's takings and the total."""
     rounds = " +".join(str(r.banked[seat]) for r in game.round_results)
@@ -63,16 +76,8 @@ async def test_openssh_in_tmux_plays_a_short_game(server, tmp_path):
     """The real ssh client plays a game to the final scores (those the server counted),
     goes back to the lobby, leaves with a clean exit, and gets its terminal back: the
     main screen, the cursor shown and no mouse reporting."""
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    key_path = tmp_path / "id_ed25519"
-    key.write_private_key(key_path)
-    key_path.chmod(0o600)
-    ssh = (
-        f"ssh -t -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
-        f"-o LogLevel=ERROR -o IdentitiesOnly=yes -o BatchMode=yes -i {key_path} "
-        f"-p {server.port} ann@127.0.0.1 play tmuxcave --seats 3 --bots 2; "
-        f"echo ssh exited with status $?; sleep 30"
-    )
+    ssh = (shlex.join(ssh_command(tmp_path, server.port, "-t"))
+           + " play tmuxcave --seats 3 --bots 2; echo ssh exited with status $?; sleep 30")
     tmux = Tmux()
     try:
         await tmux.run("new-session", "-d", "-s", "game", "-x", "80", "-y", "24", ssh)
@@ -109,16 +114,8 @@ async def test_openssh_in_tmux_plays_a_short_game(server, tmp_path):
 async def test_openssh_with_setenv_no_color_gets_no_colour(server, tmp_path):
     """OpenSSH sends NO_COLOR only when told to (SetEnv, or SendEnv for a variable of the
     client's own); then the game arrives without a single colour, bold and reverse kept."""
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    key_path = tmp_path / "id_ed25519"
-    key.write_private_key(key_path)
-    key_path.chmod(0o600)
-    ssh = (
-        f"ssh -t -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
-        f"-o LogLevel=ERROR -o IdentitiesOnly=yes -o BatchMode=yes -i {key_path} "
-        f"-o SetEnv=NO_COLOR=1 -p {server.port} ann@127.0.0.1 play plain --seats 3 --bots 2; "
-        "sleep 30"
-    )
+    ssh = (shlex.join(ssh_command(tmp_path, server.port, "-t", "-o", "SetEnv=NO_COLOR=1"))
+           + " play plain --seats 3 --bots 2; sleep 30")
     tmux = Tmux()
     try:
         # tmux offers 256 colours (TERM=tmux-256color or screen-256color), which the game
@@ -142,16 +139,10 @@ async def test_input_that_ends_at_once_ends_the_session_without_an_error(server,
     ``MountError``: the app was asked to end before its screen was mounted), and the client
     exits by itself, its terminal given back (it stayed connected: no exit status came)."""
     caplog.set_level(logging.INFO, logger="diamant_server")
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    key_path = tmp_path / "id_ed25519"
-    key.write_private_key(key_path)
-    key_path.chmod(0o600)
+    ssh = ssh_command(tmp_path, server.port, "-tt")
     for attempt in range(3):  # the end of input meets the app at a slightly different point
         proc = await asyncio.create_subprocess_exec(
-            "ssh", "-tt", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-            "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-            "-i", str(key_path), "-p", str(server.port), "ann@127.0.0.1",
-            "play", f"quiet{attempt}", "--seats", "3", "--bots", "2",
+            *ssh, "play", f"quiet{attempt}", "--seats", "3", "--bots", "2",
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL)
         try:

@@ -12,8 +12,8 @@ from diamant_tui.table import TableUpdate
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.deck_info import DeckInfo
-from ui_helpers import (FixedTable, FrameCounter, H, T, final_shown, mid_round, screen_text, settled, summary_shown,
-                        until, whole_game)
+from ui_helpers import (FixedTable, FrameCounter, H, T, final_shown, mid_round, screen_text,
+                        settled, summary_shown, until, whole_game)
 
 
 def _screen_layouts(monkeypatch) -> list[Screen]:
