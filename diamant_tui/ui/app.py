@@ -26,6 +26,7 @@ from .messages import LeaveReplay, LeaveTable, TableUpdated
 from .screens.base import _Guarded
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
+from .span_chops import gather_frames_from_spans
 from .cursor_moves import keep_cursor_moves
 from .dispatch_plans import plan_dispatches
 from .lazy_strip_caches import make_strip_caches_lazy
@@ -54,6 +55,7 @@ plan_dispatches()  # a message's handlers are looked up once per kind of widget 
 use_light_pump_queues()  # and each message pump's queue and events hold no deque
 use_veils()  # widgets hidden and shown again without a layout (the round summary)
 keep_cursor_moves()  # a frame's cursor moves are made once per cell, not once per move
+gather_frames_from_spans()  # a frame's lines are gathered only where they are sent
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 
