@@ -6,7 +6,8 @@ the key bar at the foot: nearly the whole screen), asks every widget in that box
 lines, and cuts every line of every widget at the screen's columns on every screen line
 that has a change anywhere. It then sends only the changed spans. A widget that does not
 touch a changed span, and the containers under the widgets that cover them, were asked
-and cut for nothing: at a table of five, most of the compositor's work in a frame.
+and cut for nothing: about 40 % of what gathering a frame cost at a table of five
+(0.94 against 0.57-0.60 ms a frame, headless), about 9 % of a seat's CPU on a server.
 
 Here the same frame is gathered from the spans: a widget is asked for its lines only if
 it reaches an unfilled piece of a changed span, and a line is cut only there. What is
