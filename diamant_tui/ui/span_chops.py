@@ -22,7 +22,7 @@ from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
 
-_textual_partial_update = Compositor.render_partial_update
+_textual_partial_update = Compositor.render_partial_update  # Textual's own (tests compare)
 _NOTHING = Strip([])
 """What stands for a piece of which only the cursor move to it is sent."""
 
@@ -50,7 +50,7 @@ def _wanted_pieces(cuts: list[list[int]], spans: list[tuple[int, int, int]],
     return wanted, touching
 
 
-def _span_chops(compositor: Compositor, crop: Region,
+def _span_chops(compositor: Compositor,
                 spans: list[tuple[int, int, int]]) -> list[dict[int, Strip | None]]:
     """The pieces of the changed lines, front to back as Textual paints them."""
     cuts = compositor.cuts
@@ -58,18 +58,14 @@ def _span_chops(compositor: Compositor, crop: Region,
                                             for line_cuts in cuts]
     wanted, touching = _wanted_pieces(cuts, spans)
     intersection = Region.intersection
-    crop_overlaps = crop.overlaps
     for widget, (region, clip) in compositor.visible_widgets.items():
         if not wanted:
             break  # every piece to send has its strip
-        if not crop_overlaps(clip):
-            continue
         render_region = intersection(region, clip)
-        if not (render_region.width and render_region.height):
-            continue
         first_cut, last_cut = render_region.column_span
         top = render_region.y
-        # The lines of this widget that still want a piece within its columns.
+        # The lines of this widget that still want a piece within its columns (none for
+        # a widget out of sight or away from every change).
         rows = []
         for y in range(top, top + render_region.height):
             pieces = wanted.get(y)
@@ -116,14 +112,13 @@ def _span_chops(compositor: Compositor, crop: Region,
 
 def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
     """Textual's ``render_partial_update``, its pieces gathered from the changed spans."""
-    screen_region = self.size.region
     update_regions = self._dirty_regions.copy()
     self._dirty_regions.clear()
     if not update_regions:
         return None
-    crop = Region.from_union(update_regions).intersection(screen_region)
+    # (No box around the changes: a widget is asked only for what reaches a span.)
     spans = list(self._regions_to_spans(update_regions))
-    chops = _span_chops(self, crop, spans)
+    chops = _span_chops(self, spans)
     chop_ends = [cut_set[1:] for cut_set in self.cuts]
     return ChopsUpdate(chops, spans, chop_ends)
 
@@ -134,9 +129,4 @@ def gather_frames_from_spans() -> None:
     Compositor.render_partial_update = _render_partial_update  # type: ignore[method-assign]
 
 
-def gather_frames_as_textual() -> None:
-    """Textual's own way back (for tests that compare the two)."""
-    Compositor.render_partial_update = _textual_partial_update  # type: ignore[method-assign]
-
-
-__all__ = ["gather_frames_as_textual", "gather_frames_from_spans"]
+__all__ = ["gather_frames_from_spans"]

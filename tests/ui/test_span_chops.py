@@ -119,7 +119,6 @@ async def test_a_row_of_the_player_list_asks_no_other_widget_for_its_lines(monke
     app = DiamantApp(lang="en", member=table.member(None))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.screen.view is not None)
-        await pilot.pause()
         await pilot.pause(0.3)
         asked: list[str] = []
         for widget in app.screen._compositor.visible_widgets:
