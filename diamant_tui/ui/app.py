@@ -26,6 +26,7 @@ from .messages import LeaveReplay, LeaveTable, TableUpdated
 from .screens.base import _Guarded
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
+from .shared_rules import share_applied_rules
 from .span_chops import gather_frames_from_spans
 from .cursor_moves import keep_cursor_moves
 from .dispatch_plans import plan_dispatches
@@ -46,6 +47,7 @@ from .widgets.too_small import TooSmall
 LeaveHandler = Callable[["DiamantApp"], None]
 
 share_parsed_css()  # every app in this process parses its CSS once, together
+share_applied_rules()  # and finds which rules hold for a widget in its place once
 keep_strips_acyclic()  # a frame's lines are freed with it, not by the cycle collector
 make_strip_caches_lazy()  # and make no cache they do not use
 keep_unfiltered_lines()  # nor a copy of each line that the colour filter leaves as it is
