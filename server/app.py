@@ -21,10 +21,9 @@ from diamant_tui.engine.errors import DiamantError, RecordError
 from diamant_tui.engine.record import replay_record
 from diamant_tui.ui.screens.replay import ReplayScreen
 from diamant_tui.i18n import LANGUAGES, detect_language
-from diamant_tui.table import Member, Table, TableSettings, TableStatus
+from diamant_tui.table import Member, Table, TableSettings, TableStatus, TableUpdate
 from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
-from diamant_tui.ui.messages import TableUpdated
 
 from .admin import AdminDesk, AdminNotice, TableClosedByAdmin
 from .admin_screen import AdminScreen
@@ -195,10 +194,9 @@ class ServerApp(DiamantApp):
         self.help_note = self.t("help.resume", code=code, command=command)
         self.notify(self.help_note, timeout=10, markup=False)
 
-    def on_table_updated(self, message: TableUpdated) -> None:
+    def table_update_shown(self, update: TableUpdate) -> None:
         # A guest's code expired with their last game: a rematch gets them a new one.
-        # (Textual calls DiamantApp's handler after this one.)
-        update = message.update
+        super().table_update_shown(update)
         if update.status is TableStatus.PLAYING and self.member is not None:
             self.lobby.game_seen(self.member.table)
         if (self.identity.guest and update.seat is not None

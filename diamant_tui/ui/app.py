@@ -18,11 +18,11 @@ from textual.binding import Binding
 
 from ..engine.record import Replay
 from ..i18n import Translator, detect_language
-from ..table import Member, Table, TableStatus
+from ..table import Member, Table, TableStatus, TableUpdate
 from .bindings import translate_bindings
 from .colours import apply_colours
 from .literal import printable
-from .messages import LeaveReplay, LeaveTable, TableUpdated
+from .messages import LeaveReplay, LeaveTable
 from .screens.base import _Guarded
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
@@ -42,7 +42,6 @@ from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
 from .screens.table import TableScreen
 from .setup_choices import SetupChoices
-from .widgets.too_small import TooSmall
 
 LeaveHandler = Callable[["DiamantApp"], None]
 
@@ -148,14 +147,16 @@ class DiamantApp(App):
         screen = self.screen
         return isinstance(screen, _Guarded) and screen.too_small
 
-    def on_table_updated(self, message: TableUpdated) -> None:
-        # Each table update bubbles up from its screen: when a game begins or ends the
-        # size overlays say so (or stop saying so).
-        playing = message.update.status is TableStatus.PLAYING
+    def table_update_shown(self, update: TableUpdate) -> None:
+        """A table's screen has handled ``update`` (every update, whatever became of the
+        screen): when a game begins or ends, the size overlays say so (or stop saying so).
+        A host's app extends this."""
+        playing = update.status is TableStatus.PLAYING
         if playing != self._game_was_on:
             self._game_was_on = playing
             for screen in self.screen_stack:
-                for overlay in screen.query(TooSmall):
+                overlay = getattr(screen, "_size_guard", None)
+                if overlay is not None and overlay.is_attached:
                     overlay.refresh()
 
     def notify(self, message: str, *, title: str = "", severity: str = "information",

@@ -7,8 +7,12 @@ from textual.message import Message
 from ..table import TableUpdate
 
 
-class TableUpdated(Message):
-    """The table sent a new update (posted by the table's callback on the event loop)."""
+class TableUpdated(Message, bubble=False):
+    """The table sent a new update (posted by the table's callback on the event loop).
+
+    It stays with the table's screen, which tells its app once it has shown the update
+    (:meth:`~diamant_tui.ui.app.DiamantApp.table_update_shown`): bubbled up, it was one
+    more message handled by every seat's app for every update."""
 
     def __init__(self, update: TableUpdate) -> None:
         super().__init__()

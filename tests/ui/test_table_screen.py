@@ -12,7 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from diamant_tui.engine.events import CardRevealed
-from diamant_tui.table import Table, TableSettings
+from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.describe import describe
 from diamant_tui.ui.screens.confirm import ConfirmScreen
@@ -598,3 +598,32 @@ async def test_a_game_ending_while_a_chat_line_is_typed_keeps_the_keys_in_the_ch
         await pilot.press("escape")
         await settled(pilot)
         assert app.focused.id == "rematch"  # the chat closed: back to the final scores
+
+
+async def test_a_table_update_stays_with_its_screen_which_tells_its_app():
+    """The app handles no message for a table's update (one fewer for every seat at every
+    update); the screen tells it of each once it is shown, the game's end included."""
+    table = FixedTable()
+    told = []
+
+    class Told(DiamantApp):
+        def table_update_shown(self, update) -> None:
+            told.append(update.status)
+            super().table_update_shown(update)
+
+    app = Told(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        reached_app = []
+        app.message_signal.subscribe(
+            app, lambda message: reached_app.append(message)
+            if isinstance(message, TableUpdated) else None, immediate=True)
+        told.clear()
+        published = []
+        publish = table.publish
+        table.publish = lambda events: (published.append(events), publish(events))
+        whole_game(table)
+        await until(pilot, lambda: final_shown(app))
+        await settled(pilot)
+        assert len(told) == len(published) > 20
+        assert told[-1] is TableStatus.FINISHED and reached_app == []

@@ -229,6 +229,14 @@ class TableScreen(SharedBlank, DiamantScreen):
     # -- updates -------------------------------------------------------------------
 
     async def on_table_updated(self, message: TableUpdated) -> None:
+        try:
+            await self._show_update(message)
+        finally:
+            # Told whatever became of this screen meanwhile, as it was when the update
+            # bubbled up to it.
+            self.app.table_update_shown(message.update)
+
+    async def _show_update(self, message: TableUpdated) -> None:
         update = message.update
         view = update.view
         if view is not None and not self._has_game_parts:
