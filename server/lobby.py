@@ -24,7 +24,7 @@ from typing import Awaitable, Callable
 from diamant_tui.engine.errors import DiamantError
 from diamant_tui.i18n import Translator
 from diamant_tui.table import ChatLimits, Member, SeatKind, Table, TableSettings, TableStatus
-from diamant_tui.table.journal import Save
+from diamant_tui.table.journal import Save, SaveChoices
 from diamant_tui.table.snapshot import SnapshotError
 from diamant_tui.ui.setup_choices import default_level, levels
 
@@ -177,6 +177,7 @@ class Lobby:
         try:
             table = Table(settings, creator=creator, on_game_over=self._game_over,
                           chat=self.chat, save=self._saver(table_id, holder),
+                          save_choices=self._choices_saver(table_id, holder),
                           bot_time_limit=self.bot_time_limit)
         except (DiamantError, ValueError) as exc:
             raise LobbyError("lobby.error.settings", reason=str(exc)) from None
@@ -365,6 +366,19 @@ class Lobby:
 
         return save
 
+    def _choices_saver(self, table_id: str, holder: list[Table]) -> SaveChoices | None:
+        """What a table saves the choices of a turn with, between two of its snapshots."""
+        if self.storage is None:
+            return None
+
+        async def save(choices: dict | None) -> None:
+            table = holder[0] if holder else None
+            if (table is None or self.storage is None or self._ids.get(table) != table_id):
+                return  # closed meanwhile: nothing to keep
+            await self.storage.save_table_choices(table_id, choices)
+
+        return save
+
     def _save_table(self, table: Table, table_id: str, snapshot: dict) -> Awaitable[None]:
         """Queue ``snapshot`` of ``table`` in the database now, with the lobby's part."""
         assert self.storage is not None
@@ -398,7 +412,9 @@ class Lobby:
                 holder: list[Table] = []
                 table = Table.restore(snapshot, wait=wait, on_game_over=self._game_over,
                                       chat=self.chat, save=self._saver(saved.id, holder),
-                                      bot_time_limit=self.bot_time_limit)
+                                      save_choices=self._choices_saver(saved.id, holder),
+                                      bot_time_limit=self.bot_time_limit,
+                                      chosen=saved.choices)
             except (KeyError, TypeError, SnapshotError, DiamantError, ValueError) as exc:
                 log.error("saved table %r (%s) cannot be rebuilt: %s", saved.name, saved.id, exc)
                 tell_host(f"The saved table {saved.name!r} (id {saved.id}) could not be rebuilt "

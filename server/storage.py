@@ -77,6 +77,8 @@ class SavedTable:
     settings: Any
     snapshot: Any
     updated: str
+    choices: Any = None
+    """What was saved with :meth:`Storage.save_table_choices` since the snapshot."""
 
 
 @dataclass(frozen=True)
@@ -180,8 +182,13 @@ def _version_3(db: sqlite3.Connection) -> None:
         PRIMARY KEY (kind, value))""")
 
 
+def _version_4(db: sqlite3.Connection) -> None:
+    """The choices of the turn under way made since a table's snapshot (NULL: none)."""
+    db.execute("ALTER TABLE open_tables ADD COLUMN choices TEXT")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
-    _version_1, _version_2, _version_3)
+    _version_1, _version_2, _version_3, _version_4)
 """Migration ``n`` (from 0) takes a database from version ``n`` to ``n + 1``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -487,14 +494,24 @@ class Storage:
 
         def run(db: sqlite3.Connection) -> None:
             db.execute(
-                """INSERT INTO open_tables (id, name, settings, snapshot, updated)
-                   VALUES (?, ?, ?, ?, ?)
+                """INSERT INTO open_tables (id, name, settings, snapshot, updated, choices)
+                   VALUES (?, ?, ?, ?, ?, NULL)
                    ON CONFLICT (id) DO UPDATE SET name = excluded.name,
                        settings = excluded.settings, snapshot = excluded.snapshot,
-                       updated = excluded.updated""",
+                       updated = excluded.updated, choices = NULL""",
                 (table_id, name, _json(settings), _json(snapshot), now))
 
         return self._write(run)
+
+    def save_table_choices(self, table_id: str, choices: Any) -> Awaitable[None]:
+        """Keep what changed in a table since its last :meth:`save_table` (anything JSON
+        can hold, handed over), given back with it until the next one replaces both: the
+        choices of a turn, a few bytes where the snapshot is kilobytes. Nothing is kept
+        for a table never saved."""
+        now = _now()
+        return self._write(_statement(
+            "UPDATE open_tables SET choices = ?, updated = ? WHERE id = ?",
+            (_json(choices), now, table_id)))
 
     def drop_table(self, table_id: str) -> Awaitable[None]:
         """Forget a table that is no longer in progress."""
@@ -577,9 +594,11 @@ class Storage:
     async def tables_in_progress(self) -> list[SavedTable]:
         """Every table saved and not dropped, oldest first."""
         rows = await self._read(lambda db: db.execute(
-            "SELECT id, name, settings, snapshot, updated FROM open_tables "
+            "SELECT id, name, settings, snapshot, updated, choices FROM open_tables "
             "ORDER BY rowid").fetchall())
-        return [SavedTable(i, n, json.loads(s), json.loads(p), u) for i, n, s, p, u in rows]
+        return [SavedTable(i, n, json.loads(s), json.loads(p), u,
+                           None if c is None else json.loads(c))
+                for i, n, s, p, u, c in rows]
 
     async def game_record(self, game_id: int) -> dict | None:
         """The record of game ``game_id`` (its ``meta`` included), if there is such a game."""

@@ -22,10 +22,17 @@ class Disk:
 
     def __init__(self) -> None:
         self.kept: list[str] = []
+        self.choices: list[str] = []
+        """The turns' choices saved alone (by a table given :meth:`save_choices`)."""
 
     async def save(self, snapshot: dict) -> None:
         await asyncio.sleep(0)  # a write completes later, as a real one does
         self.kept.append(json.dumps(snapshot))
+        self.choices.clear()  # a database replaces them with the snapshot
+
+    async def save_choices(self, choices: dict) -> None:
+        await asyncio.sleep(0)
+        self.choices.append(json.dumps(choices))
 
 
 def rounds_of(table: Table) -> list:
@@ -177,3 +184,39 @@ async def test_a_save_holds_its_generators_packed_and_one_of_the_first_format_st
     assert saved["game"] is not None and saved["game"]["record"]["rounds"]
     for form in (saved, _as_first_format(saved)):
         assert await rebuilt_rounds(form) == whole
+
+
+async def test_a_choice_is_saved_alone_after_its_turns_snapshot_and_restored_with_it():
+    """A choice that does not end its turn saves the turn's choices, a few bytes, not
+    the whole table; rebuilt from the snapshot and those choices, the choice stays made.
+    The choice that ends the turn saves the whole table again."""
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
+                  save=disk.save, save_choices=disk.save_choices)
+    ann = table.sit("ann", "key:ann")
+    bob = table.sit("bob", "key:bob")
+    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION
+                and 2 in table.game.pending)  # the computer player has chosen
+    await table.saved()
+    snapshots = len(disk.kept)
+    ann.decide(Decision.LEAVE)
+    await table.saved()
+    assert len(disk.kept) == snapshots
+    snapshot, chosen = json.loads(disk.kept[-1]), json.loads(disk.choices[-1])
+    game = table.game
+    assert chosen["turn"] == snapshot["game"]["turn"] == [0, game.round, game.step]
+    assert chosen["pending"] == {"0": "leave", "2": game.pending[2].value}
+    assert len(disk.choices[-1]) < len(disk.kept[-1]) / 20
+
+    again = Table.restore(snapshot, wait=30, chosen=chosen)
+    assert again.game.pending[0] is Decision.LEAVE and 1 not in again.game.pending
+    await again.close()
+    # Choices of another turn (saved before a snapshot that was lost) are left out.
+    other = {**chosen, "turn": [0, game.round, game.step - 1]}
+    again = Table.restore(snapshot, wait=30, chosen=other)
+    assert 0 not in again.game.pending
+    await again.close()
+
+    bob.decide(Decision.CONTINUE)  # the turn's last choice: the card follows
+    await until(lambda: len(disk.kept) > snapshots)
+    await table.close()

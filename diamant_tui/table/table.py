@@ -33,9 +33,10 @@ from .info import (
     TableStatus,
     TableUpdate,
 )
+from .snapshot import choices as take_choices
 from .snapshot import restore as restore_snapshot
 from .snapshot import snapshot as take_snapshot
-from .journal import Journal, Save
+from .journal import Journal, Save, SaveChoices
 from .play import BOT_TIME_LIMIT, Play
 from .seats import Seats
 from .state import Seat, TableState
@@ -114,11 +115,14 @@ class Table:
         marks_delay: float = MARKS_DELAY,
         chat: ChatLimits = ChatLimits(),
         save: Save | None = None,
+        save_choices: SaveChoices | None = None,
         bot_time_limit: float = BOT_TIME_LIMIT,
         _restored: tuple[TableState, random.Random] | None = None,
     ) -> None:
-        """``save`` keeps the table's snapshots (see :mod:`.journal`); without it, the
-        table lives in memory only. A computer player that thinks longer than
+        """``save`` keeps the table's snapshots (see :mod:`.journal`), and
+        ``save_choices`` the choices of a turn made after its snapshot (without it, they
+        are saved as snapshots); without ``save``, the table lives in memory only. A
+        computer player that thinks longer than
         ``bot_time_limit`` seconds has a stand-in decide for it."""
         self.settings = settings.checked()
         self.chat_limits = chat
@@ -133,13 +137,15 @@ class Table:
             for seat, spec in enumerate(self.settings.bots, start=first_bot):
                 self._seats.seat_bot(seat, spec)
         # self._state: all the table would save (with its settings), see TableState.
-        self._journal = Journal(save, self.snapshot, self.settings.name)
+        self._journal = Journal(save, self.snapshot, self.settings.name,
+                                save_choices=save_choices,
+                                take_choices=lambda: take_choices(self._state))
         self._chat = Chat(chat, self.settings.name)
         clock = TurnClock(self.settings.timer)
         self._updates = Updates(self._state, self._seats, self._chat, clock,
                                 table_name=self.name,
                                 marks_delay=marks_delay, chat_gather=chat.gather,
-                                on_change=self._journal.changed)
+                                on_change=self._journal.changed, on_choice=self._journal.chose)
         self._play = Play(self._state, self._seats, self._updates, clock,
                           pace=self.settings.pace, table_name=self.name,
                           on_over=self._game_over,
@@ -151,8 +157,10 @@ class Table:
     @classmethod
     def restore(cls, data: dict, *, wait: float, on_game_over: Callable[["Table"], None] | None = None,
                 marks_delay: float = MARKS_DELAY, chat: ChatLimits = ChatLimits(),
-                save: Save | None = None, bot_time_limit: float = BOT_TIME_LIMIT) -> "Table":
-        """The table saved in ``data`` (a :meth:`snapshot`), at the point it had reached.
+                save: Save | None = None, save_choices: SaveChoices | None = None,
+                bot_time_limit: float = BOT_TIME_LIMIT, chosen: dict | None = None) -> "Table":
+        """The table saved in ``data`` (a :meth:`snapshot`), at the point it had reached,
+        with the choices saved after it (``chosen``).
 
         Nobody is connected: each person comes back through :meth:`sit` with their
         identity. A game in progress goes on once they are all back, or ``wait`` seconds
@@ -160,9 +168,10 @@ class Table:
         restart does not play people's games for them. Raises
         :class:`~diamant_tui.table.snapshot.SnapshotError` for a snapshot that makes no
         table. Must be called with an event loop running."""
-        settings, state, rng = restore_snapshot(data)
+        settings, state, rng = restore_snapshot(data, chosen)
         table = cls(settings, on_game_over=on_game_over, marks_delay=marks_delay, chat=chat,
-                    save=save, bot_time_limit=bot_time_limit, _restored=(state, rng))
+                    save=save, save_choices=save_choices, bot_time_limit=bot_time_limit,
+                    _restored=(state, rng))
         if state.status is TableStatus.PLAYING:
             loop = asyncio.get_running_loop()
             table._waiting_for_people = loop.call_later(wait, table._go_on)
