@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import TEST_CONFIG
-from diamant_server.fair_share import CURRENT_SESSION
+from diamant_server.fair_share import CURRENT_SESSION, IDLE_MEASURE, LoopShare
 from diamant_server.server import GameServer
 from diamant_tui.engine.events import CardRevealed
 from test_ssh_terminal import until
@@ -214,3 +214,36 @@ async def test_a_player_deciding_is_never_held_however_dear_their_screen(
         for stop in stoppers:
             stop()
     await until(lambda: not anns.input_held)  # nothing lost: only late
+
+
+class _Counted:
+    """A session as the share sees it, counting how often it is asked whether it is
+    seated in a game."""
+
+    def __init__(self) -> None:
+        self.loop_seconds = 0.0
+        self.last_input = 0.0
+        self.keys_passed = 0
+        self.asked = 0
+
+    @property
+    def seated(self) -> bool:
+        self.asked += 1
+        return True
+
+    def release_input(self) -> None:
+        pass
+
+
+def test_whether_a_session_is_seated_is_asked_every_few_ticks_not_at_every_tick():
+    """While the loop is late every session's use is looked at every tick (20 a second);
+    whether it holds a seat changes only at a game's start and end."""
+    share = LoopShare(lag=0.02, window=2.0, hold=1.0, seat_weight=2.0)
+    sessions = [_Counted() for _ in range(3)]
+    for session in sessions:
+        share.add(session)
+    for tick in range(1, 21):
+        share._ticks = tick
+        share._measure(0.05)
+    assert [s.asked for s in sessions] == [20 // IDLE_MEASURE] * 3
+    assert all(share.weight(s) == 2.0 for s in sessions)
