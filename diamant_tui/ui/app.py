@@ -59,6 +59,9 @@ keep_cursor_moves()  # a frame's cursor moves are made once per cell, not once p
 gather_frames_from_spans()  # a frame's lines are gathered only where they are sent
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
+CHOICE_KEYS = frozenset({"c", "l"})
+"""The keys of a choice, handed by the app to the table's screen and the bindings at once
+(see :meth:`DiamantApp.on_event`)."""
 
 
 class DiamantApp(App):
@@ -140,7 +143,32 @@ class DiamantApp(App):
             and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)
         ):
             return
+        if (isinstance(event, events.Key) and not event.is_forwarded
+                and event.key in CHOICE_KEYS):
+            screen = self.screen
+            if isinstance(screen, TableScreen) and screen.passes_choice_keys():
+                await self._choice_key(screen, event)
+                return
         await super().on_event(event)
+
+    async def _choice_key(self, screen: TableScreen, event: events.Key) -> None:
+        """What Textual does with a key, for a choice's key that nothing between the
+        focused widget and the table's screen handles: the key was posted to the focused
+        choice button and bubbled up through the panel, two containers and the screen to
+        the app, six messages handled before its binding acted, for every seat at nearly
+        every turn (about 2 % of the server's CPU). Here it goes straight to the screen's
+        handler, then the app's, then the bindings, in that order, as it went."""
+        if not self.app_focus:
+            self.app_focus = True
+        if self.focused is not None:
+            screen._clear_tooltip()
+        if await self._check_bindings(event.key, priority=True):
+            return
+        screen.on_key(event)  # a key sent before the turn stops here (see there)
+        if event._stop_propagation:
+            return
+        self.on_key(event)
+        await self._check_bindings(event.key)
 
     def size_guard_shown(self) -> bool:
         """Whether the "enlarge your terminal" overlay covers the screen on top."""

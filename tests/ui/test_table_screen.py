@@ -4,6 +4,7 @@ the round told under the path, and redrawing only what changed."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from textual import events
@@ -20,7 +21,7 @@ from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.messages import TableUpdated
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.cave_path import CavePath
-from diamant_tui.ui.widgets.decision import DecisionPanel
+from diamant_tui.ui.widgets.decision import ChoiceButton, DecisionPanel
 from diamant_tui.ui.widgets.deck_info import DeckInfo
 from diamant_tui.ui.widgets.event_banner import EventBanner
 from diamant_tui.ui.widgets.key_bar import KeyBar, KeyGroup, KeyHint
@@ -627,3 +628,36 @@ async def test_a_table_update_stays_with_its_screen_which_tells_its_app():
         await settled(pilot)
         assert len(told) == len(published) > 20
         assert told[-1] is TableStatus.FINISHED and reached_app == []
+
+
+async def test_a_choices_key_acts_without_passing_through_the_widgets():
+    """`c` and `l` go from the app to the table's screen and the bindings at once, not as
+    messages through the focused button, the panel and the screen; what those did with
+    them still holds: the choice is made, a key sent before the turn is dropped, and the
+    chat box, once open, gets its letters."""
+    table = mid_round(FixedTable())  # Ana (seat 0) has a choice to make
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        keys_seen = []
+        for node in (screen, *screen.query(ChoiceButton), screen.query_one(DecisionPanel)):
+            node.message_signal.subscribe(
+                node, lambda message: keys_seen.append(message)
+                if isinstance(message, events.Key) else None, immediate=True)
+        # Sent before the turn began (as by a key held down): dropped.
+        due_since = screen._due_since
+        screen._due_since = time.monotonic() + 60
+        await pilot.press("l")
+        await settled(pilot)
+        assert table.submitted == []
+        screen._due_since = due_since
+        await pilot.press("l")
+        await settled(pilot)
+        assert table.submitted == [(0, Decision.LEAVE)] and keys_seen == []
+        table.reveal(T(3))  # her choice ended the turn
+        await settled(pilot)
+        await pilot.press("t", "c", "l")
+        await settled(pilot)
+        assert screen.query_one("#chat-input").value == "cl"
+        assert table.submitted == [(0, Decision.LEAVE)]

@@ -28,7 +28,7 @@ from ..messages import LeaveTable, TableUpdated
 from ..widgets.blank_containers import Column, Row, SharedBlank
 from ..widgets.cave_path import CavePath, PathScroll
 from ..widgets.deck_info import DeckInfo, DeckState
-from ..widgets.decision import DecisionPanel, DecisionState
+from ..widgets.decision import ChoiceButton, DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.final_scores import FinalScores
 from ..widgets.game_log import KeptLog
@@ -496,6 +496,14 @@ class TableScreen(SharedBlank, DiamantScreen):
         if action == "close_chat":
             return self._chat is not None and self._chat.has_class("-open")
         return True
+
+    def passes_choice_keys(self) -> bool:
+        """Whether a choice's key would reach this screen from the focused widget untouched,
+        as it does while a choice button or nothing has the focus (not the chat box, nor
+        the final scores' buttons): the app may then hand it to :meth:`on_key` and the
+        bindings itself (see ``DiamantApp.on_event``)."""
+        focused = self.focused
+        return self.maximized is None and (focused is None or isinstance(focused, ChoiceButton))
 
     def on_key(self, event: events.Key) -> None:
         # A key sent before the round's first decision reached the screen (an Enter that
