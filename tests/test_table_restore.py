@@ -211,11 +211,14 @@ async def test_a_choice_is_saved_alone_after_its_turns_snapshot_and_restored_wit
     again = Table.restore(snapshot, wait=30, chosen=chosen)
     assert again.game.pending[0] is Decision.LEAVE and 1 not in again.game.pending
     await again.close()
-    # Choices of another turn (saved before a snapshot that was lost) are left out.
+    # Choices of another turn (saved before a snapshot that was lost), or damaged, are
+    # left out: the table is rebuilt from its snapshot alone.
     other = {**chosen, "turn": [0, game.round, game.step - 1]}
-    again = Table.restore(snapshot, wait=30, chosen=other)
-    assert 0 not in again.game.pending
-    await again.close()
+    for left_out in (other, {"turn": chosen["turn"], "pending": "damaged"}, ["damaged"],
+                     {"turn": chosen["turn"], "pending": {"0": "maybe"}}):
+        again = Table.restore(snapshot, wait=30, chosen=left_out)
+        assert 0 not in again.game.pending
+        await again.close()
 
     bob.decide(Decision.CONTINUE)  # the turn's last choice: the card follows
     await until(lambda: len(disk.kept) > snapshots)

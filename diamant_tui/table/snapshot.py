@@ -106,7 +106,7 @@ def restore(data: Any, chosen: Any = None) -> tuple[TableSettings, TableState, r
     table."""
     try:
         game = data.get("game")
-        if (isinstance(chosen, dict) and isinstance(game, dict) and "turn" in game
+        if (_choices_fit(chosen) and isinstance(game, dict) and "turn" in game
                 and chosen.get("turn") == game["turn"]):
             data = {**data, "game": {**game, "pending": {**game["pending"], **chosen["pending"]}}}
         if data.get("format") not in READ_FORMATS:
@@ -128,6 +128,16 @@ def restore(data: Any, chosen: Any = None) -> tuple[TableSettings, TableState, r
         raise
     except Exception as exc:  # a damaged or foreign snapshot: say what, never half-build
         raise SnapshotError(f"{type(exc).__name__}: {exc}") from None
+
+
+def _choices_fit(chosen: Any) -> bool:
+    """Whether ``chosen`` reads as :func:`choices` writes it (anything else is left out,
+    and the table rebuilt from its snapshot alone)."""
+    made = {decision.value for decision in Decision}
+    pending = chosen.get("pending") if isinstance(chosen, dict) else None
+    return isinstance(pending, dict) and all(
+        isinstance(seat, str) and seat.isdigit() and decision in made
+        for seat, decision in pending.items())
 
 
 def _seat(data: dict[str, Any]) -> Seat:

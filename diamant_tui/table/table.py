@@ -122,8 +122,8 @@ class Table:
         """``save`` keeps the table's snapshots (see :mod:`.journal`), and
         ``save_choices`` the choices of a turn made after its snapshot (without it, they
         are saved as snapshots); without ``save``, the table lives in memory only. A
-        computer player that thinks longer than
-        ``bot_time_limit`` seconds has a stand-in decide for it."""
+        computer player that thinks longer than ``bot_time_limit`` seconds has a
+        stand-in decide for it."""
         self.settings = settings.checked()
         self.chat_limits = chat
         self.on_game_over = on_game_over
