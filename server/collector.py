@@ -55,7 +55,10 @@ collector's pauses were what held 500 seats back: with 5,000, at 200 seats (two 
 ``benchmarks/load.py --seats 200 --pace 0.7 --screen light``) the longest young, middle
 and full collections went from 56-65, 115-125 and 181-189 ms to 39, 92-97 and 110-140 ms,
 for the same CPU and the same time collecting in all; 30,000 and 40,000 made them
-longer."""
+longer. At 500 seats (two alternating pairs of ``--seats 500 --pace 0.7 --screen light``),
+10,000 took about 4 % less CPU and 13-15 % less time collecting, for longer pauses (the
+longest young, middle and full 177-208, 335-376 and 542-551 ms against 102-128, 274-358
+and 393-432) and no better reveal→screen p99: kept at 5,000."""
 
 GROWTH = 1.5
 """How much the interpreter's memory may grow (frozen garbage in it) before every object
