@@ -359,10 +359,9 @@ class Lobby:
             return None
 
         async def save(snapshot: dict) -> None:
-            table = holder[0] if holder else None
-            if (table is None or self.storage is None or self._ids.get(table) != table_id):
-                return  # closed meanwhile: nothing to keep
-            await self._save_table(table, table_id, snapshot)
+            table = self._still_kept(table_id, holder)
+            if table is not None:
+                await self._save_table(table, table_id, snapshot)
 
         return save
 
@@ -372,12 +371,19 @@ class Lobby:
             return None
 
         async def save(choices: dict | None) -> None:
-            table = holder[0] if holder else None
-            if (table is None or self.storage is None or self._ids.get(table) != table_id):
-                return  # closed meanwhile: nothing to keep
-            await self.storage.save_table_choices(table_id, choices)
+            if self._still_kept(table_id, holder) is not None:
+                assert self.storage is not None
+                await self.storage.save_table_choices(table_id, choices)
 
         return save
+
+    def _still_kept(self, table_id: str, holder: list[Table]) -> Table | None:
+        """The table ``holder`` holds, if it is still open under ``table_id`` with a
+        database to keep it in (None: closed meanwhile, nothing to keep)."""
+        table = holder[0] if holder else None
+        if table is None or self.storage is None or self._ids.get(table) != table_id:
+            return None
+        return table
 
     def _save_table(self, table: Table, table_id: str, snapshot: dict) -> Awaitable[None]:
         """Queue ``snapshot`` of ``table`` in the database now, with the lobby's part."""

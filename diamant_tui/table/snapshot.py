@@ -59,8 +59,7 @@ def snapshot(settings: TableSettings, state: TableState, rng: random.Random) -> 
             "config": game.config.to_dict(),
             "record": game_to_record(game),
             "rng": _rng_to_json(game.rng),
-            "pending": {str(seat): decision.value for seat, decision in game.pending.items()},
-            "turn": _turn(state),
+            **choices(state),  # "turn" and "pending"
         }
     return {
         "format": FORMAT,
@@ -88,14 +87,8 @@ def choices(state: TableState) -> dict[str, Any] | None:
     game = state.game
     if game is None:
         return None
-    return {"turn": _turn(state),
+    return {"turn": [state.games_played, game.round, game.step],
             "pending": {str(seat): decision.value for seat, decision in game.pending.items()}}
-
-
-def _turn(state: TableState) -> list[int]:
-    game = state.game
-    assert game is not None
-    return [state.games_played, game.round, game.step]
 
 
 def restore(data: Any, chosen: Any = None) -> tuple[TableSettings, TableState, random.Random]:
