@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from textual.screen import Screen
 
-from diamant_tui.table import TableUpdate
+from diamant_tui.table import Table, TableSettings, TableUpdate
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
@@ -152,3 +152,47 @@ async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkey
             await until(pilot, lambda: not final_shown(app))
             whole_game(table, last_card=False)
         assert counts == [2, 1], counts
+
+
+async def test_a_game_beginning_at_a_waiting_table_lays_the_screen_out_once(monkeypatch):
+    """The game's parts are mounted as the game begins, where the waiting panel stood.
+    One layout places and sizes them all. The buttons, the note, the banner and the
+    player list, given their first size, each asked for a second layout; so did the
+    waiting panel as it was hidden, and Textual's second wait for the mount: each a
+    frame later, for every seat at the table."""
+    layouts = _screen_layouts(monkeypatch)
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:3",), pace=0.05, seed=5))
+    ann = table.sit("Ann", "key-ann")
+    app = DiamantApp(lang="en", member=ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Ann" in screen_text(app))
+        await settled(pilot)
+        layouts.clear()
+        table.sit("Bob", "key-bob")  # the last seat: the game begins
+        await until(pilot, lambda: app.screen.view is not None
+                    and app.screen.view.decision_due)
+        await settled(pilot)
+        assert len([s for s in layouts if s is app.screen]) == 1, layouts
+        text = screen_text(app)
+        assert "Continue [c]" in text and "Bob" in text and "Deck" in text
+    await table.close()
+
+
+async def test_a_seat_taken_at_a_waiting_table_lays_nothing_out(monkeypatch):
+    """The waiting panel fills the column whatever it says: a person sitting down
+    redraws its words, and lays the screen out for no one already waiting."""
+    layouts = _screen_layouts(monkeypatch)
+    table = Table(TableSettings(name="den", seats=4, bots=("cards:3",), pace=0.05, seed=5))
+    ann = table.sit("Ann", "key-ann")
+    app = DiamantApp(lang="en", member=ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Ann" in screen_text(app))
+        await settled(pilot)
+        layouts.clear()
+        frames = FrameCounter(app)
+        table.sit("Bob", "key-bob")
+        await until(pilot, lambda: "Bob" in screen_text(app))
+        await settled(pilot)
+        assert [s for s in layouts if s is app.screen] == []
+        assert frames.frames and frames.full == 0
+    await table.close()

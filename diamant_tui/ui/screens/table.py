@@ -36,6 +36,7 @@ from ..widgets.players import PlayersState, PlayerList
 from ..widgets.key_bar import KeyBar
 from ..widgets.round_bar import BarState, RoundBar
 from ..widgets.round_summary import RoundSummary
+from ..widgets.one_layout import mount_in_one_layout
 from ..widgets.steady_input import SteadyInput
 from ..widgets.waiting import WaitingPanel, WaitingState
 from .base import DiamantScreen
@@ -193,7 +194,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         parts = self._game_parts()
         for part in parts:
             part.display = False  # shown by _show_part, in the same layout as the panel goes
-        await self.query_one("#table-main").mount_all(parts, before=self._chat)
+        await mount_in_one_layout(self.query_one("#table-main"), *parts, before=self._chat)
         if self.is_attached:  # not closed meanwhile (the person left, the session ended)
             self._game_parts_mounted()
 

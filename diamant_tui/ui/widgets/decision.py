@@ -21,10 +21,11 @@ from textual.widgets import Input, Label
 from ...engine.view import Decision
 from .blank_containers import SharedBlank
 from .focus_look import FocusDrawnByItself
+from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
 
-class ChoiceButton(SharedLines, FocusDrawnByItself, can_focus=True):
+class ChoiceButton(SizedInOneLayout, SharedLines, FocusDrawnByItself, can_focus=True):
     """One of the two choices, drawn as a one-line button: blank while nothing is due,
     marked when chosen; Enter, Space or a click chooses it.
 
@@ -118,7 +119,7 @@ class DecisionState:
     deadline: float | None = None
 
 
-class NoteLabel(SharedLines, Label):
+class NoteLabel(SizedInOneLayout, SharedLines, Label):
     """A label of plain words (the panel's note and timer), drawn once for the process
     for each text: every seat's panel says the same things at the same moments."""
 
@@ -126,7 +127,7 @@ class NoteLabel(SharedLines, Label):
         return (str(self.content),)
 
 
-class DecisionPanel(SharedBlank, Horizontal):
+class DecisionPanel(SharedBlank, SizedInOneLayout, Horizontal):
     """Two buttons and a line saying what is expected; the own choice stays marked.
 
     The buttons show only while this seat has a choice to make; a spectator's panel

@@ -7,13 +7,14 @@ from textual.widgets import Static
 
 from ..cells import wrap
 from ..literal import literal
+from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
 SHOWN = 2
 """How many lines the banner holds; earlier lines of the round go to the feed under the path (CavePath)."""
 
 
-class EventBanner(SharedLines, Static):
+class EventBanner(SizedInOneLayout, SharedLines, Static):
     """Shows the texts of the latest update; ``show(..., disaster=True)`` for a disaster.
 
     Each text keeps a line of its own. One too long for the width (long names in wide

@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from ..literal import printable
+from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
 
@@ -129,7 +130,7 @@ def key_spans(keys: tuple[KeyHint | KeyGroup, ...]) -> list[tuple[int, int, KeyH
     return spans
 
 
-class KeyBar(SharedLines, Widget):
+class KeyBar(SizedInOneLayout, SharedLines, Widget):
     """The screen's shown bindings, each drawn as `` key `` then ``words ``; a key that
     does nothing for now is dimmed, and a click on a key presses it.
 

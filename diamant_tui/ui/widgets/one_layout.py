@@ -24,6 +24,7 @@ Private Textual (``Widget._size_updated``), pinned with it in pyproject.toml.
 from __future__ import annotations
 
 from textual.geometry import Size
+from textual.widget import Widget
 
 
 class SizedInOneLayout:
@@ -33,3 +34,21 @@ class SizedInOneLayout:
                       layout: bool = True) -> bool:
         return super()._size_updated(  # type: ignore[misc]
             size, virtual_size, container_size, layout=False)
+
+
+async def mount_in_one_layout(parent: Widget, *widgets: Widget, before: Widget | None = None,
+                              ) -> None:
+    """Mount ``widgets`` in ``parent`` and wait until they are mounted, with the one
+    layout that asks.
+
+    Textual's ``mount`` also hands the same wait to the parent, as its next callback,
+    for a caller that does not await it; once run, that asks for the layout again. The
+    parent runs it when its own loop next wakes, often after the screen has laid the
+    new widgets out: at a game's start that was a second layout of the whole screen,
+    a frame later, for every seat. Awaited here, the copy is dropped.
+    Private Textual (``MessagePump._next_callbacks``), pinned with it."""
+    awaited = parent.mount_all(widgets, before=before)
+    parent._next_callbacks[:] = [
+        callback for callback in parent._next_callbacks
+        if getattr(callback.callback, "func", None) is not awaited]
+    await awaited

@@ -22,6 +22,7 @@ from ..literal import printable
 from .component_styles import KeptComponentStyles
 from .direct_repaint import RepaintedDirectly
 from .drawn_runs import Run, drawn_runs
+from .one_layout import SizedInOneLayout
 from .shared_lines import KeptBackgrounds, KeptWhileShown, app_of, look_key
 
 MIN_NAME = 8
@@ -70,7 +71,8 @@ _ROWS = KeptWhileShown(ROWS_KEPT)
 """The lists' lines, kept while a list shows one (the list holds it)."""
 
 
-class PlayerList(RepaintedDirectly, KeptBackgrounds, KeptComponentStyles, Widget):
+class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptComponentStyles,
+                 Widget):
     """One line per player; it shows that a player has decided, never what."""
 
     ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs

@@ -12,7 +12,8 @@ from ...engine.cards import Rules
 from ...table import SeatInfo, SeatKind
 from ..cells import cell, widest
 from ..literal import printable
-
+from .direct_repaint import RepaintedDirectly
+from .one_layout import SizedInOneLayout
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,13 @@ class WaitingState:
         return sum(1 for s in self.seats if s.kind is SeatKind.EMPTY)
 
 
-class WaitingPanel(Widget):
-    """Shown in place of the cave until the game begins."""
+class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
+    """Shown in place of the cave until the game begins.
+
+    It fills the column (``1fr``), whatever it says: a seat taken or left redraws its
+    words and lays nothing out (each was a layout of the whole screen for every seat
+    waiting at the table). Hidden as the game begins, it asks for that layout at once,
+    in the frame that shows the game (:mod:`.direct_repaint`), not a frame later."""
 
     COMPONENT_CLASSES = {"waiting--title", "waiting--me", "waiting--free", "waiting--hint"}
 
@@ -49,7 +55,7 @@ class WaitingPanel(Widget):
     }
     """
 
-    state: reactive[WaitingState | None] = reactive(None, layout=True)
+    state: reactive[WaitingState | None] = reactive(None)
 
     def render(self) -> Text:
         t = self.app.t
