@@ -8,7 +8,9 @@ from contextlib import AsyncExitStack
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.deck_info import DeckInfo, DeckState
+from diamant_tui.ui.widgets.players import PlayerList
 from textual.geometry import Size
+from textual.screen import Screen
 
 from ui_helpers import FixedTable, H, T, final_shown, mid_round, settled, until, whole_game
 
@@ -116,3 +118,32 @@ async def test_after_a_rematch_the_deck_panel_takes_the_lines_the_new_game_needs
                     if table.game.phase.value == "decision":
                         table.everyone("leave")
                 await until(pilot, lambda: final_shown(app))
+
+
+async def test_lines_the_panel_gains_beside_a_taller_player_list_lay_nothing_out(monkeypatch):
+    """At a table of five the player list beside the panel is six lines tall (a heading
+    and a line per player), and so is the row. The panel takes those six lines from the
+    start: the counts wrapping onto a sixth line as hazard types turn deadly lay nothing
+    out (each was a layout of the whole screen, for every seat at the table)."""
+    layouts: list = []
+    refresh_layout = Screen._refresh_layout
+    monkeypatch.setattr(Screen, "_refresh_layout",
+                        lambda self, *a, **k: (layouts.append(self), refresh_layout(self, *a, **k))[1])
+    table = FixedTable(names=("Ana", "Bruno", "Chiara", "Dmytro", "Emma"))
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        deck = app.screen.query_one(DeckInfo)
+        players = app.screen.query_one(PlayerList)
+        assert deck._line_count(deck.size.width) == 5
+        assert deck.size.height == players.size.height == 6
+        layouts.clear()
+        for hazard in ("spiders", "snakes", "lava", "boulders"):
+            table.reveal(H(hazard))
+            table.everyone("continue")
+        await settled(pilot)
+        # Four deadly types: "Sp2! Sn2! La2! Bo2! Ra3" takes two lines of the panel.
+        assert deck._line_count(deck.size.width) == 6 and deck.size.height == 6
+        assert [s for s in layouts if s is app.screen] == []
+        drawn = [strip.text for strip in deck.render_lines(deck.size.region)]
+        assert "Bo2!" in drawn[3] and "Ra3" in drawn[4] and "Seen:" in drawn[5], drawn

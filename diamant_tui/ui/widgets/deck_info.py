@@ -53,9 +53,10 @@ class DeckState:
 class DeckInfo(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     """The deck by kind of card; the disaster chance shows only when switched on.
 
-    ``keep_lines``: the panel keeps the most lines its game has needed so far (a table's,
-    where every change of height is a layout for every seat); otherwise (a replay, which
-    jumps back and forth) it takes exactly the lines it needs.
+    ``keep_lines``: the panel keeps the most lines its game has needed so far, and at
+    least as many as the player list beside it (a table's, where every change of height
+    is a layout for every seat); otherwise (a replay, which jumps back and forth) it takes
+    exactly the lines it needs.
     """
 
     COMPONENT_CLASSES = {"deck--title", "deck--risk"}
@@ -100,6 +101,8 @@ class DeckInfo(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         if width <= 0:
             return  # not laid out yet: its first layout asks its height
         needed = self._line_count(width)
+        if self._keep_lines:
+            needed = max(needed, self._beside())
         if needed > self._height or (needed < self._height and not self._keep_lines):
             self.refresh(layout=True)  # (a panel not sized yet has a height of 0)
 
@@ -110,8 +113,16 @@ class DeckInfo(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         if width <= 0:
             return self._height  # no room to draw in: nothing learnt about its lines
         needed = self._line_count(width)
-        self._height = max(self._height, needed) if self._keep_lines else needed
+        self._height = max(self._height, needed, self._beside()) if self._keep_lines else needed
         return self._height
+
+    def _beside(self) -> int:
+        """The lines of the player list beside the panel at a table (a heading and a line
+        per player): the row is that tall anyway, so the panel takes them from the start.
+        Lines it gains later within them (a hazard type put out of the game, the counts
+        wrapped) then lay nothing out: at a table of five each was a layout of the whole
+        screen, for every seat, about twice a game."""
+        return 1 + len(self.state.view.players) if self.state is not None else 0
 
     def _line_count(self, width: int) -> int:
         """How many lines the panel's state needs at ``width``, worked out once per
