@@ -11,8 +11,11 @@ made during a game. These widgets take their new size without asking again; a sc
 bar coming or going still asks for its own layout (``show_vertical_scrollbar``).
 
 Only for widgets whose height the first layout gets right by itself: a fixed share of
-the room, a container's (worked out from its children), or one worked out from the width
-Textual gives (the path's and the deck's ``get_content_height``, a ``Static``'s words).
+the room, a container's (worked out from its children), a fixed height (the decision's
+buttons and note, the banner, the round bar, the key bar), one counted from the state
+(the player list), or one worked out from the width Textual gives (the path's and the
+deck's ``get_content_height``, a ``Static``'s words). As a game began, the parts of the
+first kinds each asked for a second layout, a frame later, for every seat.
 The game log does need the second layout: its lines are wrapped at the width it had
 when they were written, and a log column shown without it kept the old width. The round
 summary over the table (not its box) is left to Textual's way too: sized in one layout,
