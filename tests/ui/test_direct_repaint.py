@@ -4,9 +4,11 @@ together is still drawn together, in one frame."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.players import PlayerList, PlayersState
+from diamant_tui.ui.widgets.round_bar import BarState, RoundBar
 
 from ui_helpers import FixedTable, FrameCounter, H, T, mid_round, settled, summary_shown
 
@@ -56,3 +58,26 @@ async def test_a_round_ending_is_drawn_with_its_summary_in_one_frame():
         table.reveal(T(5))  # the next round's first card
         await settled(pilot)
         assert frames.frames == 1
+
+
+async def test_a_widget_drawn_again_whole_asks_its_screen_nothing_of_its_size(monkeypatch):
+    """Marking a whole widget for drawing empties its cache of lines: Textual also asked
+    for its size, through the screen's map, at every change of every widget. Asked
+    nothing, the widget is still drawn again, whole, with its new state."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        bar = screen.query_one(RoundBar)
+        asked = []
+        find_widget = type(screen).find_widget
+        monkeypatch.setattr(type(screen), "find_widget",
+                            lambda self, widget: (asked.append(widget), find_widget(self, widget))[1])
+        bar.state = BarState.of(replace(screen.view, step=screen.view.step + 10))
+        assert asked == [] and bar in screen._dirty_widgets
+        assert bar._repaint_regions == {bar.outer_size.region}
+        await settled(pilot)
+        drawn = "".join(segment.text for strip in bar.render_lines(bar.size.region)
+                        for segment in strip)
+        assert f"card {bar.state.step}" in drawn

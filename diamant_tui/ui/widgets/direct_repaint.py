@@ -40,6 +40,22 @@ class RepaintedDirectly:
     """Mixin for a widget: a repaint, or a new layout, is handed to its screen at once
     (see the module)."""
 
+    def _set_dirty(self, *regions: Region) -> None:
+        if regions:
+            return super()._set_dirty(*regions)  # type: ignore[misc]
+        # Textual's, but for marking the content's lines dirty in the styles' cache it
+        # has just emptied (an empty cache draws every line anyway): that found the
+        # widget's size through its screen's map, at every change of every widget, for
+        # every seat. The outer size is the one the last layout gave.
+        widget: Widget = self  # type: ignore[assignment]
+        widget._dirty_regions.clear()
+        widget._repaint_regions.clear()
+        widget._styles_cache.clear()
+        outer_size = widget._size
+        widget._dirty_regions.add(outer_size.region)
+        if outer_size:
+            widget._repaint_regions.add(outer_size.region)
+
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False):
         widget: Widget = self  # type: ignore[assignment]
