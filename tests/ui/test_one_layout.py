@@ -12,6 +12,7 @@ from diamant_tui.table import Table, TableSettings, TableUpdate
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.deck_info import DeckInfo
+from diamant_tui.ui.widgets.round_summary import RoundSummary
 from ui_helpers import (FixedTable, FrameCounter, H, T, final_shown, mid_round, screen_text,
                         settled, summary_shown, until, whole_game)
 
@@ -196,3 +197,26 @@ async def test_a_seat_taken_at_a_waiting_table_lays_nothing_out(monkeypatch):
         assert [s for s in layouts if s is app.screen] == []
         assert frames.frames and frames.full == 0
     await table.close()
+
+
+async def test_the_round_summary_is_fitted_to_the_terminal_before_its_first_layout(
+        monkeypatch):
+    """The summary stands over the table down to the footer's line. Fitted only once the
+    first layout had given it a size, it asked every joining seat for another layout;
+    fitted as it is mounted, the first layout finds it at its height already."""
+    heights = []  # the summary's height as each resize (a size given by a layout) finds it
+    fit = RoundSummary._fit
+
+    def fitted(self, *height):
+        if not height:  # (from on_resize)
+            heights.append(self.styles.height and self.styles.height.value)
+        fit(self, *height)
+
+    monkeypatch.setattr(RoundSummary, "_fit", fitted)
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        summary = app.screen.query_one(RoundSummary)
+        assert heights and heights[0] == 23
+        assert summary.size.height == 23

@@ -143,13 +143,20 @@ class RoundSummary(RepaintedDirectly, Vertical):
             Text(t("summary.next"), style=style("summary--next")),
         )
 
+    def on_mount(self) -> None:
+        # Fitted to the terminal before the screen's first layout, which then places it:
+        # fitted only once it had a size, it asked every joining seat for another.
+        self._fit(self.app.size.height)
+
     def on_resize(self) -> None:
         self._fit()
 
-    def _fit(self) -> None:
+    def _fit(self, screen_height: int | None = None) -> None:
         # Over everything but the footer's line (CSS cannot say "100% less one line"
         # for a docked widget, and docks in one layer do not make room for another's).
-        height = max(1, self.screen.size.height - 1)
+        if screen_height is None:
+            screen_height = self.screen.size.height
+        height = max(1, screen_height - 1)
         if self.styles.height is None or self.styles.height.value != height:
             self.styles.height = height
 
