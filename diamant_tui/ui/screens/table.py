@@ -264,6 +264,9 @@ class TableScreen(SharedBlank, DiamantScreen):
                 self._show_arrival(view)
         self._show_events(view, update)
         self._show_chat(update.chat)
+        if (update.status is TableStatus.FINISHED and view is not None
+                and self._final is None):
+            await self._make_final(view)
         self._finish_if_over(view, update)
         self._refresh_keys()
 
@@ -450,6 +453,19 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._round_lines = []
             self._show_banner([], turn_open=False)
 
+    async def _make_final(self, view: PlayerView) -> None:
+        """Make the final scores, hidden, at the first game's end (held through every
+        game, they were a fifth of a playing seat's memory).
+
+        Mounted and composed before the cave is hidden, they are then shown in the one
+        layout that hides it: mounted as it was hidden, they took two or three layouts
+        of every seat's screen (the cave hidden and the scores placed, then their parts
+        placed, then sized), each a frame of its own."""
+        final = FinalScores(view, self.member, id="final")
+        final.hide()
+        await mount_in_one_layout(self.query_one("#table-main"), final, before=self._chat)
+        self._final = final
+
     def _finish_if_over(self, view: PlayerView | None, update: TableUpdate) -> None:
         if update.status is not TableStatus.FINISHED or view is None:
             return
@@ -457,8 +473,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._to_top()
             self._show_part("final")
             if self._final is None:
-                # Made at the first game's end only (held through every game, it was a
-                # fifth of a playing seat's memory), and shown again after a rematch.
+                # Not made beforehand (see _make_final): made and shown as it mounts.
                 self._final = FinalScores(view, self.member, id="final")
                 self.query_one("#table-main").mount(self._final, before=self._chat)
             else:
