@@ -3,6 +3,7 @@ screen out only when the path needs more than the cave's area (below that it red
 path's own lines); a widget given another size by a layout asks for no second one; the
 game's end is one layout, the first time too."""
 
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from textual.screen import Screen
@@ -156,6 +157,21 @@ async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkey
         assert counts == [1, 1], counts
 
 
+@asynccontextmanager
+async def _ann_waiting(seats: int):
+    """Ann alone at a waiting table of ``seats`` (one computer player), her screen
+    settled: yields the table, her app and its pilot."""
+    table = Table(TableSettings(name="den", seats=seats, bots=("cards:3",), pace=0.05, seed=5))
+    app = DiamantApp(lang="en", member=table.sit("Ann", "key-ann"))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Ann" in screen_text(app))
+            await settled(pilot)
+            yield table, app, pilot
+    finally:
+        await table.close()
+
+
 async def test_a_game_beginning_at_a_waiting_table_lays_the_screen_out_once(monkeypatch):
     """The game's parts are mounted as the game begins, where the waiting panel stood.
     One layout places and sizes them all. The buttons, the note, the banner and the
@@ -163,12 +179,7 @@ async def test_a_game_beginning_at_a_waiting_table_lays_the_screen_out_once(monk
     waiting panel as it was hidden, and Textual's second wait for the mount: each a
     frame later, for every seat at the table."""
     layouts = _screen_layouts(monkeypatch)
-    table = Table(TableSettings(name="den", seats=3, bots=("cards:3",), pace=0.05, seed=5))
-    ann = table.sit("Ann", "key-ann")
-    app = DiamantApp(lang="en", member=ann)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "Ann" in screen_text(app))
-        await settled(pilot)
+    async with _ann_waiting(seats=3) as (table, app, pilot):
         layouts.clear()
         table.sit("Bob", "key-bob")  # the last seat: the game begins
         await until(pilot, lambda: app.screen.view is not None
@@ -177,19 +188,13 @@ async def test_a_game_beginning_at_a_waiting_table_lays_the_screen_out_once(monk
         assert len([s for s in layouts if s is app.screen]) == 1, layouts
         text = screen_text(app)
         assert "Continue [c]" in text and "Bob" in text and "Deck" in text
-    await table.close()
 
 
 async def test_a_seat_taken_at_a_waiting_table_lays_nothing_out(monkeypatch):
     """The waiting panel fills the column whatever it says: a person sitting down
     redraws its words, and lays the screen out for no one already waiting."""
     layouts = _screen_layouts(monkeypatch)
-    table = Table(TableSettings(name="den", seats=4, bots=("cards:3",), pace=0.05, seed=5))
-    ann = table.sit("Ann", "key-ann")
-    app = DiamantApp(lang="en", member=ann)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "Ann" in screen_text(app))
-        await settled(pilot)
+    async with _ann_waiting(seats=4) as (table, app, pilot):
         layouts.clear()
         frames = FrameCounter(app)
         table.sit("Bob", "key-bob")
@@ -197,7 +202,6 @@ async def test_a_seat_taken_at_a_waiting_table_lays_nothing_out(monkeypatch):
         await settled(pilot)
         assert [s for s in layouts if s is app.screen] == []
         assert frames.frames and frames.full == 0
-    await table.close()
 
 
 async def test_the_round_summary_is_fitted_to_the_terminal_before_its_first_layout(
