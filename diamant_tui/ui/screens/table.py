@@ -267,6 +267,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         if (update.status is TableStatus.FINISHED and view is not None
                 and self._final is None):
             await self._make_final(view)
+            if not self.is_attached:
+                return  # closed meanwhile (the person left, the session ended)
         self._finish_if_over(view, update)
         self._refresh_keys()
 
