@@ -264,12 +264,9 @@ class TableScreen(SharedBlank, DiamantScreen):
                 self._show_arrival(view)
         self._show_events(view, update)
         self._show_chat(update.chat)
-        if (update.status is TableStatus.FINISHED and view is not None
-                and self._final is None):
-            await self._make_final(view)
-            if not self.is_attached:
-                return  # closed meanwhile (the person left, the session ended)
-        self._finish_if_over(view, update)
+        await self._finish_if_over(view, update)
+        if not self.is_attached:
+            return  # closed as the final scores mounted (the person left, the session ended)
         self._refresh_keys()
 
     def _show_part(self, part: str) -> None:
@@ -468,18 +465,17 @@ class TableScreen(SharedBlank, DiamantScreen):
         await mount_in_one_layout(self.query_one("#table-main"), final, before=self._chat)
         self._final = final
 
-    def _finish_if_over(self, view: PlayerView | None, update: TableUpdate) -> None:
+    async def _finish_if_over(self, view: PlayerView | None, update: TableUpdate) -> None:
         if update.status is not TableStatus.FINISHED or view is None:
             return
+        if self._final is None:
+            await self._make_final(view)
+            if not self.is_attached:
+                return  # closed meanwhile (the person left, the session ended)
         if self._part != "final":
             self._to_top()
             self._show_part("final")
-            if self._final is None:
-                # Not made beforehand (see _make_final): made and shown as it mounts.
-                self._final = FinalScores(view, self.member, id="final")
-                self.query_one("#table-main").mount(self._final, before=self._chat)
-            else:
-                self._final.show(view)
+            self._final.show(view)
         self._final.show_votes(update)  # who has asked for a rematch
 
     def _refresh_keys(self) -> None:
