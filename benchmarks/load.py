@@ -26,6 +26,9 @@ What it measures:
 - the passes of the server's cycle collector by generation (count, time, longest pause,
   the collecting thread's CPU, and those made in threads other than the event loop's), and
   its checks of how much the memory has grown, frozen garbage in it (count, time, longest);
+- the garbage frozen with the living by the end of the games: the memory (in blocks) that one
+  sweep frees then, and that sweep's pause, as a long-running server makes one whenever
+  that garbage has grown enough;
 - the stop: SIGTERM with every client still connected, until the server process exits.
 
 With ``--attack N``, N abusive clients (see :class:`load_client.Attacker`: key flooders, an
@@ -410,6 +413,7 @@ class Run:
                           in enumerate(report["collections"])],
             "collector_growth_checks": dict(zip(
                 ("count", "total_s", "longest_s", "sweeps"), report["growth_checks"])),
+            "garbage_at_end": report["garbage"],
             "stop": {k: v for k, v in stopped.items() if k not in ("error_messages",)},
             "attack": None if args.attack is None else {
                 "attackers": [{"name": a.name, "kind": a.kind, "connections": a.connections,
@@ -423,6 +427,12 @@ class Run:
 
 def _fmt(value: float | int | None, scale: float = 1.0, digits: int = 1) -> str:
     return "—" if value is None else f"{value * scale:.{digits}f}"
+
+
+def _garbage_text(garbage: dict, seats: int) -> str:
+    freed = garbage["blocks_before"] - garbage["blocks_after"]
+    return (f"{freed} of {garbage['blocks_before']} blocks freed ({freed // max(1, seats)} a seat)"
+            f", a pause of {_fmt(garbage['sweep_s'], 1000, 0)} ms")
 
 
 def table_text(r: dict) -> str:
@@ -465,6 +475,7 @@ def table_text(r: dict) -> str:
             _fmt(r["collector_growth_checks"]["total_s"], 1000, 0),
             _fmt(r["collector_growth_checks"]["longest_s"], 1000, 0),
             int(r["collector_growth_checks"]["sweeps"]))),
+        ("  garbage at the end, a sweep", _garbage_text(r["garbage_at_end"], c["seats"])),
         ("load generator CPU in play", f"{_fmt(own['play_core_share'], 100, 0)} % of a core"),
         ("stop (SIGTERM → exit)", f"{_fmt(r['stop'].get('signal_to_exit_s'), 1, 2)} s "
                                   f"(server.stop {_fmt(r['stop'].get('seconds'), 1, 2)} s)"),

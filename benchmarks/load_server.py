@@ -14,6 +14,12 @@ of behaviour:
   a full collection looks at every app's objects at once, and stops every screen meanwhile;
   and the collector's checks of how much the memory has grown, which stop them too.
 
+Once the games are over, asked for its ``report``, it also weighs the garbage the cycle
+collector had frozen with the living (see :mod:`diamant_server.collector`): the
+interpreter's memory in blocks before and after one sweep, and how long that sweep stopped
+every screen. That sweep is the one change it makes, after the measured window; a
+long-running server makes one whenever that garbage has grown enough.
+
 It answers the load generator over a pipe (``snapshot``, ``report``), stops like
 ``diamant serve`` on SIGTERM (``GameServer.stop``) and reports how long that took.
 The process's CPU time and memory are read from outside, in ``/proc`` (see
@@ -28,6 +34,7 @@ import gc
 import logging
 import os
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -219,7 +226,9 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
         if request == "snapshot":
             conn.send(("snapshot", probe.snapshot()))
         elif request == "report":
-            conn.send(("report", probe.report()))
+            report = probe.report()
+            report["collections"] = [list(c) for c in report["collections"]]  # before the sweep
+            conn.send(("report", {**report, "garbage": weigh_garbage(server.collector)}))
 
     loop.add_reader(conn.fileno(), answer)
     conn.send(("ready", {"port": server.port, "pid": os.getpid()}))
@@ -231,6 +240,16 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
     saved = await server.stop()
     return {"seconds": time.monotonic() - began, "sessions_open_at_stop": open_sessions,
             "records_saved_at_stop": len(saved), "sessions_left_after_stop": len(server.sessions)}
+
+
+def weigh_garbage(collector) -> dict:
+    """Sweep once (every object unfrozen and looked at): the interpreter's memory in blocks
+    before and after, and the sweep's pause."""
+    before = sys.getallocatedblocks()
+    started = time.perf_counter()
+    collector.sweep()
+    took = time.perf_counter() - started
+    return {"blocks_before": before, "blocks_after": sys.getallocatedblocks(), "sweep_s": took}
 
 
 def temporary_data_dir() -> tempfile.TemporaryDirectory:

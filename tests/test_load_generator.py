@@ -18,7 +18,7 @@ KEYS = {
     "config", "join_s", "reveal_to_screen_s", "server_cpu", "frames_per_seat_per_reveal",
     "chunks_per_seat_per_reveal", "bytes_per_seat_per_reveal", "server_rss_mib",
     "play_window_s", "reveals", "seat_reveals", "games_completed", "games_expected",
-    "errors", "load_generator_cpu", "stop", "wall_s", "collector",
+    "errors", "load_generator_cpu", "stop", "wall_s", "collector", "garbage_at_end",
 }
 
 
@@ -45,6 +45,8 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen):
     assert [g["generation"] for g in results["collector"]] == [0, 1, 2]
     assert young["passes"] > 0 and 0 < young["longest_s"] <= young["total_s"]
     assert 0 < young["cpu_s"] and young["other_threads"]["passes"] <= young["passes"]
+    garbage = results["garbage_at_end"]  # weighed by a sweep, with the people still there
+    assert garbage["blocks_before"] > 0 and garbage["blocks_after"] > 0 and garbage["sweep_s"] > 0
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
 
 
