@@ -17,26 +17,28 @@ from 3.4 s to 0.9 s.
 
 Full collections still came with many sessions playing (what the apps cache lives longer
 than two young collections), and each still looked at every app: 0.8 s at 60 seats, 1.3 s
-at 100. So what survives a full collection is frozen too, at once: everything left then
-is alive, and the next full collection looks only at what has grown old since. What the
-collector no longer sees is what dies later as a cycle: the app of a session that ends,
-the final scores' screen of a game once the next begins. So every :data:`CHECK_EVERY`
+at 100. So what survives a collection of the middle generation is frozen at once: the
+younger generations are then empty and the oldest holds only what lived through that
+collection, so nothing ever grows old in the collector's sight and no full collection has
+anything to look at. (Until the 500-seat runs, only the survivors of full collections were
+frozen, allowed after every other middle collection: at 500 seats, in a pair of
+``benchmarks/load.py --seats 500 --pace 0.7 --screen light`` runs, the 39 full collections
+took 3.9 s of the 12.3 s spent collecting, up to 0.46 s each; freezing after the middle
+ones took that to 25 ms, the longest pause to 0.36 s, for 13,000 blocks more garbage frozen
+by the games' end, of 6.5 million.)
+
+What the collector no longer sees is what dies later as a cycle: the app of a session that
+ends, the final scores' screen of a game once the next begins. So every :data:`CHECK_EVERY`
 seconds the memory the interpreter holds is measured (in blocks, one or more per object:
 :func:`sys.getallocatedblocks`), and once it has grown by half since the last look at
 everything (:data:`GROWTH`), besides what the sessions opened since then hold
 (:data:`PER_SESSION` each), everything is unfrozen and collected once: a pause as long as
-a full collection was before, but rare (with 20 seats playing a game every two minutes,
-frozen garbage grew by about 20,000 objects a minute, against 270,000 alive). The frozen
-objects were counted instead until the count showed in the load generator: Python walks
-them all to count them, about 55 ms for 600,000 at 100 seats, a pause for every screen
-every 30 s; the blocks are counted per pool of memory, in about a millisecond for two
-million.
-
-A full collection is allowed after every other young collection of the middle generation
-(Python waits for ten), whenever what has grown old since the last one is a quarter of
-what it left: each then looks at little, and the apps of a wave of joins are frozen
-before they are many (the first full collection came 30 s after the start, when 100 apps
-had joined, and took 0.7 s).
+a full collection of everything (2.6-2.8 s with 500 seats playing, 6.5 million blocks),
+but rare (with 20 seats playing a game every two minutes, frozen garbage grew by about
+20,000 objects a minute, against 270,000 alive). The frozen objects were counted instead
+until the count showed in the load generator: Python walks them all to count them, about
+55 ms for 600,000 at 100 seats, a pause for every screen every 30 s; the blocks are counted
+per pool of memory, in about a millisecond for two million.
 
 While the server runs, ``gc.get_referrers`` and ``gc.get_objects`` do not see frozen
 objects (most of them): unfreeze first when looking for what holds what.
@@ -70,9 +72,6 @@ times what a seat playing at 80x24 holds (about 11,000, measured with 20 seats),
 larger terminals and what is kept for everyone (the allowance in objects it replaces was
 about six times what a seat's app left frozen)."""
 
-OLD_AFTER = 1
-"""Collections of the middle generation after which a full one may come (Python: 10)."""
-
 CHECK_EVERY = 30.0
 """Seconds between two measures of the interpreter's memory."""
 
@@ -90,28 +89,30 @@ class Collector:
         self._sessions_at_sweep = 0
         self._watch: asyncio.Task[None] | None = None
         self.freezes = 0
-        """Full collections whose survivors were frozen so far."""
+        """Collections of the middle generation or a full one whose survivors were frozen
+        so far."""
         self.sweeps = 0
         """Times everything was unfrozen and collected."""
 
     def tune(self) -> None:
         """After the server's start (in its event loop): freeze what it has built, collect
-        young less often, freeze what survives every full collection from now on, and
+        young less often, freeze what survives every older collection from now on, and
         look at everything again when the frozen objects have grown enough."""
         if self._before is not None:
             return
         self._before = gc.get_threshold()
         self._collect_and_freeze()
-        gc.set_threshold(YOUNG, self._before[1], OLD_AFTER)
+        gc.set_threshold(YOUNG, *self._before[1:])
         gc.callbacks.append(self._after_collection)
         self._watch = asyncio.get_running_loop().create_task(self._watch_growth(),
                                                               name="cycle collector")
 
     def _after_collection(self, phase: str, info: dict) -> None:
         # Called in whatever thread collected (a computer player's thread too). Right after
-        # a full collection the younger generations are empty and the oldest holds only
-        # what is alive: freezing it freezes no garbage.
-        if phase == "stop" and info["generation"] == 2:
+        # a collection of the middle generation (or a full one) the younger generations
+        # are empty and the oldest holds only what lived through it: freezing it freezes
+        # no garbage.
+        if phase == "stop" and info["generation"] >= 1:
             gc.freeze()
             self.freezes += 1
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from conftest import TEST_CONFIG
 from diamant_server import collector as collector_module
-from diamant_server.collector import OLD_AFTER, PER_SESSION, YOUNG, Collector
+from diamant_server.collector import PER_SESSION, YOUNG, Collector
 from diamant_server.server import GameServer
 
 
@@ -21,7 +21,7 @@ async def test_the_server_collects_young_less_often_and_puts_the_collector_back(
     try:
         # What the start built is out of the collector's sight; young objects are
         # collected every YOUNG new ones, so that a frame's garbage dies young.
-        assert gc.get_threshold() == (YOUNG, before[1], OLD_AFTER)
+        assert gc.get_threshold() == (YOUNG, before[1], before[2])
         assert gc.get_freeze_count() > 0
     finally:
         await server.stop()
@@ -54,6 +54,26 @@ async def test_what_survives_a_full_collection_is_frozen_and_garbage_is_not():
     finally:
         collector.restore()
     assert gc.get_freeze_count() == 0 and collector._after_collection not in gc.callbacks
+
+
+async def test_what_survives_a_middle_collection_is_frozen_and_garbage_is_not():
+    # Frozen at once, it never grows old in the collector's sight: no full collection
+    # looks at it again.
+    collector = Collector()
+    collector.tune()
+    try:
+        kept = Node()
+        dropped = weakref.ref(Node())
+        frozen, freezes = gc.get_freeze_count(), collector.freezes
+        gc.collect(1)
+        assert collector.freezes == freezes + 1
+        assert gc.get_freeze_count() > frozen
+        assert all(kept is not o for g in range(3) for o in gc.get_objects(g))
+        assert dropped() is None and kept.me is kept
+        gc.collect(0)  # a young collection freezes nothing: what it leaves may die soon
+        assert collector.freezes == freezes + 1
+    finally:
+        collector.restore()
 
 
 async def test_memory_grown_by_half_with_frozen_garbage_is_all_looked_at_again():
