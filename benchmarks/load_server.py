@@ -195,6 +195,9 @@ def serve(conn: Connection, options: dict) -> None:
         stopped.update(errors_at_stop=probe.errors_at_stop, error_messages=probe.error_messages)
         conn.send(("stopped", stopped))
         conn.close()
+    from diamant_server.servecli import exit_at_once
+
+    exit_at_once(0)  # as ``diamant serve`` ends: no teardown of the interpreter
 
 
 async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:

@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from typing import NoReturn
 
 from .config import ConfigError, ServerConfig, add_arguments, load
 from .eventlog import setup_logging
@@ -53,9 +54,27 @@ def run(args: argparse.Namespace) -> int:
         return _check(config)
     setup_logging(config.log_level, config.log_format)
     try:
-        return asyncio.run(_serve(config))
+        status = asyncio.run(_serve(config))
     except KeyboardInterrupt:
         return 130
+    exit_at_once(status)
+
+
+def exit_at_once(status: int) -> NoReturn:
+    """End the process once the server has stopped, without the interpreter's teardown.
+
+    By then every table is saved, the database closed and the sessions gone. The teardown
+    would only free the process's objects one by one, millions with hundreds of seats:
+    ``benchmarks/load.py --seats 100`` took 1.7 s from the signal to the exit with it,
+    0.6 s without, and a service manager waits for the exit before starting the server
+    again. The log and the standard streams are flushed first."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # closed or gone: nothing more can be said on it
+    os._exit(status)
 
 
 def _check(config: ServerConfig) -> int:

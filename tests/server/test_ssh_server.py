@@ -236,3 +236,31 @@ def test_commands_shown_to_players_name_the_host_they_use(public_host, port, exp
     session = GameSession(None, lambda s: None, port=port, public_host=public_host or None)
     session._local_address = "203.0.113.7"  # what the client's connection reached
     assert session.ssh_command("resume ABC123") == expected
+
+
+async def test_the_server_ends_without_the_interpreters_teardown_and_loses_no_line(tmp_path):
+    """Once stopped, `diamant serve` ends the process at once: nothing registered to run at
+    the interpreter's exit runs (its teardown would free every object one by one, seconds
+    with hundreds of seats), and the log's last line and the exit status are still there."""
+    torn_down = tmp_path / "torn-down"
+    script = ("import atexit, sys\n"
+              f"atexit.register(lambda: open({str(torn_down)!r}, 'w').write('yes'))\n"
+              "from diamant_tui.cli import main\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, "serve", "--host", "127.0.0.1", "--port", "0",
+        "--data-dir", str(tmp_path / "data"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "DIAMANT_LOG_LEVEL": "info"})
+    try:
+        port = int((await asyncio.wait_for(proc.stdout.readline(), 60)).decode().split("port ")[1])
+        # The SSH banner comes once the loop serves, after the signal handlers are set.
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        assert (await asyncio.wait_for(reader.readline(), 60)).startswith(b"SSH-2.0-")
+        writer.close()
+    finally:
+        proc.terminate()
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0
+    assert "stopped in" in err.decode().splitlines()[-1]
+    assert not torn_down.exists()
