@@ -48,8 +48,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import sys
+import time
 from typing import Callable
+
+log = logging.getLogger(__name__)
 
 YOUNG = 5_000
 """New objects between two young collections (Python's default is 700). 10,000 until the
@@ -131,10 +135,16 @@ class Collector:
         return True
 
     def sweep(self) -> None:
-        """Look at every object once: what died frozen (ended sessions' apps) is freed."""
+        """Look at every object once: what died frozen (ended sessions' apps) is freed.
+
+        Logged: every screen stops meanwhile (about 3 s with 500 seats playing), and a
+        host who sees players' screens stand still now and then finds why in the log."""
+        before, started = sys.getallocatedblocks(), time.perf_counter()
         gc.unfreeze()
         self._collect_and_freeze()
         self.sweeps += 1
+        log.info("cycle collector: looked at everything once, %.2f s; memory %d -> %d blocks",
+                 time.perf_counter() - started, before, self._after_sweep)
 
     def _collect_and_freeze(self) -> None:
         """Collect what is not frozen (garbage must not be frozen with the rest), freeze

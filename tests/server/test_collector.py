@@ -76,7 +76,8 @@ async def test_what_survives_a_middle_collection_is_frozen_and_garbage_is_not():
         collector.restore()
 
 
-async def test_memory_grown_by_half_with_frozen_garbage_is_all_looked_at_again():
+async def test_memory_grown_by_half_with_frozen_garbage_is_all_looked_at_again(caplog):
+    caplog.set_level("INFO", logger="diamant_server.collector")
     collector = Collector()
     collector.tune()
     try:
@@ -91,6 +92,12 @@ async def test_memory_grown_by_half_with_frozen_garbage_is_all_looked_at_again()
         assert left() is not None and sys.getallocatedblocks() > 1.8 * base
         assert collector.check() and collector.sweeps == 1
         assert left() is None  # the sweep freed them
+        # The pause is told in the log, with what it freed.
+        said = [r.getMessage() for r in caplog.records if r.name == "diamant_server.collector"]
+        assert len(said) == 1 and said[0].startswith("cycle collector: looked at everything")
+        memory = said[0].removesuffix(" blocks").split("memory ")[1]
+        before, after = (int(n) for n in memory.split(" -> "))
+        assert before > 1.8 * base and after < 1.2 * base
         assert sys.getallocatedblocks() < 1.2 * base
         assert gc.get_freeze_count() > frozen / 2  # and froze again what lives
         assert not collector.check()
