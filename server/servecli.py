@@ -157,8 +157,6 @@ async def _serve(config: ServerConfig) -> int:
     except (OSError, HostKeyError, ValueError, StorageError) as exc:
         sys.stderr.write(f"Error starting server: {exc}\n")
         return 1
-    sys.stdout.write("".join(line + "\n" for line in start_lines(config, server)))
-    sys.stdout.flush()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     watchdog = _Watchdog(stop_deadline(config))
@@ -167,8 +165,12 @@ async def _serve(config: ServerConfig) -> int:
         watchdog.start()
         loop.call_soon_threadsafe(stop.set)
 
+    # Taken before the server says it listens: whoever stops it as soon as it does (a
+    # service manager, a script) gets the clean stop, not Python's default ending.
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop_requested)
+    sys.stdout.write("".join(line + "\n" for line in start_lines(config, server)))
+    sys.stdout.flush()
     try:
         await stop.wait()
         log.info("stop requested")

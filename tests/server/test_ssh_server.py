@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import stat
 import subprocess
 import sys
 from dataclasses import fields, replace
+from pathlib import Path
 
 import asyncssh
 import pytest
@@ -264,3 +266,40 @@ async def test_the_server_ends_without_the_interpreters_teardown_and_loses_no_li
     assert proc.returncode == 0
     assert "stopped in" in err.decode().splitlines()[-1]
     assert not torn_down.exists()
+
+
+
+async def test_a_server_stopped_as_it_says_it_listens_stops_cleanly(tmp_path):
+    """SIGTERM while the server is writing that it listens (a script or a service manager
+    that waits for those lines, or a slow terminal) gets the clean stop, its log's last
+    line and status 0, not Python's default ending. The lines go to a pipe kept full, so
+    the server is caught in the middle of writing them."""
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, 1031, 4096)  # F_SETPIPE_SZ: one page
+    os.set_blocking(write_end, False)
+    try:
+        while True:
+            os.write(write_end, b"-" * 64)
+    except BlockingIOError:
+        pass  # full: the server's first write waits
+    os.set_blocking(write_end, True)
+    proc = await asyncio.create_subprocess_exec(
+        *DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path),
+        stdout=write_end, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "DIAMANT_LOG_LEVEL": "info"})
+    os.close(write_end)
+    try:
+        wchan = Path(f"/proc/{proc.pid}/wchan")
+        for _ in range(600):  # (the kernel's name for where a process waits)
+            if wchan.read_text().endswith("pipe_write"):  # (anon_pipe_write on newer kernels)
+                break
+            await asyncio.sleep(0.1)
+        assert wchan.read_text().endswith("pipe_write")
+    finally:
+        proc.terminate()
+    with os.fdopen(read_end, "rb") as pipe:
+        printed = await asyncio.get_running_loop().run_in_executor(None, pipe.read)
+    err = await asyncio.wait_for(proc.stderr.read(), 60)
+    assert await asyncio.wait_for(proc.wait(), 60) == 0, err.decode()
+    assert b"Diamant server listening" in printed
+    assert "stopped in" in err.decode().splitlines()[-1]
