@@ -10,9 +10,9 @@ from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.deck_info import DeckInfo, DeckState
 from diamant_tui.ui.widgets.players import PlayerList
 from textual.geometry import Size
-from textual.screen import Screen
 
-from ui_helpers import FixedTable, H, T, final_shown, mid_round, settled, until, whole_game
+from ui_helpers import (FixedTable, H, T, final_shown, mid_round, screen_layouts, settled,
+                        until, whole_game)
 
 
 async def test_the_deck_panel_keeps_its_lines_through_a_game_and_fits_a_new_one():
@@ -125,10 +125,7 @@ async def test_lines_the_panel_gains_beside_a_taller_player_list_lay_nothing_out
     and a line per player), and so is the row. The panel takes those six lines from the
     start: the counts wrapping onto a sixth line as hazard types turn deadly lay nothing
     out (each was a layout of the whole screen, for every seat at the table)."""
-    layouts: list = []
-    refresh_layout = Screen._refresh_layout
-    monkeypatch.setattr(Screen, "_refresh_layout",
-                        lambda self, *a, **k: (layouts.append(self), refresh_layout(self, *a, **k))[1])
+    layouts = screen_layouts(monkeypatch)
     table = FixedTable(names=("Ana", "Bruno", "Chiara", "Dmytro", "Emma"))
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:

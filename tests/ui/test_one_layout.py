@@ -6,29 +6,15 @@ game's end is one layout, the first time too."""
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
-from textual.screen import Screen
-
 from diamant_tui.table import Table, TableSettings, TableUpdate
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.deck_info import DeckInfo
 from diamant_tui.ui.widgets.round_summary import RoundSummary
-from ui_helpers import (FixedTable, FrameCounter, H, T, final_shown, mid_round, screen_text,
-                        settled, summary_shown, until, whole_game)
-
-
-def _screen_layouts(monkeypatch) -> list[Screen]:
-    """The screens laid out from now on, one entry per layout."""
-    layouts: list[Screen] = []
-    refresh_layout = Screen._refresh_layout
-
-    def counted(self, *args, **kwargs):
-        layouts.append(self)
-        return refresh_layout(self, *args, **kwargs)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
-    return layouts
+from ui_helpers import (FixedTable, FrameCounter, H, T, final_shown, mid_round,
+                        screen_layouts, screen_text, settled, summary_shown, until,
+                        whole_game)
 
 
 async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_area(monkeypatch):
@@ -37,7 +23,7 @@ async def test_the_path_taking_another_row_lays_nothing_out_until_it_fills_the_a
     widgets, and the screen was laid out again whenever the path took a row), and the
     round's earlier lines stayed under the cards; the row past the area made the path
     taller and scrollable, scrolled to its end."""
-    layouts = _screen_layouts(monkeypatch)
+    layouts = screen_layouts(monkeypatch)
     table = mid_round(FixedTable())
     table.decide(Ana="continue")
     app = DiamantApp(lang="en", member=table.member(0))
@@ -82,7 +68,7 @@ async def test_a_card_that_grows_the_deck_panel_lays_the_screen_out_once(monkeyp
     """Hazard types seen make the deck panel take lines (the middle row and the cave's
     area change size with it). One layout places them all: the widgets' new sizes asked
     for a second one, a frame later, for every seat at the table."""
-    layouts = _screen_layouts(monkeypatch)
+    layouts = screen_layouts(monkeypatch)
     table = FixedTable()
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -107,7 +93,7 @@ async def test_a_card_that_grows_the_deck_panel_lays_the_screen_out_once(monkeyp
 async def test_the_first_round_summary_lays_the_screen_out_once(monkeypatch):
     """The summary's box takes the size of its words: one layout, not one for the words
     and another for the box's new size, and no whole screen sent for it."""
-    layouts = _screen_layouts(monkeypatch)
+    layouts = screen_layouts(monkeypatch)
     table = FixedTable()
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -136,7 +122,7 @@ async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkey
     (made as the cave was hidden, they took two or three: the scores placed, then their
     parts, then their sizes). After a rematch the one layout that hides the cave shows
     them again, with the new scores."""
-    layouts = _screen_layouts(monkeypatch)
+    layouts = screen_layouts(monkeypatch)
     table = whole_game(FixedTable(), last_card=False)
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -178,7 +164,7 @@ async def test_a_game_beginning_at_a_waiting_table_lays_the_screen_out_once(monk
     player list, given their first size, each asked for a second layout; so did the
     waiting panel as it was hidden, and Textual's second wait for the mount: each a
     frame later, for every seat at the table."""
-    layouts = _screen_layouts(monkeypatch)
+    layouts = screen_layouts(monkeypatch)
     async with _ann_waiting(seats=3) as (table, app, pilot):
         layouts.clear()
         table.sit("Bob", "key-bob")  # the last seat: the game begins
@@ -193,7 +179,7 @@ async def test_a_game_beginning_at_a_waiting_table_lays_the_screen_out_once(monk
 async def test_a_seat_taken_at_a_waiting_table_lays_nothing_out(monkeypatch):
     """The waiting panel fills the column whatever it says: a person sitting down
     redraws its words, and lays the screen out for no one already waiting."""
-    layouts = _screen_layouts(monkeypatch)
+    layouts = screen_layouts(monkeypatch)
     async with _ann_waiting(seats=4) as (table, app, pilot):
         layouts.clear()
         frames = FrameCounter(app)

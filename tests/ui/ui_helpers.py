@@ -7,6 +7,7 @@ import io
 from typing import Callable
 
 from rich.console import Console
+from textual.screen import Screen
 
 from diamant_tui.engine.cards import Card, HazardType, Hazard, Relic, Rules, Treasure
 from diamant_tui.engine.game import Game, GameConfig
@@ -303,3 +304,16 @@ class FrameCounter:
 __all__ = ["FixedMember", "FixedTable", "FrameCounter", "cell_looks", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
            "screen_segments", "screen_text", "settled", "summary_shown", "table_shown", "until",
            "whole_game"]
+
+
+def screen_layouts(monkeypatch) -> list[Screen]:
+    """The screens laid out from now on, one entry per layout."""
+    layouts: list[Screen] = []
+    refresh_layout = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        layouts.append(self)
+        return refresh_layout(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return layouts
