@@ -390,6 +390,10 @@ class Run:
                 "per_seat_after_joins": (joined["memory"]["VmRSS"] - idle_kib) / mib / args.seats,
                 "per_seat_peak": (peak["VmHWM"] - idle_kib) / mib / args.seats,
             },
+            "database_per_reveal": {
+                key: ((played["server"][key] - joined["server"][key]) / len(in_window)
+                      if in_window else None)
+                for key in ("db_values", "db_bytes")},
             "play_window_s": play_wall,
             "reveals": len(in_window),
             "seat_reveals": seat_reveals,
@@ -459,6 +463,9 @@ def table_text(r: dict) -> str:
          f"{m['peak']:.1f} MiB"),
         ("server RSS per seat", f"waiting {_fmt(m['per_waiting_seat'], 1, 2)}, joined "
                                 f"{m['per_seat_after_joins']:.2f}, peak {m['per_seat_peak']:.2f} MiB"),
+        ("database per reveal (a table's)",
+         f"{_fmt(r['database_per_reveal']['db_values'], 1, 1)} values written, "
+         f"{_fmt(r['database_per_reveal']['db_bytes'], 1, 0)} characters of JSON"),
         ("play window", f"{r['play_window_s']:.1f} s, {r['reveals']} reveals, "
                         f"{r['seat_reveals']} seat-reveals"),
         ("games completed", f"{r['games_completed']} of {r['games_expected']}"),

@@ -54,6 +54,10 @@ class Probe:
     """(table, game index, round, card, monotonic time) of every card revealed."""
     sends: int = 0
     sent_bytes: int = 0
+    db_values: int = 0
+    """Values the database's writer turned into JSON (snapshots, progress, records...)."""
+    db_bytes: int = 0
+    """The JSON text of those values, in characters."""
     finished: set[tuple[str, int]] = field(default_factory=set)
     """(table, game index) of the games that reached their final scores."""
     errors: int = 0
@@ -94,6 +98,7 @@ class Probe:
     def snapshot(self) -> dict:
         """The counters, for a measuring window (cheap: no lists)."""
         return {"time": time.monotonic(), "sends": self.sends, "sent_bytes": self.sent_bytes,
+                "db_values": self.db_values, "db_bytes": self.db_bytes,
                 "reveals": len(self.reveals), "games": len(self.finished), "errors": self.errors}
 
     def report(self) -> dict:
@@ -127,12 +132,14 @@ def _instrument(probe: Probe) -> None:
     """Wrap the places measured; each wrapper calls the original unchanged."""
     from diamant_tui.table import TableStatus
     from diamant_tui.table.updates import Updates
+    from diamant_server import storage
     from diamant_server.collector import Collector
     from diamant_server.session import GameSession
 
     publish = Updates.publish
     send = GameSession.send
     check = Collector.check
+    to_json = storage._json
 
     def timed_publish(updates: Updates, events, **how) -> None:
         state, name = updates._state, updates._table_name  # the table's, as it publishes
@@ -152,6 +159,13 @@ def _instrument(probe: Probe) -> None:
         probe.sent_bytes += len(data)
         return send(session, data)
 
+    def counted_json(value) -> str:
+        # In the database's writer thread, the only one that counts these.
+        text = to_json(value)
+        probe.db_values += 1
+        probe.db_bytes += len(text)
+        return text
+
     def timed_check(collector: Collector) -> bool:
         started = time.perf_counter()
         swept = check(collector)
@@ -166,6 +180,7 @@ def _instrument(probe: Probe) -> None:
     Updates.publish = timed_publish  # type: ignore[method-assign]
     Collector.check = timed_check  # type: ignore[method-assign]
     GameSession.send = counted_send  # type: ignore[method-assign]
+    storage._json = counted_json
 
 
 def serve(conn: Connection, options: dict) -> None:

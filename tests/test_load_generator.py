@@ -19,6 +19,7 @@ KEYS = {
     "chunks_per_seat_per_reveal", "bytes_per_seat_per_reveal", "server_rss_mib",
     "play_window_s", "reveals", "seat_reveals", "games_completed", "games_expected",
     "errors", "load_generator_cpu", "stop", "wall_s", "collector", "garbage_at_end",
+    "database_per_reveal",
 }
 
 
@@ -47,6 +48,8 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen):
     assert 0 < young["cpu_s"] and young["other_threads"]["passes"] <= young["passes"]
     garbage = results["garbage_at_end"]  # weighed by a sweep, with the people still there
     assert garbage["blocks_before"] > 0 and garbage["blocks_after"] > 0 and garbage["sweep_s"] > 0
+    database = results["database_per_reveal"]  # the table saved its game as it went
+    assert database["db_values"] > 0 and database["db_bytes"] > database["db_values"]
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
 
 
