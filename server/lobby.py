@@ -366,7 +366,7 @@ class Lobby:
         return save
 
     def _choices_saver(self, table_id: str, holder: list[Table]) -> SaveChoices | None:
-        """What a table saves the choices of a turn with, between two of its snapshots."""
+        """What a table saves its game's progress with, between two of its snapshots."""
         if self.storage is None:
             return None
 

@@ -506,8 +506,8 @@ class Storage:
     def save_table_choices(self, table_id: str, choices: Any) -> Awaitable[None]:
         """Keep what changed in a table since its last :meth:`save_table` (anything JSON
         can hold, handed over), given back with it until the next one replaces both: the
-        choices of a turn, a few bytes where the snapshot is kilobytes. Nothing is kept
-        for a table never saved."""
+        game's progress since the snapshot, a few hundred bytes where the snapshot is
+        kilobytes. Nothing is kept for a table never saved."""
         now = _now()
         return self._write(_statement(
             "UPDATE open_tables SET choices = ?, updated = ? WHERE id = ?",

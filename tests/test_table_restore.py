@@ -186,10 +186,10 @@ async def test_a_save_holds_its_generators_packed_and_one_of_the_first_format_st
         assert await rebuilt_rounds(form) == whole
 
 
-async def test_a_choice_is_saved_alone_after_its_turns_snapshot_and_restored_with_it():
-    """A choice that does not end its turn saves the turn's choices, a few bytes, not
-    the whole table; rebuilt from the snapshot and those choices, the choice stays made.
-    The choice that ends the turn saves the whole table again."""
+async def test_a_choice_is_saved_as_progress_after_its_turns_snapshot_and_restored_with_it():
+    """A choice that does not end its turn saves the game's progress since the last
+    snapshot, a few hundred bytes, not the whole table; rebuilt from the snapshot and that
+    progress, the choice stays made, secret. The card that follows is progress too."""
     disk = Disk()
     table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
                   save=disk.save, save_choices=disk.save_choices)
@@ -204,22 +204,122 @@ async def test_a_choice_is_saved_alone_after_its_turns_snapshot_and_restored_wit
     assert len(disk.kept) == snapshots
     snapshot, chosen = json.loads(disk.kept[-1]), json.loads(disk.choices[-1])
     game = table.game
-    assert chosen["turn"] == snapshot["game"]["turn"] == [0, game.round, game.step]
+    assert chosen["turn"] == [0, game.round, game.step]
     assert chosen["pending"] == {"0": "leave", "2": game.pending[2].value}
-    assert len(disk.choices[-1]) < len(disk.kept[-1]) / 20
+    # The last snapshot was taken as the game began; since then, its first card.
+    assert chosen["since"] == [0, -1, 0] and snapshot["game"]["record"]["rounds"] == []
+    assert chosen["steps"] == rounds_of(table)[0]["cards"] == [game.path[0].card.code]
+    assert len(disk.choices[-1]) < len(disk.kept[-1]) / 10
 
     again = Table.restore(snapshot, wait=30, chosen=chosen)
     assert again.game.pending[0] is Decision.LEAVE and 1 not in again.game.pending
+    assert rounds_of(again) == rounds_of(table)
     await again.close()
-    # Choices of another turn (saved before a snapshot that was lost), or damaged, are
-    # left out: the table is rebuilt from its snapshot alone.
-    other = {**chosen, "turn": [0, game.round, game.step - 1]}
-    for left_out in (other, {"turn": chosen["turn"], "pending": "damaged"}, ["damaged"],
+    # Progress made after another snapshot (one whose save was lost), choices of another
+    # turn, or damaged, are left out: the table is rebuilt from its snapshot alone.
+    other_turn = {**chosen, "turn": [0, game.round, game.step + 1]}
+    for left_out in ({**chosen, "since": [0, 0, 99]}, other_turn,
+                     {"turn": chosen["turn"], "pending": "damaged"}, ["damaged"],
                      {"turn": chosen["turn"], "pending": {"0": "maybe"}}):
         again = Table.restore(snapshot, wait=30, chosen=left_out)
         assert 0 not in again.game.pending
         await again.close()
 
     bob.decide(Decision.CONTINUE)  # the turn's last choice: the card follows
-    await until(lambda: len(disk.kept) > snapshots)
+    await until(lambda: game.over or game.round > 1 or game.step > 1)
+    await table.saved()
+    if not game.over and game.round == 1:
+        assert len(disk.kept) == snapshots
+        after = json.loads(disk.choices[-1])
+        assert after["since"] == chosen["since"]
+        assert after["steps"][-1] == rounds_of(table)[0]["cards"][-1] == game.path[-1].card.code
+    await table.close()
+
+
+class RecordingDisk(Disk):
+    """A disk that also keeps, for every progress saved, the snapshot it follows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.states: list[tuple[str, str | None]] = []
+        """Every state the disk held, in order: (snapshot, progress after it or None)."""
+
+    async def save(self, snapshot: dict) -> None:
+        await super().save(snapshot)
+        self.states.append((self.kept[-1], None))
+
+    async def save_choices(self, choices: dict) -> None:
+        await super().save_choices(choices)
+        self.states.append((self.kept[-1], self.choices[-1]))
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+async def test_a_table_rebuilt_from_any_snapshot_and_progress_ends_as_it_would_have(seed):
+    """Computer players' games saved as snapshots and progress: rebuilt from what the
+    disk held at any moment, each game goes on to exactly the same end (the cards drawn
+    again by its generator), and most saves were progress."""
+    disk = RecordingDisk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS, pace=0, seed=seed),
+                  save=disk.save, save_choices=disk.save_choices)
+    table.start()
+    await play_out(table)
+    await table.close()
+    whole = rounds_of(table)
+    progress = [state for state in disk.states if state[1] is not None]
+    assert len(progress) > 3 * (len(disk.states) - len(progress))
+    for snapshot, chosen in disk.states[1::max(1, len(disk.states) // 12)]:
+        again = Table.restore(json.loads(snapshot), wait=30,
+                              chosen=None if chosen is None else json.loads(chosen))
+        await play_out(again)
+        await again.close()
+        assert rounds_of(again) == whole
+
+
+async def test_progress_that_the_generator_does_not_draw_again_is_refused_with_a_reason():
+    disk = RecordingDisk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS, pace=0, seed=4),
+                  save=disk.save, save_choices=disk.save_choices)
+    table.start()
+    await until(lambda: any(chosen is not None and any(isinstance(step, str) for step in
+                                                       json.loads(chosen)["steps"])
+                            for _, chosen in disk.states))
+    await table.close()
+    snapshot, chosen = next((json.loads(a), json.loads(b)) for a, b in disk.states
+                            if b is not None and '"steps":["' in b.replace(" ", ""))
+    card = next(i for i, step in enumerate(chosen["steps"]) if isinstance(step, str))
+    chosen["steps"][card] = "T99" if chosen["steps"][card] != "T99" else "T1"
+    with pytest.raises(SnapshotError, match="the generator draws"):
+        Table.restore(snapshot, wait=1, chosen=chosen)
+
+
+class FailingOnceDisk(RecordingDisk):
+    """A disk on which the first snapshot of a game under way fails to be written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed = False
+
+    async def save(self, snapshot: dict) -> None:
+        if snapshot["game"] is not None and not self.failed:
+            self.failed = True
+            self.failed_at = len(self.states)
+            raise OSError("disk full")
+        await super().save(snapshot)
+
+
+async def test_after_a_snapshot_that_could_not_be_kept_the_next_save_is_a_snapshot(caplog):
+    """Progress is only ever saved after a snapshot that is on the disk."""
+    disk = FailingOnceDisk()
+    table = Table(TableSettings(name="t", seats=3, bots=BOTS[:1], pace=0, seed=3),
+                  save=disk.save, save_choices=disk.save_choices)
+    ann = table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")  # the game starts: its first snapshot fails
+    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
+    await table.saved()
+    assert disk.failed and "could not be saved" in caplog.text
+    ann.decide(Decision.LEAVE)
+    await table.saved()
+    # The save after the one lost is a snapshot, not progress after the snapshot lost.
+    assert len(disk.states) > disk.failed_at and disk.states[disk.failed_at][1] is None
+    assert json.loads(disk.states[disk.failed_at][0])["game"] is not None
     await table.close()

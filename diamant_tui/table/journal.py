@@ -1,22 +1,25 @@
 """Keeping a table saved as it changes, without ever making its players wait on a disk.
 
-The table tells its :class:`Journal` of every change; the journal hands a snapshot to
+The table tells its :class:`Journal` of every change; the journal hands a save to
 whatever keeps it (the server's database) with at most one save in flight: changes made
 while a save is under way are gathered into the next one, which takes the state as it is
 then. The game loop asks :meth:`Journal.saved` before it reveals a card, so what led to
 a reveal is on disk before anyone sees the card.
 
-A choice that does not end its turn changes only the turn's choices: for it the journal
-saves those alone (:meth:`Journal.chose`), after the snapshot of their turn. A table of
-five people made about five saves a card, four of them choices, each a snapshot of some
-8 KB taken in the event loop and encoded while holding the interpreter.
+A save is a snapshot of the whole table, or, when only the game has gone on since the
+last snapshot kept, that progress alone (the cards and choices since then: see
+:mod:`.snapshot`). A table of five people makes about five saves a card, the card and
+four choices; each was a snapshot of some 9 KB taken in the event loop and encoded while
+holding the interpreter, or, for a choice, the turn's choices alone. Now a snapshot is
+taken when a seat, the table's status or the game changes, and every
+:data:`~.snapshot.PROGRESS_STEPS` steps.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Generic, TypeVar
 
 log = logging.getLogger("diamant_tui.table")
 
@@ -24,22 +27,30 @@ Save = Callable[[dict[str, Any]], Awaitable[None]]
 """Keeps one snapshot; resolves once it is safe (on disk)."""
 
 SaveChoices = Callable[[dict[str, Any] | None], Awaitable[None]]
-"""Keeps the turn's choices, taken after the last snapshot kept; resolves once safe."""
+"""Keeps the progress made since the last snapshot kept, in place of the progress kept
+before it; resolves once safe."""
+
+B = TypeVar("B")
+"""What the table says a snapshot was taken of, for the progress after it."""
 
 
-class Journal:
-    """Saves a table's snapshots one at a time, the latest state each time."""
+class Journal(Generic[B]):
+    """Saves a table's snapshots and progress one at a time, the latest state each time."""
 
-    def __init__(self, save: Save | None, take: Callable[[], dict[str, Any]],
-                 table_name: str, *, save_choices: SaveChoices | None = None,
-                 take_choices: Callable[[], dict[str, Any] | None] | None = None) -> None:
+    def __init__(self, save: Save | None, take: Callable[[], tuple[dict[str, Any], B]],
+                 table_name: str, *, save_progress: SaveChoices | None = None,
+                 take_progress: Callable[[B], dict[str, Any] | None] | None = None) -> None:
+        """``take`` makes a snapshot, with its base; ``take_progress(base)`` the progress
+        since the snapshot of that base, or None when a snapshot must be taken instead.
+        Without ``save_progress``, every save is a snapshot."""
         self._save = save
         self._take = take
-        self._save_choices = save_choices if take_choices is not None else None
-        self._take_choices = take_choices
+        self._save_progress = save_progress if take_progress is not None else None
+        self._take_progress = take_progress
         self._table_name = table_name
+        self._base: B | None = None
+        """The base of the last snapshot kept (None: none kept, or its save failed)."""
         self._dirty = False
-        self._chosen = False
         self._task: asyncio.Task[None] | None = None
 
     def changed(self) -> None:
@@ -47,20 +58,6 @@ class Journal:
         if self._save is None:
             return
         self._dirty = True
-        self._start()
-
-    def chose(self) -> None:
-        """Only the turn's choices have changed: save them soon (the whole table if there
-        is nothing to save them alone with, or if it is to be saved anyway)."""
-        if self._save is None:
-            return
-        if self._save_choices is None:
-            self.changed()
-            return
-        self._chosen = True
-        self._start()
-
-    def _start(self) -> None:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(
                 self._run(), name=f"save table {self._table_name}")
@@ -73,15 +70,21 @@ class Journal:
 
     async def _run(self) -> None:
         assert self._save is not None
-        while self._dirty or self._chosen:
-            # A snapshot holds the choices made so far: one after them saves them too.
-            whole, self._dirty, self._chosen = self._dirty, False, False
+        while self._dirty:
+            self._dirty = False
             try:
-                if whole:
-                    await self._save(self._take())
+                progress = None
+                if self._base is not None and self._save_progress is not None:
+                    assert self._take_progress is not None
+                    progress = self._take_progress(self._base)
+                if progress is not None:
+                    assert self._save_progress is not None
+                    await self._save_progress(progress)
                 else:
-                    assert self._save_choices is not None and self._take_choices is not None
-                    await self._save_choices(self._take_choices())
+                    snapshot, base = self._take()
+                    self._base = None  # progress after it only once it is kept
+                    await self._save(snapshot)
+                    self._base = base
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -7,6 +7,12 @@ secret: stored, never shown), who sits where and who is away, the computer playe
 specs and seeds, and the random generator the table seeds its computer players from.
 People's connections, the chat and the turn's clock are not kept: people come back
 through :meth:`~diamant_tui.table.Table.sit`, and the clock starts again.
+
+Between two snapshots, what the game has done since the first is kept as its
+:func:`progress`: the cards turned and the turns' choices since then, and the choices of
+the turn under way, a few hundred bytes where a snapshot is some 9 KB. Rebuilt, the game
+plays them again from the snapshot with its own generator, so the same cards come out
+(each is checked) and the generator is where it was.
 """
 
 from __future__ import annotations
@@ -14,13 +20,16 @@ from __future__ import annotations
 import base64
 import random
 import struct
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from ..bots import make_bot
 from ..engine.config import GameConfig
+from ..engine.errors import DiamantError
+from ..engine.game import Game
 from ..engine.record import game_to_record, replay_record
-from ..engine.view import Decision
+from ..engine.view import Decision, Phase
 from .info import SeatKind, TableSettings, TableStatus
 from .state import Seat, TableState
 
@@ -28,6 +37,9 @@ FORMAT = "diamant-table/2"
 READ_FORMATS = ("diamant-table/1", FORMAT)
 """Formats restored: the first kept each random generator's state as a list of 625
 numbers (7 KB of JSON each, most of every save); the second as packed bytes."""
+PROGRESS_STEPS = 32
+"""Most steps (cards and turns' choices) kept as progress; past them, a snapshot is taken
+again. About 1 KB of JSON, and as many steps played again when the table is rebuilt."""
 
 
 class SnapshotError(ValueError):
@@ -91,17 +103,108 @@ def choices(state: TableState) -> dict[str, Any] | None:
             "pending": {str(seat): decision.value for seat, decision in game.pending.items()}}
 
 
+@dataclass(frozen=True)
+class Base:
+    """What a snapshot was taken of, for the :func:`progress` made after it."""
+
+    table: tuple
+    """Everything the snapshot holds but the game's course (see :func:`_table_key`)."""
+    game: Game | None
+    """The game it holds (the same object, while it is played)."""
+    at: tuple[int, int]
+    """Where that game stood (see :func:`_position`)."""
+
+
+def base_of(settings: TableSettings, state: TableState, rng: random.Random) -> Base:
+    """What :func:`snapshot` of the same arguments, taken now, holds."""
+    game = state.game
+    return Base(_table_key(settings, state, rng), game,
+                (-1, 0) if game is None else _position(game))
+
+
+def progress(base: Base, settings: TableSettings, state: TableState,
+             rng: random.Random) -> dict[str, Any] | None:
+    """What the game has done since the snapshot ``base`` describes, as plain JSON values
+    that :func:`restore` plays again after that snapshot; None when a snapshot must be
+    taken instead: something else has changed (a seat, the table's status, another game),
+    or the game went more than :data:`PROGRESS_STEPS` steps on."""
+    game = state.game
+    if game is None or game is not base.game or _table_key(settings, state, rng) != base.table:
+        return None
+    steps = _steps_since(game, base.at)
+    if len(steps) > PROGRESS_STEPS:
+        return None
+    return {"since": [state.games_played, *base.at], "steps": steps, **choices(state)}
+
+
+def _table_key(settings: TableSettings, state: TableState, rng: random.Random) -> tuple:
+    # Compared, never stored: the generator's state as the tuple it is (packing it is
+    # what a snapshot costs), the seats as values (they change in place).
+    return (settings, state.creator, state.status, state.games_played, state.started,
+            state.ended, frozenset(state.votes), rng.getstate(),
+            tuple((s.name, s.kind, s.spec, s.bot_seed, s.identity, s.away)
+                  for s in state.seats))
+
+
+def _position(game: Game) -> tuple[int, int]:
+    """How far ``game`` has gone: the index of its last round with a card turned, and the
+    steps of that round (cards, and turns whose choices are all in). A round begun with
+    no card yet counts for nothing, as in a record."""
+    for index in range(len(game.history) - 1, -1, -1):
+        history = game.history[index]
+        if history.cards:
+            return index, len(history.cards) + sum(1 for d in history.decisions if d)
+    return -1, 0
+
+
+def _steps_since(game: Game, at: tuple[int, int]) -> list[str | dict[str, str]]:
+    """The steps of ``game`` after position ``at``, in order: a card as its code, a turn
+    as its choices by seat."""
+    first, skip = at
+    steps: list[str | dict[str, str]] = []
+    for index in range(max(first, 0), len(game.history)):
+        history = game.history[index]
+        flat: list[str | dict[str, str]] = []
+        for turn, card in enumerate(history.cards):
+            flat.append(card.code)
+            if turn < len(history.decisions) and history.decisions[turn]:
+                flat.append({str(s): d.value for s, d in history.decisions[turn].items()})
+        steps.extend(flat[skip:] if index == first else flat)
+    return steps
+
+
+def _play_again(game: Game, steps: list[Any]) -> None:
+    """Play ``steps`` (as :func:`_steps_since` wrote them) on ``game``: every card drawn
+    with its generator and checked, every turn's choices made again."""
+    for number, step in enumerate(steps, start=1):
+        where = f"step {number} after the snapshot (round {game.round}, card {game.step})"
+        if isinstance(step, str):
+            try:
+                game.reveal_random()
+            except DiamantError as exc:
+                raise SnapshotError(f"{where}: no card comes there ({exc})") from None
+            drawn = game.history[-1].cards[-1].code
+            if drawn != step:
+                raise SnapshotError(f"{where}: the generator draws {drawn}, {step} was saved")
+        elif isinstance(step, dict):
+            made = {int(seat): Decision(value) for seat, value in step.items()}
+            # Those already made first: the turn resolves on the last one missing.
+            for seat in sorted(made, key=lambda s: s not in game.pending):
+                game.submit(seat, made[seat])
+            if game.phase is Phase.DECISION or game.history[-1].decisions[-1] != made:
+                raise SnapshotError(f"{where}: these choices do not end the turn")
+        else:
+            raise SnapshotError(f"{where}: {step!r} is neither a card nor a turn's choices")
+
+
 def restore(data: Any, chosen: Any = None) -> tuple[TableSettings, TableState, random.Random]:
-    """The settings, state and computer players' generator of a saved table, with the
-    turn's ``chosen`` (as :func:`choices` gave them after ``data`` was taken; left out if
-    they are of another turn). Every person is away from the keyboard and not connected
-    until they come back; raises :class:`SnapshotError` for anything that does not make a
-    table."""
+    """The settings, state and computer players' generator of a saved table, gone on with
+    ``chosen``: the :func:`progress` saved after ``data`` was taken (or, as the first
+    tables saved it, only the :func:`choices` of the turn under way). Progress made after
+    another snapshot, choices of another turn and anything damaged there are left out.
+    Every person is away from the keyboard and not connected until they come back; raises
+    :class:`SnapshotError` for anything that does not make a table."""
     try:
-        game = data.get("game")
-        if (_choices_fit(chosen) and isinstance(game, dict) and "turn" in game
-                and chosen.get("turn") == game["turn"]):
-            data = {**data, "game": {**game, "pending": {**game["pending"], **chosen["pending"]}}}
         if data.get("format") not in READ_FORMATS:
             raise SnapshotError(f"not a {FORMAT} table")
         settings = settings_from_json(data["settings"])
@@ -116,11 +219,26 @@ def restore(data: Any, chosen: Any = None) -> tuple[TableSettings, TableState, r
         )
         if data["game"] is not None:
             state.game = _game(data["game"])
+            if _choices_fit(chosen):
+                _go_on(state, state.game, chosen)
         return settings, state, _rng_from_json(data["rng"])
     except SnapshotError:
         raise
     except Exception as exc:  # a damaged or foreign snapshot: say what, never half-build
         raise SnapshotError(f"{type(exc).__name__}: {exc}") from None
+
+
+def _go_on(state: TableState, game: Game, chosen: dict[str, Any]) -> None:
+    """Play the progress ``chosen`` on the game just rebuilt, then make the choices of the
+    turn under way again."""
+    if "since" in chosen or "steps" in chosen:
+        steps = chosen.get("steps")
+        if chosen.get("since") != [state.games_played, *_position(game)] or not isinstance(steps, list):
+            return  # made after another snapshot (one that was lost)
+        _play_again(game, steps)
+    if chosen.get("turn") == [state.games_played, game.round, game.step]:
+        for seat, decision in chosen["pending"].items():
+            game.submit(int(seat), Decision(decision))
 
 
 def _choices_fit(chosen: Any) -> bool:

@@ -33,7 +33,8 @@ from .info import (
     TableStatus,
     TableUpdate,
 )
-from .snapshot import choices as take_choices
+from .snapshot import Base, base_of
+from .snapshot import progress as take_progress
 from .snapshot import restore as restore_snapshot
 from .snapshot import snapshot as take_snapshot
 from .journal import Journal, Save, SaveChoices
@@ -120,8 +121,9 @@ class Table:
         _restored: tuple[TableState, random.Random] | None = None,
     ) -> None:
         """``save`` keeps the table's snapshots (see :mod:`.journal`), and
-        ``save_choices`` the choices of a turn made after its snapshot (without it, they
-        are saved as snapshots); without ``save``, the table lives in memory only. A
+        ``save_choices`` the game's progress (cards and choices) since the last of them
+        (without it, every change is saved as a snapshot); without ``save``, the table
+        lives in memory only. A
         computer player that thinks longer than ``bot_time_limit`` seconds has a
         stand-in decide for it."""
         self.settings = settings.checked()
@@ -137,15 +139,16 @@ class Table:
             for seat, spec in enumerate(self.settings.bots, start=first_bot):
                 self._seats.seat_bot(seat, spec)
         # self._state: all the table would save (with its settings), see TableState.
-        self._journal = Journal(save, self.snapshot, self.settings.name,
-                                save_choices=save_choices,
-                                take_choices=lambda: take_choices(self._state))
+        self._journal: Journal[Base] = Journal(
+            save, self._snapshot_and_base, self.settings.name, save_progress=save_choices,
+            take_progress=lambda base: take_progress(base, self.settings, self._state,
+                                                     self._seats.rng))
         self._chat = Chat(chat, self.settings.name)
         clock = TurnClock(self.settings.timer)
         self._updates = Updates(self._state, self._seats, self._chat, clock,
                                 table_name=self.name,
                                 marks_delay=marks_delay, chat_gather=chat.gather,
-                                on_change=self._journal.changed, on_choice=self._journal.chose)
+                                on_change=self._journal.changed)
         self._play = Play(self._state, self._seats, self._updates, clock,
                           pace=self.settings.pace, table_name=self.name,
                           on_over=self._game_over,
@@ -182,6 +185,12 @@ class Table:
         """Everything needed to rebuild this table after a restart, as plain JSON values
         (see :mod:`.snapshot`)."""
         return take_snapshot(self.settings, self._state, self._seats.rng)
+
+    def _snapshot_and_base(self) -> tuple[dict, Base]:
+        """A :meth:`snapshot`, and what it was taken of (for the progress after it)."""
+        rng = self._seats.rng
+        return (take_snapshot(self.settings, self._state, rng),
+                base_of(self.settings, self._state, rng))
 
     def _go_on(self) -> None:
         """After a restart: play on; computer players play the seats of people not back."""

@@ -53,14 +53,10 @@ class Updates:
 
     def __init__(self, state: TableState, seats: Seats, chat: Iterable[ChatLine],
                  clock: TurnClock, *, table_name: str, marks_delay: float,
-                 chat_gather: float, on_change: Callable[[], None] = lambda: None,
-                 on_choice: Callable[[], None] | None = None) -> None:
+                 chat_gather: float, on_change: Callable[[], None] = lambda: None) -> None:
         self._state = state
         self._on_change = on_change
         """Told of every change sent out (the table's journal saves it)."""
-        self._on_choice = on_change if on_choice is None else on_choice
-        """Told of a choice that does not end its turn, instead (the journal saves the
-        turn's choices alone)."""
         self._seats = seats
         self._chat = chat
         self._clock = clock
@@ -150,7 +146,7 @@ class Updates:
         """
         game = self._state.game
         if only_a_mark(events):
-            self._on_choice()
+            self._on_change()
             self.publish(events, decider=decider, mark=True, changed=False)
         elif game is not None and game.phase is Phase.REVEAL:
             self._on_change()

@@ -114,10 +114,11 @@ async def test_a_game_survives_kill_9_of_the_server(tmp_path, players, make_key)
         await proc.wait()
     snapshot = saved_table(tmp_path, "cave")
     chosen = saved_choices(tmp_path, "cave")
-    # Her choice was saved alone, after the snapshot of its turn (a few bytes, where the
-    # snapshot is kilobytes taken and encoded).
-    assert snapshot["game"]["pending"] == {}
-    assert chosen == {"turn": snapshot["game"]["turn"], "pending": {"0": "continue"}}
+    # Her choice was saved with the game's progress since the snapshot taken as it began
+    # (its first card): a few hundred bytes, where the snapshot is kilobytes.
+    assert snapshot["game"]["pending"] == {} and snapshot["game"]["record"]["rounds"] == []
+    assert chosen["turn"] == [0, 1, 1] and chosen["pending"] == {"0": "continue"}
+    assert len(chosen["steps"]) == 1 and len(json.dumps(chosen)) < 200
     for player in (ann, bob, cy):
         await player.wait_closed()
 
@@ -146,5 +147,6 @@ async def test_a_game_survives_kill_9_of_the_server(tmp_path, players, make_key)
     assert final["rounds"] == expected["rounds"]
     assert final["result"] == expected["result"]
     # What was played before the kill is the start of the game as it ended.
-    before = snapshot["game"]["record"]["rounds"]
+    before = game_to_record(restore(snapshot, chosen)[1].game)["rounds"]
+    assert before[0]["cards"] == chosen["steps"]
     assert final["rounds"][0]["cards"][:len(before[0]["cards"])] == before[0]["cards"]
