@@ -225,6 +225,15 @@ async def test_a_choice_is_saved_as_progress_after_its_turns_snapshot_and_restor
         assert 0 not in again.game.pending
         await again.close()
 
+    # As the first servers saved them: the turn's choices alone, after a snapshot of
+    # that turn (a database saved before an upgrade).
+    of_the_turn = table.snapshot()
+    of_the_turn["game"]["pending"] = {}
+    first_form = {"turn": chosen["turn"], "pending": chosen["pending"]}
+    again = Table.restore(of_the_turn, wait=30, chosen=first_form)
+    assert again.game.pending[0] is Decision.LEAVE and rounds_of(again) == rounds_of(table)
+    await again.close()
+
     bob.decide(Decision.CONTINUE)  # the turn's last choice: the card follows
     await until(lambda: game.over or game.round > 1 or game.step > 1)
     await table.saved()
