@@ -10,6 +10,7 @@ import pytest
 
 from diamant_tui.engine.view import Decision, Phase
 from diamant_tui.table import SeatKind, Table, TableSettings, TableStatus
+from diamant_tui.table.journal import GATHER
 from diamant_tui.table.snapshot import SnapshotError, _rng_from_json
 
 from playing import until
@@ -331,4 +332,41 @@ async def test_after_a_snapshot_that_could_not_be_kept_the_next_save_is_a_snapsh
     # The save after the one lost is a snapshot, not progress after the snapshot lost.
     assert len(disk.states) > disk.failed_at and disk.states[disk.failed_at][1] is None
     assert json.loads(disk.states[disk.failed_at][0])["game"] is not None
+    await table.close()
+
+
+async def test_choices_close_together_are_one_save_and_a_card_waits_for_the_last():
+    """The game's progress is gathered: two choices a moment apart go to the disk in one
+    save, within GATHER, not one save each at once; the choice that ends a turn is on
+    the disk before the card it leads to is turned."""
+    disk = RecordingDisk()
+    table = Table(TableSettings(name="t", seats=3, bots=(), pace=0, seed=3),
+                  save=disk.save, save_choices=disk.save_choices)
+    ann, bob, cy = (table.sit(name, f"key:{name}") for name in ("ann", "bob", "cy"))
+    await until(lambda: table.game is not None and table.game.phase is Phase.DECISION)
+    await table.saved()
+    saves = len(disk.states)
+    ann.decide(Decision.CONTINUE)
+    await asyncio.sleep(0.05)
+    bob.decide(Decision.CONTINUE)
+    await asyncio.sleep(0.2)
+    assert len(disk.states) == saves  # gathered, not saved yet
+    await until(lambda: len(disk.states) > saves, GATHER * 3)
+    await asyncio.sleep(0.1)
+    assert len(disk.states) == saves + 1
+    assert json.loads(disk.states[-1][1])["pending"] == {"0": "continue", "1": "continue"}
+
+    game = table.game
+    on_disk_at_the_card = []
+    reveal = game.reveal_random
+
+    def revealed():
+        on_disk_at_the_card.append(json.loads(disk.states[-1][1]))
+        return reveal()
+
+    game.reveal_random = revealed
+    cy.decide(Decision.LEAVE)
+    await until(lambda: on_disk_at_the_card)
+    assert on_disk_at_the_card[0]["steps"][-1] == {"0": "continue", "1": "continue",
+                                                   "2": "leave"}
     await table.close()

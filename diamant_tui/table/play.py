@@ -101,7 +101,7 @@ class Play:
                     self._updates.card_due = card_at + pace
                     # The card and the turn it opens (with its timer) in one update.
                     self._clock.start(game)
-                    self._updates.publish(events)
+                    self._updates.publish(events, progress=True)
                 if game.phase is Phase.DECISION:
                     self._computers_watch(game)
                     await self._decision_turn(game)

@@ -148,7 +148,8 @@ class Table:
         self._updates = Updates(self._state, self._seats, self._chat, clock,
                                 table_name=self.name,
                                 marks_delay=marks_delay, chat_gather=chat.gather,
-                                on_change=self._journal.changed)
+                                on_change=self._journal.changed,
+                                on_progress=self._journal.progressed)
         self._play = Play(self._state, self._seats, self._updates, clock,
                           pace=self.settings.pace, table_name=self.name,
                           on_over=self._game_over,

@@ -53,10 +53,14 @@ class Updates:
 
     def __init__(self, state: TableState, seats: Seats, chat: Iterable[ChatLine],
                  clock: TurnClock, *, table_name: str, marks_delay: float,
-                 chat_gather: float, on_change: Callable[[], None] = lambda: None) -> None:
+                 chat_gather: float, on_change: Callable[[], None] = lambda: None,
+                 on_progress: Callable[[], None] | None = None) -> None:
         self._state = state
         self._on_change = on_change
         """Told of every change sent out (the table's journal saves it)."""
+        self._on_progress = on_change if on_progress is None else on_progress
+        """Told instead when only the game went on: a card, a choice (the journal
+        gathers those)."""
         self._seats = seats
         self._chat = chat
         self._clock = clock
@@ -94,17 +98,19 @@ class Updates:
 
     def publish(self, events: Iterable[Event], *,
                 decider: Attendee | None = None, mark: bool = False,
-                changed: bool = True) -> None:
+                changed: bool = True, progress: bool = False) -> None:
         """Send everyone their update with ``events``; ``changed`` says the table changed
         with it (the journal saves it), which an update that only carries chat or what was
-        put off does not say.
+        put off does not say, and ``progress`` that only its game went on (a card).
 
         A ``mark`` (a choice that does not end the turn, by ``decider`` or a computer
         player) goes at once to the decider only; the others get it with the next
         update, at the latest :data:`MARKS_DELAY` later (see there why).
         """
         events = tuple(events)
-        if changed:
+        if progress:
+            self._on_progress()
+        elif changed:
             self._on_change()
         if mark and self._marks_delay > 0:
             self._hold(events, decider)
@@ -146,10 +152,11 @@ class Updates:
         """
         game = self._state.game
         if only_a_mark(events):
-            self._on_change()
+            self._on_progress()
             self.publish(events, decider=decider, mark=True, changed=False)
         elif game is not None and game.phase is Phase.REVEAL:
-            self._on_change()
+            # Saved before the card is turned: the game loop asks for it.
+            self._on_progress()
             self.cancel()  # the marks held go out with the card, not before it
             loop = asyncio.get_running_loop()
             if decider is not None and self.card_due - loop.time() <= CARD_GRACE:
