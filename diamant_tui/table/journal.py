@@ -14,8 +14,9 @@ holding the interpreter, or, for a choice, the turn's choices alone. Now a snaps
 taken when a seat, the table's status or the game changes, and every
 :data:`~.snapshot.PROGRESS_STEPS` steps.
 
-The game's progress is gathered for up to :data:`GATHER` seconds (:meth:`Journal.progressed`),
-since what the game loop asks before a card (:meth:`Journal.saved`) saves it at once: a
+The choices are gathered for up to :data:`GATHER` seconds (:meth:`Journal.progressed`),
+and what the game loop asks before a card (:meth:`Journal.saved`) saves them at once; a
+card needs no save of its own (a restart draws it again), the next save carries it. So a
 turn's choices and the card before them go to the disk in one save, not five. A save
 cost a seat about 0.12 ms of the server's CPU per reveal at a table of five, most of it
 the hand-over to the database's thread and its transaction, whatever its size.
@@ -76,8 +77,8 @@ class Journal(Generic[B]):
         self._start()
 
     def progressed(self) -> None:
-        """The game has gone on (a choice, a card): save it within :data:`GATHER`
-        seconds, or as soon as :meth:`saved` is asked."""
+        """The game has gone on (a choice): save it within :data:`GATHER` seconds, or
+        as soon as :meth:`saved` is asked."""
         if self._save is None:
             return
         self._dirty = True

@@ -99,9 +99,11 @@ class Play:
                     events = game.reveal_random()
                     card_at = loop.time()
                     self._updates.card_due = card_at + pace
-                    # The card and the turn it opens (with its timer) in one update.
+                    # The card and the turn it opens (with its timer) in one update. It
+                    # needs no save of its own: until the next one, which carries it, a
+                    # restart draws it again.
                     self._clock.start(game)
-                    self._updates.publish(events, progress=True)
+                    self._updates.publish(events, changed=False)
                 if game.phase is Phase.DECISION:
                     self._computers_watch(game)
                     await self._decision_turn(game)

@@ -59,8 +59,7 @@ class Updates:
         self._on_change = on_change
         """Told of every change sent out (the table's journal saves it)."""
         self._on_progress = on_change if on_progress is None else on_progress
-        """Told instead when only the game went on: a card, a choice (the journal
-        gathers those)."""
+        """Told instead of a choice (the journal gathers those)."""
         self._seats = seats
         self._chat = chat
         self._clock = clock
@@ -98,19 +97,17 @@ class Updates:
 
     def publish(self, events: Iterable[Event], *,
                 decider: Attendee | None = None, mark: bool = False,
-                changed: bool = True, progress: bool = False) -> None:
+                changed: bool = True) -> None:
         """Send everyone their update with ``events``; ``changed`` says the table changed
         with it (the journal saves it), which an update that only carries chat or what was
-        put off does not say, and ``progress`` that only its game went on (a card).
+        put off does not say.
 
         A ``mark`` (a choice that does not end the turn, by ``decider`` or a computer
         player) goes at once to the decider only; the others get it with the next
         update, at the latest :data:`MARKS_DELAY` later (see there why).
         """
         events = tuple(events)
-        if progress:
-            self._on_progress()
-        elif changed:
+        if changed:
             self._on_change()
         if mark and self._marks_delay > 0:
             self._hold(events, decider)
