@@ -61,6 +61,16 @@ class RoundHistory:
     cards: list[Card] = field(default_factory=list)
     decisions: list[dict[int, Decision]] = field(default_factory=list)
 
+    def steps(self) -> list[Card | dict[int, Decision]]:
+        """The round in the order it was played: each card, then the choices of the turn
+        that followed it (a turn still waiting for its choices is no step)."""
+        steps: list[Card | dict[int, Decision]] = []
+        for card, decisions in zip(self.cards, self.decisions + [{}]):
+            steps.append(card)
+            if decisions:
+                steps.append(dict(decisions))
+        return steps
+
 
 class Game:
     """The state of one game of Diamant, played under its :class:`GameConfig`."""

@@ -60,11 +60,8 @@ class Playback:
             if number > 1:
                 moves.append(_NextRound())
                 self._round_starts.append(len(moves) + 1)
-            for card, decisions in zip(history.cards, history.decisions + [{}]):
-                moves.append(card)
-                # A turn still waiting for its choices (an unfinished record) is no step.
-                if decisions:
-                    moves.append(dict(decisions))
+            # A turn still waiting for its choices (an unfinished record) is no step.
+            moves.extend(history.steps())
         self._moves = moves
         self._game = self._new_game()
         self._done = 0

@@ -153,7 +153,7 @@ def _position(game: Game) -> tuple[int, int]:
     for index in range(len(game.history) - 1, -1, -1):
         history = game.history[index]
         if history.cards:
-            return index, len(history.cards) + sum(1 for d in history.decisions if d)
+            return index, len(history.steps())
     return -1, 0
 
 
@@ -163,13 +163,10 @@ def _steps_since(game: Game, at: tuple[int, int]) -> list[str | dict[str, str]]:
     first, skip = at
     steps: list[str | dict[str, str]] = []
     for index in range(max(first, 0), len(game.history)):
-        history = game.history[index]
-        flat: list[str | dict[str, str]] = []
-        for turn, card in enumerate(history.cards):
-            flat.append(card.code)
-            if turn < len(history.decisions) and history.decisions[turn]:
-                flat.append({str(s): d.value for s, d in history.decisions[turn].items()})
-        steps.extend(flat[skip:] if index == first else flat)
+        played = game.history[index].steps()
+        for step in played[skip:] if index == first else played:
+            steps.append({str(s): d.value for s, d in step.items()}
+                         if isinstance(step, dict) else step.code)
     return steps
 
 
