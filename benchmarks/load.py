@@ -29,6 +29,8 @@ What it measures:
 - the garbage frozen with the living by the end of the games: the memory (in blocks) that one
   sweep frees then, and that sweep's pause, as a long-running server makes one whenever
   that garbage has grown enough;
+- what the database writes per reveal (a table's): the values it turns into JSON
+  (snapshots, progress, records) and their characters;
 - the stop: SIGTERM with every client still connected, until the server process exits.
 
 With ``--attack N``, N abusive clients (see :class:`load_client.Attacker`: key flooders, an
