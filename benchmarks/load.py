@@ -16,7 +16,10 @@ What it measures:
 - join: from the start of the SSH connection to the first screen of the table;
 - reveal to screen: from the server publishing a card (its table's reveal, timed in the
   server process) to the client's screen first showing that card in the round bar, for
-  every seat and every card, on the system-wide monotonic clock both processes read;
+  every seat and every card, on the system-wide monotonic clock both processes read; also
+  by 10 s of the play window (the first also holding the cards turned during the last
+  joins), which tells a backlog left by the games' beginning from a steady lateness;
+- joins also by wave: at waiting tables, and the last seats, whose joins start the games;
 - server CPU (``/proc/PID/stat``) per join (first wave) and per seat per reveal (play window:
   its CPU divided by the cards revealed in it times the people at each table);
 - frames (writes of a session to its channel, counted in the server: one per frame
@@ -127,6 +130,11 @@ def tables_for(seats: int) -> list[int]:
     if seats % TABLE_SIZE:
         sizes.append(seats % TABLE_SIZE)
     return sizes
+
+
+DELAY_SLOT = 10.0
+"""Seconds of the play window over which the reveal delays are also summed up apart, to
+show whether the late ones came as the games began or all along."""
 
 
 def percentiles(values: list[float]) -> dict[str, float | int | None]:
@@ -274,7 +282,7 @@ class Run:
             server = ServerProcess(options)
             await server.start()
             await asyncio.sleep(1.0)  # let the server settle before reading its idle state
-            self.mark("idle", server)
+            self.mark("idle", server, await server.ask("snapshot"))
             first = [p for i, p in enumerate(self.people) if not self._last_of_table(i)]
             last = [p for i, p in enumerate(self.people) if self._last_of_table(i)]
             await self.join(first, server.port)
@@ -336,6 +344,7 @@ class Run:
         for r in reveals:
             by_table.setdefault(r[0], []).append(r)
         delays, missed = [], 0
+        by_time: list[list[float]] = []  # delays by the reveal's time in the play window
         for person in self.people:
             if person.joined_at is None:
                 continue
@@ -347,8 +356,17 @@ class Run:
                     missed += 1
                 else:
                     delays.append(shown - at)
-        joins = [p.joined_at - p.connect_at for p in self.people
-                 if p.joined_at is not None and p.connect_at is not None]
+                    slot = max(0, int((at - start) // DELAY_SLOT))
+                    by_time.extend([] for _ in range(slot + 1 - len(by_time)))
+                    by_time[slot].append(shown - at)
+
+        def join_times(people) -> list[float]:
+            return [p.joined_at - p.connect_at for p in people
+                    if p.joined_at is not None and p.connect_at is not None]
+
+        joins = join_times(self.people)
+        starting = [p for i, p in enumerate(self.people) if self._last_of_table(i)]
+        waiting_joins = join_times(p for p in self.people if p not in starting)
         waiting = sum(1 for i in range(len(self.people)) if not self._last_of_table(i))
         join_cpu = marks["waiting"]["server_cpu"] - marks["idle"]["server_cpu"]
         play_cpu = played["server_cpu"] - joined["server_cpu"]
@@ -367,7 +385,13 @@ class Run:
                        "join_rate": args.join_rate, "seed": args.seed, "attack": args.attack,
                        "screen": args.screen},
             "join_s": percentiles(joins),
+            "join_by_wave_s": {"waiting": percentiles(waiting_joins),
+                               "starting": percentiles(join_times(starting))},
             "reveal_to_screen_s": {**percentiles(delays), "missed": missed},
+            "reveal_to_screen_by_time_s": {
+                "slot_s": DELAY_SLOT,
+                "slots": [{"from_s": DELAY_SLOT * n, **percentiles(slot)}
+                          for n, slot in enumerate(by_time)]},
             "server_cpu": {
                 "per_join_ms": 1000 * join_cpu / waiting if waiting else None,
                 "per_seat_per_reveal_ms": (1000 * per_seat_reveal(play_cpu)
@@ -375,6 +399,13 @@ class Run:
                 "join_wave_s": join_cpu,
                 "play_s": play_cpu,
                 "play_core_share": play_cpu / play_wall if play_wall > 0 else None,
+                # The cycle collector's share of it (its thread's CPU in its passes).
+                "collector_share": {
+                    "joins": _share(marks["joined"]["server"]["collector_cpu"]
+                                    - marks["idle"]["server"]["collector_cpu"],
+                                    marks["joined"]["server_cpu"] - marks["idle"]["server_cpu"]),
+                    "play": _share(played["server"]["collector_cpu"]
+                                   - joined["server"]["collector_cpu"], play_cpu)},
             },
             "frames_per_seat_per_reveal": per_seat_reveal(
                 played["server"]["sends"] - joined["server"]["sends"]),
@@ -431,6 +462,10 @@ class Run:
         }
 
 
+def _share(part: float, whole: float) -> float | None:
+    return part / whole if whole > 0 else None
+
+
 def _fmt(value: float | int | None, scale: float = 1.0, digits: int = 1) -> str:
     return "—" if value is None else f"{value * scale:.{digits}f}"
 
@@ -451,12 +486,21 @@ def table_text(r: dict) -> str:
                            f"think {c['think'][0]:g}-{c['think'][1]:g} s)"),
         ("join p50 / p99 / max", f"{_fmt(j['p50'], 1000, 0)} / {_fmt(j['p99'], 1000, 0)} / "
                                  f"{_fmt(j['max'], 1000, 0)} ms  (n={j['n']})"),
+        ("  waiting tables / starting games", " / ".join(
+            f"{_fmt(r['join_by_wave_s'][w]['p99'], 1000, 0)}" for w in ("waiting", "starting"))
+         + " ms (p99)"),
         ("reveal→screen p50 / p99 / max", f"{_fmt(d['p50'], 1000, 0)} / {_fmt(d['p99'], 1000, 0)}"
                                           f" / {_fmt(d['max'], 1000, 0)} ms  (n={d['n']}, "
                                           f"missed {d['missed']})"),
+        (f"  p99 by {_fmt(r['reveal_to_screen_by_time_s']['slot_s'], 1, 0)} s of play",
+         " ".join(_fmt(slot["p99"], 1000, 0) for slot in r["reveal_to_screen_by_time_s"]["slots"])
+         + " ms"),
         ("server CPU per join", f"{_fmt(cpu['per_join_ms'])} ms"),
         ("server CPU per seat per reveal", f"{_fmt(cpu['per_seat_per_reveal_ms'], 1, 2)} ms"),
         ("server CPU share in play", f"{_fmt(cpu['play_core_share'], 100, 0)} % of a core"),
+        ("  the cycle collector's share", "{} % of the joins', {} % in play".format(
+            _fmt(cpu["collector_share"]["joins"], 100, 1),
+            _fmt(cpu["collector_share"]["play"], 100, 1))),
         ("frames per seat per reveal", _fmt(r["frames_per_seat_per_reveal"], 1, 2)
          + f"  (SSH data messages: {_fmt(r['chunks_per_seat_per_reveal'], 1, 2)})"),
         ("bytes per seat per reveal", _fmt(r["bytes_per_seat_per_reveal"], 1, 0)),

@@ -99,7 +99,8 @@ class Probe:
         """The counters, for a measuring window (cheap: no lists)."""
         return {"time": time.monotonic(), "sends": self.sends, "sent_bytes": self.sent_bytes,
                 "db_values": self.db_values, "db_bytes": self.db_bytes,
-                "reveals": len(self.reveals), "games": len(self.finished), "errors": self.errors}
+                "reveals": len(self.reveals), "games": len(self.finished), "errors": self.errors,
+                "collector_cpu": sum(counts[3] for counts in self.collections)}
 
     def report(self) -> dict:
         """Everything, once the load is over."""

@@ -19,7 +19,7 @@ KEYS = {
     "chunks_per_seat_per_reveal", "bytes_per_seat_per_reveal", "server_rss_mib",
     "play_window_s", "reveals", "seat_reveals", "games_completed", "games_expected",
     "errors", "load_generator_cpu", "stop", "wall_s", "collector", "garbage_at_end",
-    "database_per_reveal",
+    "database_per_reveal", "join_by_wave_s", "reveal_to_screen_by_time_s",
 }
 
 
@@ -41,6 +41,15 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen):
     assert results["errors"]["count"] == 0, results["errors"]
     assert results["join_s"]["n"] == 2
     assert results["reveal_to_screen_s"]["n"] > 0
+    # The two seats joined in two waves (the second started the game), and every delay
+    # counted falls in one of the slots of the play window.
+    waves = results["join_by_wave_s"]
+    assert waves["waiting"]["n"] == waves["starting"]["n"] == 1
+    slots = results["reveal_to_screen_by_time_s"]["slots"]
+    assert sum(slot["n"] for slot in slots) == results["reveal_to_screen_s"]["n"]
+    assert max(slot["max"] or 0 for slot in slots) == results["reveal_to_screen_s"]["max"]
+    shares = results["server_cpu"]["collector_share"]
+    assert 0 < shares["joins"] < 1 and 0 <= shares["play"] < 1
     assert results["stop"]["exit_code"] == 0
     young = results["collector"][0]  # a game makes garbage: the server collected some
     assert [g["generation"] for g in results["collector"]] == [0, 1, 2]
