@@ -397,6 +397,11 @@ class Run:
                 "per_seat_per_reveal_ms": (1000 * per_seat_reveal(play_cpu)
                                            if seat_reveals else None),
                 "join_wave_s": join_cpu,
+                # The second wave: each join starts its table's game (every seat's screen
+                # makes the cave), and the first cards come meanwhile.
+                "per_starting_join_ms": (
+                    1000 * (joined["server_cpu"] - marks["waiting"]["server_cpu"])
+                    / (len(self.people) - waiting) if len(self.people) > waiting else None),
                 "play_s": play_cpu,
                 "play_core_share": play_cpu / play_wall if play_wall > 0 else None,
                 # The cycle collector's share of it (its thread's CPU in its passes).
@@ -495,7 +500,8 @@ def table_text(r: dict) -> str:
         (f"  p99 by {_fmt(r['reveal_to_screen_by_time_s']['slot_s'], 1, 0)} s of play",
          " ".join(_fmt(slot["p99"], 1000, 0) for slot in r["reveal_to_screen_by_time_s"]["slots"])
          + " ms"),
-        ("server CPU per join", f"{_fmt(cpu['per_join_ms'])} ms"),
+        ("server CPU per join", f"{_fmt(cpu['per_join_ms'])} ms; per join that starts a "
+                                f"game {_fmt(cpu['per_starting_join_ms'])} ms"),
         ("server CPU per seat per reveal", f"{_fmt(cpu['per_seat_per_reveal_ms'], 1, 2)} ms"),
         ("server CPU share in play", f"{_fmt(cpu['play_core_share'], 100, 0)} % of a core"),
         ("  the cycle collector's share", "{} % of the joins', {} % in play".format(

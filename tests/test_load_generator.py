@@ -50,6 +50,7 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen):
     assert max(slot["max"] or 0 for slot in slots) == results["reveal_to_screen_s"]["max"]
     shares = results["server_cpu"]["collector_share"]
     assert 0 < shares["joins"] < 1 and 0 <= shares["play"] < 1
+    assert results["server_cpu"]["per_starting_join_ms"] > 0
     assert results["stop"]["exit_code"] == 0
     young = results["collector"][0]  # a game makes garbage: the server collected some
     assert [g["generation"] for g in results["collector"]] == [0, 1, 2]
