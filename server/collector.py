@@ -35,11 +35,12 @@ only, each of them was looked at twice, young and then in the middle generation;
 With 200 seats (two alternating pairs of ``benchmarks/load.py --seats 200 --pace 0.7
 --games 1 --screen light``) the collector's CPU went from 1.9-2.1 to 1.1-1.2 s, its share
 of the joins' CPU from 6 to 3 % and of play's from 5 to 3 %; 29-30 ms of CPU per join
-against 31, and the joins that start games p99 2.4-2.5 s against 2.6-3.0 s. The price is
-the cycles that live through one young collection but not for long: about 70 blocks more
-a seat each game, frozen until the next look at everything (below). Python collects the
-middle and oldest generations only every so many young collections of theirs, which the
-freezing leaves empty: there are none any more.
+against 31, and the joins that start games p99 2.4-2.5 s against 2.6-3.0 s; at 500 seats
+(once each) 7.4 -> 4.3 s of collecting over the run. The price is the cycles that live
+through one young collection but not for long: about 70 blocks more a seat each game,
+frozen until the next look at everything (below). Python's own middle and full
+collections almost never come any more (5 middle ones in that 500-seat run, against 82):
+each freeze starts its count of young collections again.
 
 What the collector no longer sees is what dies later as a cycle: the app of a session that
 ends, the final scores' screen of a game once the next begins. So every :data:`CHECK_EVERY`
