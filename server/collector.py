@@ -29,14 +29,16 @@ by the games' end, of 6.5 million.)
 
 Then what survives a young collection is frozen too, at once. Nearly all of what a
 collection looks at lives on: an app's widgets, styles and kept lines, made at a join or a
-game's beginning, and few of them are garbage (with 100 seats playing, a young collection
-freed about 30 objects of its 5,000, a middle one 150). Frozen after the middle collection
+game's beginning, and few of them are garbage (with 100 seats playing, the three
+collections of 12 s of play freed about 30 objects of a young one's 5,000 and 150 in the
+middle one). Frozen after the middle collection
 only, each of them was looked at twice, young and then in the middle generation; now once.
 With 200 seats (two alternating pairs of ``benchmarks/load.py --seats 200 --pace 0.7
 --games 1 --screen light``) the collector's CPU went from 1.9-2.1 to 1.1-1.2 s, its share
 of the joins' CPU from 6 to 3 % and of play's from 5 to 3 %; 29-30 ms of CPU per join
 against 31, and the joins that start games p99 2.4-2.5 s against 2.6-3.0 s; at 500 seats
-(once each) 7.4 -> 4.3 s of collecting over the run. The price is the cycles that live
+(once each) 7.4 -> 4.3 s of collecting over the run; at 100 seats (``--games 2``, two
+pairs) 4.55-4.56 -> 4.37-4.38 ms of CPU per seat per reveal. The price is the cycles that live
 through one young collection but not for long: about 70 blocks more a seat each game,
 frozen until the next look at everything (below). Python's own middle and full
 collections almost never come any more (5 middle ones in that 500-seat run, against 82):
