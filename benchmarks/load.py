@@ -20,8 +20,10 @@ What it measures:
   by 10 s of the play window (the first also holding the cards turned during the last
   joins), which tells a backlog left by the games' beginning from a steady lateness;
 - joins also by wave: at waiting tables, and the last seats, whose joins start the games;
-- server CPU (``/proc/PID/stat``) per join (first wave) and per seat per reveal (play window:
-  its CPU divided by the cards revealed in it times the people at each table);
+- server CPU (``/proc/PID/stat``) per join (first wave), per join that starts a game (the
+  second wave: the games' beginnings for every seat, and the first cards meanwhile) and per
+  seat per reveal (play window: its CPU divided by the cards revealed in it times the
+  people at each table), and the cycle collector's share of the joins' and of play's;
 - frames (writes of a session to its channel, counted in the server: one per frame
   Textual flushes) and bytes (received by the clients) per seat per reveal;
 - server memory (``/proc/PID/status``): idle, after the first wave, after all joins, peak;
