@@ -27,22 +27,23 @@ took 3.9 s of the 12.3 s spent collecting, up to 0.46 s each; freezing after the
 ones took that to 25 ms, the longest pause to 0.36 s, for 13,000 blocks more garbage frozen
 by the games' end, of 6.5 million.)
 
-Then what survives a young collection is frozen too, at once. Nearly all of what a
-collection looks at lives on: an app's widgets, styles and kept lines, made at a join or a
-game's beginning, and few of them are garbage (with 100 seats playing, the three
-collections of 12 s of play freed about 30 objects of a young one's 5,000 and 150 in the
-middle one). Frozen after the middle collection
-only, each of them was looked at twice, young and then in the middle generation; now once.
-With 200 seats (two alternating pairs of ``benchmarks/load.py --seats 200 --pace 0.7
---games 1 --screen light``) the collector's CPU went from 1.9-2.1 to 1.1-1.2 s, its share
-of the joins' CPU from 6 to 3 % and of play's from 5 to 3 %; 29-30 ms of CPU per join
-against 31, and the joins that start games p99 2.4-2.5 s against 2.6-3.0 s; at 500 seats
-(once each) 7.4 -> 4.3 s of collecting over the run; at 100 seats (``--games 2``, two
-pairs) 4.55-4.56 -> 4.37-4.38 ms of CPU per seat per reveal. The price is the cycles that live
-through one young collection but not for long: about 70 blocks more a seat each game,
-frozen until the next look at everything (below). Python's own middle and full
-collections almost never come any more (5 middle ones in that 500-seat run, against 82):
-each freeze starts its count of young collections again.
+The middle generation is collected after ten young collections, as Python does: after
+three (two alternating pairs of ``load.py --seats 200 --pace 0.7 --screen light``), its
+longest pause went from 103-113 to 81-83 ms, for the same time collecting in all and no
+better reveal→screen p99 (502-547 against 494-546 ms).
+
+Freezing what survives every young collection as well was tried, and left. Nearly all of
+what a young collection looks at lives on (with 100 seats playing, the three collections
+of 12 s of play freed about 30 objects of a young one's 5,000 and 150 in the middle one),
+so each object was looked at once instead of twice: with 200 seats (two alternating pairs
+of ``benchmarks/load.py --seats 200 --pace 0.7 --games 1 --screen light``) the collector's
+CPU went from 1.9-2.1 to 1.1-1.2 s, and at 100 seats (``--games 2``) the CPU per seat per
+reveal from 4.55-4.56 to 4.37-4.38 ms. But a session that lives only a few seconds (a
+look at the lobby) then always ends frozen, where it mostly died young: with a fresh
+lobby session every two seconds (``--attack 0``), the garbage frozen by the end of a 65 s
+run went from 93,000 to 280,000 blocks at 200 seats (19,000 to 93,000 at 20), so a public
+server with people coming and going would look at everything (a pause of seconds, below)
+about three times as often.
 
 What the collector no longer sees is what dies later as a cycle: the app of a session that
 ends, the final scores' screen of a game once the next begins. So every :data:`CHECK_EVERY`
@@ -110,14 +111,15 @@ class Collector:
         self._sessions_at_sweep = 0
         self._watch: asyncio.Task[None] | None = None
         self.freezes = 0
-        """Collections whose survivors were frozen so far."""
+        """Collections of the middle generation or a full one whose survivors were frozen
+        so far."""
         self.sweeps = 0
         """Times everything was unfrozen and collected."""
 
     def tune(self) -> None:
         """After the server's start (in its event loop): freeze what it has built, collect
-        young less often, freeze what survives every collection from now on, and look at
-        everything again when the frozen objects have grown enough."""
+        young less often, freeze what survives every older collection from now on, and
+        look at everything again when the frozen objects have grown enough."""
         if self._before is not None:
             return
         self._before = gc.get_threshold()
@@ -129,10 +131,10 @@ class Collector:
 
     def _after_collection(self, phase: str, info: dict) -> None:
         # Called in whatever thread collected (a computer player's thread too). Right after
-        # a collection the generations it looked at hold only what lived through it, and
-        # the older ones nothing (frozen before): freezing freezes no garbage, and nothing
-        # is looked at twice.
-        if phase == "stop":
+        # a collection of the middle generation (or a full one) the younger generations
+        # are empty and the oldest holds only what lived through it: freezing it freezes
+        # no garbage.
+        if phase == "stop" and info["generation"] >= 1:
             gc.freeze()
             self.freezes += 1
 
