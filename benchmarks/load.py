@@ -285,8 +285,7 @@ class Run:
             await server.start()
             await asyncio.sleep(1.0)  # let the server settle before reading its idle state
             self.mark("idle", server, await server.ask("snapshot"))
-            first = [p for i, p in enumerate(self.people) if not self._last_of_table(i)]
-            last = [p for i, p in enumerate(self.people) if self._last_of_table(i)]
+            first, last = self._waves()
             await self.join(first, server.port)
             self.mark("waiting", server)
             await self.join(last, server.port)
@@ -321,6 +320,12 @@ class Run:
             except TimeoutError:
                 pass
         await asyncio.gather(*tasks)
+
+    def _waves(self) -> tuple[list[Person], list[Person]]:
+        """The people of the first wave of joins (tables waiting), and of the second
+        (the last seat of each table, whose join starts its game)."""
+        first = [p for i, p in enumerate(self.people) if not self._last_of_table(i)]
+        return first, [p for i, p in enumerate(self.people) if self._last_of_table(i)]
 
     def _last_of_table(self, index: int) -> bool:
         person = self.people[index]
@@ -367,9 +372,8 @@ class Run:
                     if p.joined_at is not None and p.connect_at is not None]
 
         joins = join_times(self.people)
-        starting = [p for i, p in enumerate(self.people) if self._last_of_table(i)]
-        waiting_joins = join_times(p for p in self.people if p not in starting)
-        waiting = sum(1 for i in range(len(self.people)) if not self._last_of_table(i))
+        waiting_people, starting = self._waves()
+        waiting = len(waiting_people)
         join_cpu = marks["waiting"]["server_cpu"] - marks["idle"]["server_cpu"]
         play_cpu = played["server_cpu"] - joined["server_cpu"]
         play_wall = played["time"] - joined["time"]
@@ -387,7 +391,7 @@ class Run:
                        "join_rate": args.join_rate, "seed": args.seed, "attack": args.attack,
                        "screen": args.screen},
             "join_s": percentiles(joins),
-            "join_by_wave_s": {"waiting": percentiles(waiting_joins),
+            "join_by_wave_s": {"waiting": percentiles(join_times(waiting_people)),
                                "starting": percentiles(join_times(starting))},
             "reveal_to_screen_s": {**percentiles(delays), "missed": missed},
             "reveal_to_screen_by_time_s": {
@@ -403,14 +407,14 @@ class Run:
                 # makes the cave), and the first cards come meanwhile.
                 "per_starting_join_ms": (
                     1000 * (joined["server_cpu"] - marks["waiting"]["server_cpu"])
-                    / (len(self.people) - waiting) if len(self.people) > waiting else None),
+                    / len(starting) if starting else None),
                 "play_s": play_cpu,
                 "play_core_share": play_cpu / play_wall if play_wall > 0 else None,
                 # The cycle collector's share of it (its thread's CPU in its passes).
                 "collector_share": {
-                    "joins": _share(marks["joined"]["server"]["collector_cpu"]
+                    "joins": _share(joined["server"]["collector_cpu"]
                                     - marks["idle"]["server"]["collector_cpu"],
-                                    marks["joined"]["server_cpu"] - marks["idle"]["server_cpu"]),
+                                    joined["server_cpu"] - marks["idle"]["server_cpu"]),
                     "play": _share(played["server"]["collector_cpu"]
                                    - joined["server"]["collector_cpu"], play_cpu)},
             },
