@@ -46,8 +46,10 @@ def veil(widget: Widget, veiled: bool = True) -> None:
     screen's layout as it is: only the widget's region is drawn again.
 
     The widget must keep its ``display``: a veiled widget is still laid out (give it a
-    place that moves nothing, such as a dock in a layer of its own)."""
-    nodes = [widget, *widget.walk_children(with_self=False)]
+    place that moves nothing, such as a dock in a layer of its own). A widget not mounted
+    yet is veiled with what it holds so far, what is composed in it included (a
+    widget that composes more later veils it as it composes it)."""
+    nodes = list(_tree(widget))
     if all(node._veiled == veiled for node in nodes):
         return
     screen = screen_of(widget)
@@ -75,6 +77,13 @@ def veil(widget: Widget, veiled: bool = True) -> None:
                 node._repaint_regions.add(node.outer_size.region)
                 screen._dirty_widgets.add(node)
     screen.check_idle()
+
+
+def _tree(widget: Widget):
+    """``widget`` and every widget in it, mounted or still waiting to be."""
+    yield widget
+    for child in (*widget._nodes, *widget._pending_children):
+        yield from _tree(child)
 
 
 __all__ = ["use_veils", "veil"]

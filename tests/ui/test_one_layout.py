@@ -117,11 +117,11 @@ async def test_the_first_round_summary_lays_the_screen_out_once(monkeypatch):
 
 
 async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkeypatch):
-    """The final scores stand where the cave was. At the first game's end they are made,
-    hidden, before the cave is hidden: then one layout hides the cave and shows them
-    (made as the cave was hidden, they took two or three: the scores placed, then their
-    parts, then their sizes). After a rematch the one layout that hides the cave shows
-    them again, with the new scores."""
+    """The final scores lie over the cave, under a veil. At the first game's end they are
+    made, veiled, and shown in the one layout that places them (made as the cave was
+    hidden, they took two or three: the scores placed, then their parts, then their
+    sizes). After a rematch the next game's end lays out nothing: the veil comes off
+    with the new scores (hiding the cave for them laid the screen out twice a game)."""
     layouts = screen_layouts(monkeypatch)
     table = whole_game(FixedTable(), last_card=False)
     app = DiamantApp(lang="en", member=table.member(0))
@@ -139,8 +139,10 @@ async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkey
             assert app.focused.id == "rematch"
             table.rematch()
             await until(pilot, lambda: not final_shown(app))
+            await settled(pilot)
+            assert "Final scores" not in screen_text(app)
             whole_game(table, last_card=False)
-        assert counts == [1, 1], counts
+        assert counts == [1, 0], counts
 
 
 @asynccontextmanager
@@ -195,15 +197,14 @@ async def test_the_round_summary_is_fitted_to_the_terminal_before_its_first_layo
     """The summary stands over the table down to the footer's line. Fitted only once the
     first layout had given it a size, it asked every joining seat for another layout;
     fitted as it is mounted, the first layout finds it at its height already."""
-    heights = []  # the summary's height as each resize (a size given by a layout) finds it
-    fit = RoundSummary._fit
+    heights = []  # the summary's height as each size given by a layout finds it
+    size_updated = RoundSummary._size_updated
 
-    def fitted(self, *height):
-        if not height:  # (from on_resize)
-            heights.append(self.styles.height and self.styles.height.value)
-        fit(self, *height)
+    def sized(self, size, *args, **kwargs):
+        heights.append(self.styles.height and self.styles.height.value)
+        return size_updated(self, size, *args, **kwargs)
 
-    monkeypatch.setattr(RoundSummary, "_fit", fitted)
+    monkeypatch.setattr(RoundSummary, "_size_updated", sized)
     table = FixedTable()
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+import pyte
 import pytest
+from textual.widgets import Button
 
 from diamant_tui.engine.cards import Rules
 from diamant_tui.engine.events import DecisionsRevealed
@@ -14,7 +16,7 @@ from diamant_tui.ui.screens.setup import SetupScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision, Phase
-from ui_helpers import final_shown, screen_text, summary_shown, until
+from ui_helpers import FrameCounter, final_shown, screen_text, summary_shown, until
 
 
 def due(app) -> bool:
@@ -254,3 +256,46 @@ async def test_the_final_scores_stand_in_the_table_screen_and_come_back_after_a_
         text = screen_text(app)
         for name, score in zip(app.table.game.names, app.table.game.scores()):
             assert name in text and str(score) in text
+
+
+async def test_a_terminal_is_sent_the_final_scores_at_every_games_end_and_the_cave_after():
+    """What reaches the terminal (not only what the screen holds): the final scores at
+    the end of the first game and of the game after a rematch, and the cave again once
+    each rematch begins. Tab moves between the final scores' buttons only, never to the
+    game's buttons under them."""
+    choices = SetupChoices(name="Zoe", players=3, level="beginner", seed=2, pace=0)
+    app = DiamantApp(lang="en", choices=choices)
+    terminal = pyte.Screen(80, 24)
+    stream = pyte.Stream(terminal)
+
+    def shows(text: str) -> bool:
+        for written in counter.sent:
+            stream.feed(written)
+        counter.reset()
+        return text in "\n".join(terminal.display)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        counter = FrameCounter(app)
+        app.refresh(repaint=True, layout=True)  # the whole screen, from here on
+        for game, leave_at in enumerate((1, 3, 2)):
+            final = await play_with_keys(app, pilot, leave_at_carried=leave_at)
+            await pilot.pause()
+            assert shows("Final scores"), f"game {game + 1}"
+            assert shows(str(max(app.table.game.scores())))
+            buttons = []
+            for _ in range(3):
+                await pilot.press("tab")
+                buttons.append(app.focused)
+            assert {button.id for button in buttons} == {"rematch", "quit"}
+            assert all(button in final.query(Button) for button in buttons)
+            if game == 2:
+                break
+            await pilot.press("r")
+            await until(pilot, lambda: app.table.status is TableStatus.PLAYING
+                        and not final_shown(app))
+            await pilot.pause()
+            assert not shows("Final scores") and shows("Round 1/5")
+        await pilot.press("q")
+        await until(pilot, lambda: not app.is_running)

@@ -1,5 +1,6 @@
-"""The round summary is shown and hidden by a veil: no layout of the screen, only its
-region drawn again, and a veiled widget is neither drawn nor found by the mouse."""
+"""The round summary and the final scores are shown and hidden by a veil: no layout of
+the screen, only their region drawn again, and a veiled widget is neither drawn nor found
+by the mouse. Both cover the table at every size the terminal takes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ from contextlib import asynccontextmanager
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.round_summary import RoundSummary, SummaryBox
-from ui_helpers import FixedTable, FrameCounter, mid_round, screen_text, settled
+from ui_helpers import (FixedTable, FrameCounter, after_disaster, final_shown, mid_round,
+                        screen_text, settled, summary_shown, until, whole_game)
+
+SIZES = [(80, 30), (100, 40), (80, 24), (90, 26)]
+"""Taller, then wider and taller, then back, then a little of both."""
 
 
 @asynccontextmanager
@@ -75,3 +80,38 @@ async def test_a_summary_shown_or_hidden_under_another_screen_is_right_when_it_c
             assert app.screen is screen
             assert ("Round 1 of 5 is over" in screen_text(app)) is shown
             assert ("╭───────╮" in screen_text(app)) is not shown
+
+
+async def test_the_round_summary_covers_the_table_as_the_terminal_grows_taller():
+    """Its height is set from the terminal's (all but the footer's line): a terminal
+    grown only taller changed nothing of its own size, and the table showed under it."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        after_disaster(table)
+        await until(pilot, lambda: summary_shown(app))
+        for size in SIZES:
+            await pilot.resize_terminal(*size)
+            await settled(pilot)
+            text = screen_text(app)
+            assert "Round 1 of 5 is over" in text, size
+            # The banner's line, at the foot of the table.
+            assert "Round 1 ends in disaster" not in text, size
+
+
+async def test_the_final_scores_cover_the_cave_below_the_round_bar_at_every_size():
+    """The final scores lie over the table's column, from under the round bar down to
+    the footer, however the terminal's size changes."""
+    table = whole_game(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: final_shown(app))
+        for size in SIZES:
+            await pilot.resize_terminal(*size)
+            await settled(pilot)
+            lines = screen_text(app).splitlines()
+            assert lines[0].startswith("Classic · Round 5/5"), size  # the round bar
+            assert any("Final scores" in line for line in lines), size
+            # The banner, at the foot of the cave, says how the last round ended.
+            assert not any("boulders!" in line for line in lines), size
+            assert lines[-1].startswith(" g Log"), size

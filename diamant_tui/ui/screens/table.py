@@ -271,21 +271,33 @@ class TableScreen(SharedBlank, DiamantScreen):
 
     def _show_part(self, part: str) -> None:
         """Show what stands in the main column: before the game ("waiting") the seats stand
-        where the cave will be; at its end ("final") the final scores.
+        where the cave will be; at its end ("final") the final scores lie over the cave.
 
         Each widget is shown or hidden by its own ``display``, not through a class on the
         screen: a class there makes Textual apply the stylesheet again to every widget of
         the screen, which was about a tenth of a join's CPU, and as much again for every
-        seat when the game starts."""
+        seat when the game starts. The cave stays laid out under the final scores (see
+        :class:`FinalScores`), which show and hide themselves."""
         if part == self._part:
             return
         self._part = part
         for widget in self._before_game:
             widget.display = part == "waiting"
         for widget in self._in_game:
-            widget.display = part == "game"
+            widget.display = part != "waiting"
         if self._final is not None and part != "final":
             self._final.hide()
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """Textual's focus chain, but for the game's buttons while the final scores lie
+        over them: Tab would otherwise move the focus to a button nobody can see."""
+        chain = super().focus_chain
+        if self._part != "final" or self._parts is None:
+            return chain
+        covered = self._in_game
+        return [widget for widget in chain
+                if not any(node in covered for node in widget.ancestors_with_self)]
 
     def _show_seats(self, update: TableUpdate) -> None:
         settings = self.table.settings
@@ -453,15 +465,14 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._show_banner([], turn_open=False)
 
     async def _make_final(self, view: PlayerView) -> None:
-        """Make the final scores, hidden, at the first game's end (held through every
+        """Make the final scores, veiled, at the first game's end (held through every
         game, they were a fifth of a playing seat's memory).
 
-        Mounted and composed before the cave is hidden, they are then shown in the one
-        layout that hides it: mounted as it was hidden, they took two or three layouts
-        of every seat's screen (the cave hidden and the scores placed, then their parts
-        placed, then sized), each a frame of its own."""
+        Mounted and composed before they are shown, in one layout, and sized in it: they
+        took two or three layouts of every seat's screen (placed, then their parts
+        placed, then sized), each a frame of its own. Before the chat box, which opens
+        over them."""
         final = FinalScores(view, self.member, id="final")
-        final.hide()
         await mount_in_one_layout(self.query_one("#table-main"), final, before=self._chat)
         self._final = final
 
@@ -623,6 +634,12 @@ class TableScreen(SharedBlank, DiamantScreen):
         # a terminal grown wide enough will show the log in a column of its own.
         if "-wide" in self._get_breakpoint_classes(event.size.width, self.HORIZONTAL_BREAKPOINTS):
             self._want_log(wide=True)
+        # What lies over the table follows the terminal's height, which changes nothing
+        # of their own width-long size.
+        if self._summary is not None:
+            self._summary.fit(event.size.height)
+        if self._final is not None:
+            self._final.fit(event.size.height)
 
     def action_chat(self) -> None:
         try:

@@ -1,6 +1,6 @@
-"""The end of the game, in place of the cave: ranking with shared places, per-round
-results, a chart, and the rematch vote (each person asks with ``r``; the table starts
-again once all agree)."""
+"""The end of the game, over the cave: ranking with shared places, per-round results, a
+chart, and the rematch vote (each person asks with ``r``; the table starts again once
+all agree)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from textual.widgets import Button, Input, Label
 
 from ...engine.view import PlayerView
 from ...table import Member, TableUpdate
+from ..veils import veil
 from .direct_repaint import RepaintedDirectly
 from .one_layout import SizedInOneLayout
 from .score_table import ScoreTable
@@ -38,22 +39,40 @@ class _Button(SizedInOneLayout, Button):
 
 
 class _Scores(RepaintedDirectly, SizedInOneLayout, ScoreTable):
-    """The final scores' table."""
+    """The final scores' table (laid out again only when it has another number of rows:
+    a layout of the screen under the veil is a layout of every widget)."""
+
+    def show(self, view: PlayerView) -> None:
+        """Show the scores of ``view``."""
+        rows = len(view.players)
+        same = self.view is not None and len(self.view.players) == rows
+        self.set_reactive(ScoreTable.view, view)
+        self.refresh(layout=not same)
 
 
 class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
-    """Final scores and the rematch vote, a part of the table screen.
+    """Final scores and the rematch vote, a part of the table screen, laid over the cave.
 
     Not a screen of its own: a new screen for every seat at every game's end composed,
     styled and laid out the whole terminal again, and was garbage once the next game
-    began. This one is mounted at the first game's end and shown again after each
-    rematch: then the one layout that hides the cave shows it. Its buttons are pressed
-    through the table screen (``rematch``, ``quit``).
+    began. This one is mounted at the first game's end and kept for the next games.
+    Nor shown in the cave's place: hiding the cave and showing it again laid out the
+    whole screen twice a game, for every seat, and moved the keyboard's focus. It lies
+    over the table in the overlay layer, always laid out, and is shown and hidden by a
+    veil (:mod:`~diamant_tui.ui.veils`), as the round summary is: each costs a frame
+    of its own region only. The table screen keeps the covered buttons out of the focus
+    chain. Its buttons are pressed through the table screen (``rematch``, ``quit``).
     """
 
+    # Over the table's column below the round bar (its height is set to leave the bar's
+    # line and the footer's, see fit), down to its last line, where the chat box opens
+    # over it (a later dock in the same layer).
     DEFAULT_CSS = """
     FinalScores {
-        height: 1fr;
+        layer: overlay;
+        dock: top;
+        width: 100%;
+        margin-top: 1;
         align: center middle;
         & > #final-box {
             height: auto;
@@ -61,6 +80,7 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
             padding: 0 1;
         }
         #final-winners {
+            width: 100%;
             text-style: bold;
             color: $success;
             margin: 1 0;
@@ -87,7 +107,8 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
         self.member = member
         self._votes: TableUpdate | None = None
         self._built = False
-        self._shown = True  # mounted to be shown (unless a rematch begins first)
+        self._shown = False
+        veil(self)  # shown by show(); what it composes is veiled as it is composed
 
     @property
     def may_vote(self) -> bool:
@@ -96,7 +117,7 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
 
     def compose(self) -> ComposeResult:
         t = self.app.t
-        with _Box(id="final-box"):
+        with _Box(id="final-box") as box:
             yield _Line(t("final.title"), classes="dialog-title")
             yield _Line(Content(""), id="final-winners")
             yield _Scores(id="final-scores")
@@ -106,11 +127,21 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
                 if self.may_vote:
                     yield _Button(Content(t("final.rematch")), id="rematch", compact=True)
                 yield _Button(Content(t("final.quit")), id="quit", compact=True)
+        veil(box, self._veiled)
 
     def on_mount(self) -> None:
         self._built = True
+        # Fitted to the terminal before the screen's first layout, which then places it.
+        self.fit(self.app.size.height)
         if self._shown:
             self._fill()
+
+    def fit(self, screen_height: int) -> None:
+        """Cover the table's column but its round bar and the footer, on a screen
+        ``screen_height`` lines high (CSS has no "100% less a line" for a docked widget)."""
+        height = max(1, screen_height - 2)
+        if self.styles.height is None or self.styles.height.value != height:
+            self.styles.height = height
 
     @property
     def shown(self) -> bool:
@@ -123,8 +154,9 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
         :meth:`show_votes`)."""
         self.view = view
         self._shown = True
-        self.display = True
+        veil(self, False)
         if self._built:
+            self.fit(self.app.size.height)  # (the terminal may have changed under another screen)
             self._fill()
 
     def _fill(self) -> None:
@@ -133,9 +165,13 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
         names = [view.players[s].name for s in view.winners]
         key = "final.winner" if len(names) == 1 else "final.winners"
         # Plain content: people's names and "[r]" must not be read as markup.
-        self.query_one("#final-winners", Label).update(
-            Content("★ " + t(key, names=", ".join(names))))
-        self.query_one(ScoreTable).view = view
+        line = self.query_one("#final-winners", Label)
+        line.update(Content("★ " + t(key, names=", ".join(names))), layout=False)
+        # Laid out again only when the words take another number of lines (long names).
+        size = line.content_size
+        if not size.width or line.get_content_height(size, size, size.width) != size.height:
+            line.refresh(layout=True)
+        self.query_one(_Scores).show(view)
         if not isinstance(self.screen.focused, Input):
             # Not from a chat line being typed: its next keys would press these buttons.
             self.query_one("#rematch" if self.may_vote else "#quit", Button).focus()
@@ -144,7 +180,7 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
     def hide(self) -> None:
         """Take the scores off the screen (a new game has begun)."""
         self._shown = False
-        self.display = False
+        veil(self)
         self._votes = None
 
     def show_votes(self, update: TableUpdate | None) -> None:

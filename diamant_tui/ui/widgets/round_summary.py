@@ -50,7 +50,7 @@ class SummaryBox(RepaintedDirectly, SizedInOneLayout, Static):
 
 class RoundSummary(RepaintedDirectly, Vertical):
     """How the round that just ended went, over the table (not the last round: the final
-    scores have their own screen); Enter, Space or Escape closes it (the table screen's
+    scores sum up the game instead); Enter, Space or Escape closes it (the table screen's
     keys).
 
     A part of the table screen rather than a screen of its own: showing a screen and
@@ -64,7 +64,7 @@ class RoundSummary(RepaintedDirectly, Vertical):
     """
 
     # Over the table down to the footer (its height is set to leave the footer's line, see
-    # _fit), in the screen's overlay layer, so that it lays out nothing beneath it.
+    # fit), in the screen's overlay layer, so that it lays out nothing beneath it.
     DEFAULT_CSS = """
     RoundSummary {
         layer: overlay;
@@ -120,7 +120,7 @@ class RoundSummary(RepaintedDirectly, Vertical):
         # (the first summary of a game, a longer name, a disaster's line).
         self.query_one("#summary-box", SummaryBox).update(body, layout=measure != self._measure)
         self._measure = measure
-        self._fit()
+        self.fit(self.app.size.height)  # (the terminal may have changed under another screen)
 
     def body(self, view: PlayerView) -> Group:
         """What the box says about the last round of ``view``."""
@@ -146,16 +146,13 @@ class RoundSummary(RepaintedDirectly, Vertical):
     def on_mount(self) -> None:
         # Fitted to the terminal before the screen's first layout, which then places it:
         # fitted only once it had a size, it asked every joining seat for another.
-        self._fit(self.app.size.height)
+        self.fit(self.app.size.height)
 
-    def on_resize(self) -> None:
-        self._fit()
-
-    def _fit(self, screen_height: int | None = None) -> None:
-        # Over everything but the footer's line (CSS cannot say "100% less one line"
-        # for a docked widget, and docks in one layer do not make room for another's).
-        if screen_height is None:
-            screen_height = self.screen.size.height
+    def fit(self, screen_height: int) -> None:
+        """Cover everything but the footer's line on a screen ``screen_height`` lines
+        high (CSS cannot say "100% less one line" for a docked widget, and docks in one
+        layer do not make room for another's). The table screen calls it as the terminal
+        changes size: the summary's own size changes only with the width."""
         height = max(1, screen_height - 1)
         if self.styles.height is None or self.styles.height.value != height:
             self.styles.height = height
