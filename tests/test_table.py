@@ -171,6 +171,29 @@ async def test_marks_of_decisions_made_together_reach_the_others_in_one_update()
     await table.close()
 
 
+async def test_whoever_decided_alone_is_not_sent_the_others_marks_update():
+    """The marks go out to the others a moment after a choice; whoever made it has seen
+    it already, and their screen is not sent the same table again."""
+    table = Table(settings(bots=(), seats=3, seed=11))
+    ann, bob, _cy = (table.sit(n, f"key-{n}") for n in ("ann", "bob", "cy"))
+    anns, bobs = Recorder(), Recorder()
+    ann.subscribe(anns)
+    bob.subscribe(bobs)
+    await until(lambda: table.game.view_for(0).decision_due)
+    ann_before, bob_before = len(anns.updates), len(bobs.updates)
+    ann.decide(Decision.CONTINUE)
+    assert len(anns.updates) == ann_before + 1  # her choice, at once
+    await until(lambda: len(bobs.updates) > bob_before)  # the mark, a moment later
+    assert bobs.last.view.players[0].decided
+    await asyncio.sleep(0.3)
+    assert len(anns.updates) == ann_before + 1
+    # A line of chat put off meanwhile still reaches everyone, ann too.
+    bob.decide(Decision.LEAVE)
+    ann.say("hello")
+    await until(lambda: any(line.text == "hello" for line in anns.last.chat))
+    await table.close()
+
+
 async def test_a_rounds_start_reaches_everyone_with_its_first_card():
     """From the second round on, the round's start and its first card come in one update
     (one frame for each screen, where there were two within milliseconds), after the
