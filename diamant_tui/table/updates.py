@@ -106,8 +106,8 @@ class Updates:
         player) goes at once to the decider only; the others get it with the next
         update, at the latest :data:`MARKS_DELAY` later (see there why). That update,
         when it goes out by itself (``put_off``) with only marks, skips whoever has
-        seen them all: whoever made them, alone, sees nothing new in it (it was about a
-        tenth of the updates a screen handled).
+        seen them all: whoever made them, alone, sees nothing new in it (at a table of
+        two, every other such update; at tables of five, rare).
         """
         events = tuple(events)
         if changed:
