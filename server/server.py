@@ -28,6 +28,7 @@ from .chat_watch import ChatWatch
 from .collector import Collector
 from .lazy_tasks import keep_tasks_lazy
 from .identity import Identity
+from .ignore_packets import send_no_ignore_packets
 from .config import ServerConfig
 from .fair_share import LoopShare
 from .hostkey import fingerprint, load_or_create
@@ -38,6 +39,8 @@ from .session import AppFactory, GameSession, SessionLimits, SessionRefused
 from .storage import Storage
 
 log = logging.getLogger(__name__)
+
+send_no_ignore_packets()  # one SSH packet a frame, not two (see the module)
 
 STOPPING_MESSAGE = "The server is stopping; games in progress have been saved. Thanks for playing!"
 """The English text; each person reads it in their own language (``server.stopping``)."""

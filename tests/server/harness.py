@@ -91,8 +91,10 @@ class Player:
         term_type: str = "xterm-256color",
         env: dict[str, str] | None = None,
         window: int | None = None,
+        ssh_options: dict | None = None,
     ) -> "Player":
-        """Log in (with ``key``, or as a guest) and open a session."""
+        """Log in (with ``key``, or as a guest) and open a session (``ssh_options``: more
+        of asyncssh's connection options, such as the ciphers offered)."""
         self.conn = await asyncssh.connect(
             "127.0.0.1",
             port,
@@ -105,6 +107,7 @@ class Player:
             # the server asks no question of a guest, so it is never sent.
             password=None if key is not None else "unused",
             ignore_encrypted=True,
+            **(ssh_options or {}),
         )
         options: dict = {"encoding": None, "env": env or {}}
         if window is not None:
