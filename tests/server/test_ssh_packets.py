@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asyncssh.channel import SSHChannel, SSHClientChannel
 from asyncssh.connection import SSHClientConnection, SSHConnection
-from asyncssh.constants import MSG_CHANNEL_DATA, MSG_IGNORE
+from asyncssh.constants import MSG_CHANNEL_DATA, MSG_IGNORE, MSG_KEXINIT
 from asyncssh.encryption import get_default_encryption_algs
 
 from diamant_server.ignore_packets import ignore_packet_needed
@@ -13,8 +15,9 @@ from diamant_server.ignore_packets import ignore_packet_needed
 
 @pytest.fixture
 def received(monkeypatch) -> dict[int, int]:
-    """Packets the test's SSH clients received, by type (ignore and channel data)."""
-    counts = {MSG_IGNORE: 0, MSG_CHANNEL_DATA: 0}
+    """Packets the test's SSH clients received, by type (ignore, key exchange, channel
+    data)."""
+    counts = {MSG_IGNORE: 0, MSG_KEXINIT: 0, MSG_CHANNEL_DATA: 0}
 
     def count(handlers: dict, kind: int, client: type) -> None:
         handle = handlers[kind]
@@ -27,6 +30,7 @@ def received(monkeypatch) -> dict[int, int]:
         monkeypatch.setitem(handlers, kind, counted)
 
     count(SSHConnection._packet_handlers, MSG_IGNORE, SSHClientConnection)
+    count(SSHConnection._packet_handlers, MSG_KEXINIT, SSHClientConnection)
     count(SSHChannel._packet_handlers, MSG_CHANNEL_DATA, SSHClientChannel)
     return counts
 
@@ -58,3 +62,18 @@ def test_an_ignore_packet_still_goes_ahead_of_packets_sent_in_cbc_mode():
     # sent with ignore packets until it is looked at and listed).
     for cipher in get_default_encryption_algs():
         assert not ignore_packet_needed(cipher), cipher
+
+
+async def test_a_session_plays_on_across_a_new_key_exchange(server, players, make_key, received):
+    """Keys exchanged again halfway (the client asks after a second): the game goes on, and
+    no ignore packet comes after the new keys either."""
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command="play cave --seats 3 --bots 2",
+                      ssh_options={"rekey_seconds": 1})
+    await ann.wait_for("Your turn")
+    assert received[MSG_KEXINIT] == 1, received
+    await asyncio.sleep(1.5)  # the client's next packet starts a new key exchange
+    await ann.press_until("c", lambda text: "card 2" in text)
+    await ann.press_until("c", lambda text: "card 4" in text)
+    assert received[MSG_KEXINIT] >= 2, received  # the server answered a new exchange
+    assert received[MSG_IGNORE] == 0, received
