@@ -102,9 +102,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="how each client reads its screen: pyte, a whole terminal "
                              "emulator (default), or light, characters only, for more "
                              "clients than pyte leaves the machine room for")
+    parser.add_argument("--cipher", default=None, metavar="NAME",
+                        help="the only cipher the clients offer, such as "
+                             "aes128-gcm@openssh.com (default: asyncssh's list, which puts "
+                             "chacha20-poly1305@openssh.com first, as OpenSSH does)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON on stdout (the table goes to stderr)")
     args = parser.parse_args(argv)
+    if args.cipher is not None:
+        from asyncssh.encryption import get_encryption_algs
+
+        known = [name.decode() for name in get_encryption_algs()]
+        if args.cipher not in known:
+            parser.error(f"--cipher {args.cipher}: not a cipher asyncssh knows; one of "
+                         + ", ".join(known))
     if not 1 <= args.seats <= 1000:
         parser.error(f"--seats {args.seats}: give between 1 and 1000 clients")
     if args.attack is not None and not 0 <= args.attack <= 100:
@@ -238,7 +249,7 @@ class Run:
                 self.people.append(Person(
                     name, table, command, key=asyncssh.generate_private_key("ssh-ed25519"),
                     rng=random.Random(rng.random()), think=args.think, games=args.games,
-                    light=args.screen == "light"))
+                    light=args.screen == "light", cipher=args.cipher))
         self.table_people = {f"t{n:02d}": size for n, size in enumerate(self.sizes, start=1)}
 
     def mark(self, name: str, server: ServerProcess, snapshot: dict | None = None) -> None:
@@ -389,7 +400,7 @@ class Run:
             "config": {"seats": args.seats, "tables": len(self.sizes), "pace": args.pace,
                        "think": list(args.think), "games": args.games, "duration": args.duration,
                        "join_rate": args.join_rate, "seed": args.seed, "attack": args.attack,
-                       "screen": args.screen},
+                       "screen": args.screen, "cipher": args.cipher},
             "join_s": percentiles(joins),
             "join_by_wave_s": {"waiting": percentiles(join_times(waiting_people)),
                                "starting": percentiles(join_times(starting))},

@@ -45,7 +45,7 @@ class Person(asyncssh.SSHClientSession):
 
     def __init__(self, name: str, table: str, command: str, *, key: asyncssh.SSHKey,
                  rng: random.Random, think: tuple[float, float], games: int,
-                 light: bool = False) -> None:
+                 light: bool = False, cipher: str | None = None) -> None:
         self.name = name
         self.table = table
         self.command = command
@@ -53,6 +53,8 @@ class Person(asyncssh.SSHClientSession):
         self.rng = rng
         self.think = think
         self.games = games
+        self.ssh_options = {"encryption_algs": [cipher]} if cipher else {}
+        """More of asyncssh's connection options (the one cipher offered, if given)."""
         if light:
             self.screen = self.stream = LightScreen(*SIZE)
         else:
@@ -144,7 +146,7 @@ class Person(asyncssh.SSHClientSession):
         self.conn = await asyncio.wait_for(asyncssh.connect(
             "127.0.0.1", port, username=self.name, client_keys=[self.key], known_hosts=None,
             agent_path=None, preferred_auth="publickey", ignore_encrypted=True,
-            keepalive_interval=0), timeout)
+            keepalive_interval=0, **self.ssh_options), timeout)
         self.chan, _ = await asyncio.wait_for(self.conn.create_session(
             lambda: self, self.command, encoding=None, term_type="xterm-256color",
             term_size=SIZE), timeout)

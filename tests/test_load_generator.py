@@ -23,20 +23,24 @@ KEYS = {
 }
 
 
-@pytest.mark.parametrize("screen", ["pyte", "light"])
-def test_two_people_play_one_game_and_the_results_come_as_json(screen):
+@pytest.mark.parametrize("screen, cipher", [("pyte", None),
+                                            ("light", "aes128-gcm@openssh.com")])
+def test_two_people_play_one_game_and_the_results_come_as_json(screen, cipher):
     """Two SSH clients (and a computer player) play one quick game, reading their screens
-    through pyte or the light screen; the JSON has every figure, the game was completed,
-    nothing failed and the server stopped by itself."""
+    through pyte or the light screen, with asyncssh's ciphers or only one; the JSON has
+    every figure, the game was completed, nothing failed and the server stopped by
+    itself."""
     done = subprocess.run(
         [sys.executable, str(LOAD), "--seats", "2", "--pace", "0.01", "--think", "0-0.05",
-         "--games", "1", "--duration", "20", "--screen", screen, "--json"],
+         "--games", "1", "--duration", "20", "--screen", screen, "--json",
+         *(["--cipher", cipher] if cipher else [])],
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
     assert KEYS <= results.keys()
     assert results["config"]["screen"] == screen
+    assert results["config"]["cipher"] == cipher
     assert results["games_completed"] == results["games_expected"] == 1
     assert results["errors"]["count"] == 0, results["errors"]
     assert results["join_s"]["n"] == 2
@@ -80,3 +84,13 @@ def test_a_card_that_ends_a_round_counts_as_seen_when_its_summary_shows():
                          b"   DISASTER! The snakes again!\r\n   Cards revealed: 4\r\n", None)
     assert (0, 2, 4) in person.seen
     assert not person.in_final and person.finals == 0
+
+
+def test_a_cipher_asyncssh_does_not_know_is_refused_before_anything_starts():
+    """A mistyped ``--cipher`` is named at once, with the ciphers there are, rather than
+    failing every client's join."""
+    done = subprocess.run([sys.executable, str(LOAD), "--seats", "2", "--cipher", "aes-gcm"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--cipher aes-gcm: not a cipher asyncssh knows" in done.stderr
+    assert "aes128-gcm@openssh.com" in done.stderr
