@@ -62,6 +62,7 @@ import time
 from pathlib import Path
 
 import asyncssh
+from asyncssh.encryption import get_encryption_algs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
@@ -110,8 +111,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="print the results as JSON on stdout (the table goes to stderr)")
     args = parser.parse_args(argv)
     if args.cipher is not None:
-        from asyncssh.encryption import get_encryption_algs
-
         known = [name.decode() for name in get_encryption_algs()]
         if args.cipher not in known:
             parser.error(f"--cipher {args.cipher}: not a cipher asyncssh knows; one of "

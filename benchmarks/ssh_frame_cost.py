@@ -21,15 +21,14 @@ import time
 from pathlib import Path
 
 import asyncssh
-from asyncssh.connection import SSHClientConnection, SSHConnection, SSHServerConnection
+from asyncssh.connection import SSHClientConnection, SSHConnection
 from asyncssh.constants import MSG_IGNORE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from diamant_server import ignore_packets  # noqa: E402
+from diamant_server.ignore_packets import send_no_ignore_packets  # noqa: E402
 
 CIPHERS = ("chacha20-poly1305@openssh.com", "aes128-gcm@openssh.com", "aes128-ctr")
-_STOCK = ignore_packets._send_packet  # asyncssh's own send_packet
 
 
 class _Server(asyncssh.SSHServer):
@@ -102,12 +101,11 @@ def main() -> None:
     print(f"{'cipher':32} {'ignore packets':>15} {'µs a frame':>11} {'packets':>8}")
     for cipher in CIPHERS:
         for ignored in (True, False):
-            SSHServerConnection.send_packet = (  # type: ignore[method-assign]
-                _STOCK if ignored else ignore_packets._send_packet_without_ignore)
+            send_no_ignore_packets(on=not ignored)
             micros, packets = asyncio.run(_measure(cipher, args.frames, args.size))
             print(f"{cipher:32} {'sent' if ignored else 'not sent':>15} {micros:11.1f} "
                   f"{packets:8.2f}")
-    SSHServerConnection.send_packet = _STOCK  # type: ignore[method-assign]
+    send_no_ignore_packets(on=False)
 
 
 if __name__ == "__main__":

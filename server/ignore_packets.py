@@ -23,9 +23,9 @@ from __future__ import annotations
 from asyncssh.connection import SSHServerConnection
 from asyncssh.constants import MSG_IGNORE
 
-_SAFE_WITHOUT_IGNORE = (b"chacha20-poly1305@openssh.com", b"aes128-gcm@openssh.com",
-                        b"aes256-gcm@openssh.com", b"aes128-ctr", b"aes192-ctr",
-                        b"aes256-ctr")
+_SAFE_WITHOUT_IGNORE = frozenset((b"chacha20-poly1305@openssh.com", b"aes128-gcm@openssh.com",
+                                  b"aes256-gcm@openssh.com", b"aes128-ctr", b"aes192-ctr",
+                                  b"aes256-ctr"))
 """Ciphers whose packets an ignore packet ahead of them protects in no way: AEAD, and
 counter mode."""
 
@@ -46,10 +46,12 @@ def _send_packet_without_ignore(self: SSHServerConnection, pkttype: int, *args: 
     _send_packet(self, pkttype, *args, handler=handler)
 
 
-def send_no_ignore_packets() -> None:
+def send_no_ignore_packets(on: bool = True) -> None:
     """Have the server's SSH connections send no ignore packet ahead of each packet when
-    the agreed cipher does not want it (idempotent)."""
-    SSHServerConnection.send_packet = _send_packet_without_ignore  # type: ignore[method-assign]
+    the agreed cipher does not want it (idempotent); ``on=False`` puts asyncssh's own
+    sending back (a benchmark compares both)."""
+    SSHServerConnection.send_packet = (  # type: ignore[method-assign]
+        _send_packet_without_ignore if on else _send_packet)
 
 
 __all__ = ["ignore_packet_needed", "send_no_ignore_packets"]
