@@ -48,23 +48,15 @@ about three times as often.
 Young collections made by a clock were tried too, and left. Python counts new objects
 less the objects freed, old ones included: while a server plays, new views and lines
 replace old ones about as fast, the count hardly grows, and the young generation grows
-unseen. At 500 seats young collections held up to 47,000 objects where 5,000 were meant,
-and middle ones up to 155,000, and an object costs more to look at in a large collection
-(about 105 ns in one of 5,700 objects, 370 ns in one of 47,000, 590 ns in a middle one of
-155,000; a ``gc.callbacks`` probe in the load generator's server). A young collection
-every 0.1 s, the middle one every tenth, took the longest young and middle pauses at 500
-seats (``benchmarks/load.py --seats 500 --pace 0.7 --games 1 --screen light``, old, new,
-new, old) from 129-137 and 354-360 ms to 20-22 and 99-111 ms, but the collector's time
-from 7.6-8.5 to 8.7-9.4 s (at 100 seats, ``--games 2``, 1.4 to 1.9-2.0 s: objects of
-middle age looked at that would have died first), and the reveals were no sooner. With
-what survives every collection frozen as well, at 500 seats the collector's time went
-from 7.9-8.0 to 4.2-4.6 s (at 100 seats 1.4 to 1.1 s), its longest pause from 339-342 to
-20-25 ms and the worst 10 s of reveals after the first from 307-327 to 207-238 ms (p99),
-the CPU per seat per reveal 4.57-4.66 to 4.44-4.58 ms, within the noise: the server is at
-91 % of a core there, and the delays come from that more than from the pauses. But the
-garbage left frozen at the games' end doubled (16,000-17,500 to 35,000 blocks), besides
-the lobby sessions' (above): a sweep (about 2.6 s at 500 seats) two or three times as
-often. Many pauses of a tenth of a second or a rare one of seconds: left as it was.
+unseen (at 500 seats, young collections of up to 47,000 objects where :data:`YOUNG` is
+5,000, and each object dearer to look at in a large collection). A young collection every
+0.1 s cut the longest pauses at 500 seats from about 0.35 s to 0.1 s but cost the
+collector more time, for no sooner reveals; with what survives every collection frozen as
+well, the collector's time fell by nearly half and its pauses to 25 ms at most, but twice
+the garbage was left frozen, so a sweep of seconds would come two or three times as
+often. The server is at 91 % of a core at 500 seats, and the reveals are late from that
+more than from the pauses. The figures are in the README, *Collections by the clock:
+tried, and left*.
 
 What the collector no longer sees is what dies later as a cycle: the app of a session that
 ends, the final scores' screen of a game once the next begins. So every :data:`CHECK_EVERY`
