@@ -105,8 +105,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "clients than pyte leaves the machine room for")
     parser.add_argument("--cipher", default=None, metavar="NAME",
                         help="the only cipher the clients offer, such as "
-                             "aes128-gcm@openssh.com (default: asyncssh's list, which puts "
-                             "chacha20-poly1305@openssh.com first, as OpenSSH does)")
+                             "aes128-ctr (default: asyncssh's list, of which the server "
+                             "takes aes256-gcm@openssh.com)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON on stdout (the table goes to stderr)")
     args = parser.parse_args(argv)

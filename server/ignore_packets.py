@@ -8,11 +8,11 @@ a second TCP segment), and the client had two packets to decrypt.
 
 That packet is the countermeasure RFC 4251 (section 9.3.1) gives against the attacks on
 ciphers in CBC mode, whose next initialisation vector an attacker can know: an ignore
-packet makes it unknowable. The server offers no CBC cipher (asyncssh's defaults:
-ChaCha20-Poly1305, AES-GCM and AES-CTR), and those ciphers take nothing from it; nor
-does an empty packet sent ahead of every packet hide anything from traffic analysis.
-So the server's connections send it only when a CBC cipher (or another outside those
-three) was agreed on, which asyncssh's defaults never do.
+packet makes it unknowable. The server offers no CBC cipher (AES-GCM and AES-CTR, see
+:mod:`.ciphers`), and AEAD and counter-mode ciphers take nothing from it; nor does an
+empty packet sent ahead of every packet hide anything from traffic analysis. So the
+server's connections send it only when a CBC cipher (or another not listed here) was
+agreed on, which the server's offer never leads to.
 
 ``SSHConnection.send_packet`` and ``_enc_alg_sc`` (the cipher agreed on for what the
 server sends) are private: this relies on the pinned minor version of asyncssh.

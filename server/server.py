@@ -25,6 +25,7 @@ from .addresses import socket_addresses
 from .auth import ConnectionHandler
 from .bans import Ban, Bans
 from .chat_watch import ChatWatch
+from .ciphers import CIPHERS, MACS
 from .collector import Collector
 from .lazy_tasks import keep_tasks_lazy
 from .identity import Identity
@@ -185,6 +186,8 @@ class GameServer:
             self.config.port,
             server_host_keys=[key],
             server_version="Diamant",
+            encryption_algs=CIPHERS,  # no ChaCha20-Poly1305: see server/ciphers.py
+            mac_algs=MACS,
             encoding=None,  # raw bytes: the driver decodes input itself
             line_editor=False,  # on by default for pty sessions; it would rewrite our output
             agent_forwarding=False,

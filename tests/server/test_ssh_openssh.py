@@ -160,3 +160,38 @@ async def test_input_that_ends_at_once_ends_the_session_without_an_error(server,
         errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert not errors, [r.getMessage() for r in errors]
         caplog.clear()
+
+
+async def _openssh_kex(tmp_path, port: int, *options: str) -> tuple[int, str]:
+    """Run the real ssh client with no terminal (the server says to use ``ssh -t`` and
+    ends the session) and return its exit status and debug output."""
+    proc = await asyncio.create_subprocess_exec(
+        *ssh_command(tmp_path, port, "-o", "LogLevel=DEBUG1", "-T", *options),
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE)
+    try:
+        _, err = await asyncio.wait_for(proc.communicate(), 20)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return proc.returncode, err.decode(errors="replace")
+
+
+async def test_openssh_with_its_defaults_gets_aes_and_an_hmac(server, tmp_path):
+    """OpenSSH prefers ChaCha20-Poly1305, then AES-CTR with UMAC: the server offers
+    neither of those (each several times the CPU of AES here), so OpenSSH's defaults agree
+    on AES-CTR with HMAC-SHA2 (encrypt-then-MAC) in both directions."""
+    status, debug = await _openssh_kex(tmp_path, server.port)
+    agreed = re.findall(r"kex: (server->client|client->server) cipher: (\S+) MAC: (\S+)", debug)
+    assert status == 1 and len(agreed) == 2, debug  # 1: the server's "use ssh -t"
+    for _, cipher, mac in agreed:
+        assert cipher == "aes128-ctr" and mac == "hmac-sha2-256-etm@openssh.com", debug
+
+
+async def test_openssh_told_to_use_only_chacha20_says_no_cipher_matches(server, tmp_path):
+    """``ssh -c chacha20-poly1305@openssh.com``: OpenSSH itself says that no cipher matches
+    and lists what the server offers, and exits with an error."""
+    status, debug = await _openssh_kex(tmp_path, server.port, "-c", "chacha20-poly1305@openssh.com")
+    assert status == 255, debug
+    assert "no matching cipher found" in debug and "aes128-gcm@openssh.com" in debug, debug
