@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import TEST_CONFIG
-from diamant_server.fair_share import CURRENT_SESSION, IDLE_MEASURE, LoopShare
+from diamant_server.fair_share import CURRENT_SESSION, IDLE_MEASURE, METERED_MEASURE, LoopShare
 from diamant_server.server import GameServer
 from diamant_tui.engine.events import CardRevealed
 from test_ssh_terminal import until
@@ -236,7 +236,7 @@ class _Counted:
 
 
 def test_whether_a_session_is_seated_is_asked_every_few_ticks_not_at_every_tick():
-    """While the loop is late every session's use is looked at every tick (20 a second);
+    """While the loop is late every session's use is looked at often (10 times a second);
     whether it holds a seat changes only at a game's start and end."""
     share = LoopShare(lag=0.02, window=2.0, hold=1.0, seat_weight=2.0)
     sessions = [_Counted() for _ in range(3)]
@@ -247,3 +247,31 @@ def test_whether_a_session_is_seated_is_asked_every_few_ticks_not_at_every_tick(
         share._measure(0.05)
     assert [s.asked for s in sessions] == [20 // IDLE_MEASURE] * 3
     assert all(share.weight(s) == 2.0 for s in sessions)
+
+
+async def test_while_timed_the_sessions_use_is_looked_at_every_other_tick():
+    """While the loop runs late (the sessions timed) the lateness is looked at every tick,
+    and the sessions' use every :data:`METERED_MEASURE` ticks; once it keeps time again,
+    every :data:`IDLE_MEASURE` ticks."""
+    share = LoopShare(lag=10.0, window=2.0, hold=1.0)  # late only when the test says so
+    share.add(_Counted())
+    measured: list[tuple[int, bool]] = []
+    measure = share._measure
+    share._measure = lambda elapsed: (measured.append((share._ticks, share.metering)),
+                                      measure(elapsed))
+    share.start()
+    try:
+        share._late_at = asyncio.get_running_loop().time()  # as if a tick came late
+        await until(lambda: share._ticks >= 12, timeout=5.0)
+        assert share.metering
+        timed = [tick for tick, metering in measured if metering]
+        assert timed and all(tick % METERED_MEASURE == 0 for tick in timed), measured
+        assert len(timed) >= (share._ticks - 2) // METERED_MEASURE, measured
+        share._late_at = float("-inf")  # the loop keeps time again
+        measured.clear()
+        start = share._ticks
+        await until(lambda: share._ticks >= start + 12, timeout=5.0)
+        assert not share.metering
+        assert measured and all(tick % IDLE_MEASURE == 0 for tick, _ in measured), measured
+    finally:
+        share.stop()
