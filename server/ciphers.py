@@ -9,11 +9,12 @@ through OpenSSL. That was about 3 % of a server's CPU in play.
 
 In SSH the client's order decides among what both sides offer (RFC 4253, 7.1), and
 OpenSSH and asyncssh clients put ChaCha20-Poly1305 first: a server that offers it gets
-it. So it is not offered. Every SSH client in use has AES-GCM or AES-CTR: OpenSSH since
-6.2 (2013) and 3.7 (2003), PuTTY since 0.76 (2021) and always. OpenSSH's clients then
-take AES-128-CTR, with the first MAC of theirs offered here; UMAC is not offered, for
-asyncssh's costs 5.4 µs a packet against 3.3 µs for HMAC-SHA2-256. Nor is any CBC
-cipher, SHA-1 or MD5 (asyncssh's defaults offer none of the first and last either).
+it. So it is not offered. Every SSH client in use has AES-CTR, and most AES-GCM too:
+OpenSSH has had them since 3.7 (2003) and 6.2 (2013), PuTTY AES-GCM since 0.76 (2021).
+OpenSSH's clients then take AES-128-CTR, with the first MAC of theirs offered here: UMAC
+is not offered, for asyncssh's costs 5.4 µs a packet against 3.3 µs for HMAC-SHA2-256.
+Nor is any CBC cipher, SHA-1 or MD5 (asyncssh's defaults offer no CBC cipher or MD5
+either).
 """
 
 from __future__ import annotations
