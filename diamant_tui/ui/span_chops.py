@@ -51,11 +51,16 @@ def _wanted_pieces(cuts: list[list[int]], spans: list[tuple[int, int, int]],
 
 
 def _span_chops(compositor: Compositor,
-                spans: list[tuple[int, int, int]]) -> list[dict[int, Strip | None]]:
-    """The pieces of the changed lines, front to back as Textual paints them."""
+                spans: list[tuple[int, int, int]]) -> list[dict[int, Strip | None] | None]:
+    """The pieces of the changed lines, front to back as Textual paints them (None for a
+    line with no change)."""
     cuts = compositor.cuts
-    chops: list[dict[int, Strip | None]] = [dict.fromkeys(line_cuts[:-1])
-                                            for line_cuts in cuts]
+    # Only the changed lines' pieces are read (ChopsUpdate goes by the spans): a frame
+    # of one changed line made the pieces of all 24.
+    chops: list[dict[int, Strip | None] | None] = [None] * len(cuts)
+    for y, _, _ in spans:
+        if chops[y] is None:
+            chops[y] = dict.fromkeys(cuts[y][:-1])
     wanted, touching = _wanted_pieces(cuts, spans)
     intersection = Region.intersection
     for widget, (region, clip) in compositor.visible_widgets.items():
@@ -119,8 +124,11 @@ def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
     # (No box around the changes: a widget is asked only for what reaches a span.)
     spans = list(self._regions_to_spans(update_regions))
     chops = _span_chops(self, spans)
-    chop_ends = [cut_set[1:] for cut_set in self.cuts]
-    return ChopsUpdate(chops, spans, chop_ends)
+    cuts = self.cuts
+    chop_ends: list[list[int] | None] = [None] * len(cuts)
+    for y, _, _ in spans:
+        chop_ends[y] = cuts[y][1:]
+    return ChopsUpdate(chops, spans, chop_ends)  # type: ignore[arg-type]
 
 
 def gather_frames_from_spans() -> None:
