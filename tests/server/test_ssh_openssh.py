@@ -65,6 +65,22 @@ def ssh_command(tmp_path, port: int, *options: str) -> list[str]:
             "-o", "BatchMode=yes", "-i", str(key_path), "-p", str(port), "ann@127.0.0.1"]
 
 
+async def run_ssh(*command: str, stdout: int, stderr: int,
+                  timeout: float = 20.0) -> tuple[int, bytes | None, bytes | None]:
+    """Run ``command`` (the ssh client) with no input; its exit status and what it wrote
+    (where ``stdout`` and ``stderr`` are pipes). Killed if it has not ended in ``timeout``
+    seconds."""
+    proc = await asyncio.create_subprocess_exec(
+        *command, stdin=asyncio.subprocess.DEVNULL, stdout=stdout, stderr=stderr)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return proc.returncode, out, err
+
+
 def score_row(game, seat: int) -> re.Pattern:
     """The final-scores row of ``seat``: place, name, each round's takings and the total."""
     rounds = " +".join(str(r.banked[seat]) for r in game.round_results)
@@ -141,17 +157,10 @@ async def test_input_that_ends_at_once_ends_the_session_without_an_error(server,
     caplog.set_level(logging.INFO, logger="diamant_server")
     ssh = ssh_command(tmp_path, server.port, "-tt")
     for attempt in range(3):  # the end of input meets the app at a slightly different point
-        proc = await asyncio.create_subprocess_exec(
+        status, out, _ = await run_ssh(
             *ssh, "play", f"quiet{attempt}", "--seats", "3", "--bots", "2",
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL)
-        try:
-            out, _ = await asyncio.wait_for(proc.communicate(), 20)
-        finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
-        assert proc.returncode == 0
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        assert status == 0
         # The terminal as it was: the main screen again, the cursor shown.
         assert out.rfind(b"\x1b[?1049l") > out.rfind(b"\x1b[?1049h") >= 0
         assert out.rfind(b"\x1b[?25h") > out.rfind(b"\x1b[?25l") >= 0
@@ -165,17 +174,10 @@ async def test_input_that_ends_at_once_ends_the_session_without_an_error(server,
 async def _openssh_kex(tmp_path, port: int, *options: str) -> tuple[int, str]:
     """Run the real ssh client with no terminal (the server says to use ``ssh -t`` and
     ends the session) and return its exit status and debug output."""
-    proc = await asyncio.create_subprocess_exec(
+    status, _, err = await run_ssh(
         *ssh_command(tmp_path, port, "-o", "LogLevel=DEBUG1", "-T", *options),
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE)
-    try:
-        _, err = await asyncio.wait_for(proc.communicate(), 20)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-    return proc.returncode, err.decode(errors="replace")
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    return status, err.decode(errors="replace")
 
 
 async def test_openssh_with_its_defaults_gets_aes_and_an_hmac(server, tmp_path):
