@@ -22,6 +22,9 @@ from textual.strip import Strip
 from diamant_tui.ui.colours import apply_colours
 
 _COLOR_VARIABLES = ("COLORTERM", "NO_COLOR")
+_TEXTUAL_RENDER = Strip.render
+"""Textual's own ``Strip.render`` (one rendering per strip), as :func:`_render_strip`
+replaces it."""
 
 
 class _NullFile(io.TextIOBase):
@@ -99,7 +102,9 @@ def _render_strip(self: Strip, console: Console) -> str:
     into escape codes once per depth, not once per app at every frame."""
     color_system = console._color_system or ColorSystem.TRUECOLOR
     kept = self._render_cache
-    if kept is None:
+    if not isinstance(kept, dict):
+        # None, or Textual's own rendering, for a depth it does not say, of a strip drawn
+        # before this was put in place (a strip kept for the process): made again.
         kept = self._render_cache = {}
     else:
         text = kept.get(color_system)

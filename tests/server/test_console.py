@@ -57,3 +57,23 @@ def test_strips_joined_after_being_drawn_are_drawn_for_each_depth():
 
     assert joined.render(sixteen) == left.render(sixteen) + right.render(sixteen)
     assert joined.render(truecolor) == left.render(truecolor) + right.render(truecolor)
+
+
+
+def test_a_strip_drawn_before_the_codes_were_kept_per_depth_is_drawn_again():
+    """A strip kept for the process, turned into codes by Textual's own rendering before
+    the codes were kept per depth (an app of the same process that is not the server's,
+    as in the tests), is drawn again for each depth rather than failing every frame that
+    holds it."""
+    truecolor = _console({"TERM": "xterm", "COLORTERM": "truecolor"}, "truecolor")
+    sixteen = _console({"TERM": "xterm"}, "standard")
+
+    def blue() -> Strip:
+        return Strip([Segment("3 ", Style(color="#30a0e0", italic=True)), Segment("relics")])
+
+    line = blue()
+    console_module._TEXTUAL_RENDER(line, truecolor)  # one rendering, for a depth unsaid
+    share_strips_safely()
+    assert line.render(sixteen) == blue().render(sixteen)
+    assert line.render(truecolor) == blue().render(truecolor)
+    assert "38;2;" in line.render(truecolor) and "38;2;" not in line.render(sixteen)
