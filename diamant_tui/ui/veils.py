@@ -19,7 +19,7 @@ from __future__ import annotations
 from textual._compositor import Compositor
 from textual.widget import Widget
 
-from .widgets.direct_repaint import screen_of, wake
+from .widgets.direct_repaint import screen_of
 
 _visible_widgets = Compositor.visible_widgets.fget
 
@@ -76,7 +76,7 @@ def veil(widget: Widget, veiled: bool = True) -> None:
             if node.display:
                 node._repaint_regions.add(node.outer_size.region)
                 screen._dirty_widgets.add(node)
-    wake(screen)
+    screen.check_idle()
 
 
 def _tree(widget: Widget):

@@ -81,30 +81,3 @@ async def test_a_widget_drawn_again_whole_asks_its_screen_nothing_of_its_size(mo
         drawn = "".join(segment.text for strip in bar.render_lines(bar.size.region)
                         for segment in strip)
         assert f"card {bar.state.step}" in drawn
-
-
-async def test_a_tables_update_is_drawn_without_waking_its_screen_by_message(monkeypatch):
-    """The screen handles the table's update in its own loop, which looks for what to draw
-    once that is done: the widgets the update changes post it no ``Prompt`` (one more
-    message through its queue for every seat at every update), and the card is drawn in
-    one frame all the same."""
-    table = mid_round(FixedTable())
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        screen = app.screen
-        prompts = []
-        check_idle = type(screen).check_idle
-        monkeypatch.setattr(type(screen), "check_idle",
-                            lambda self: (prompts.append(self), check_idle(self))[1])
-        frames = FrameCounter(app)
-        table.decide(Ana="continue")
-        await settled(pilot)
-        table.reveal(T(9))
-        await settled(pilot)
-        assert screen not in prompts
-        assert frames.frames >= 1 and "Treasure 9" in ESCAPES.sub("", "".join(frames.sent))
-        prompts.clear()
-        screen.query_one(RoundBar).state = BarState.of(replace(screen.view, step=30))
-        assert prompts == [screen]  # changed outside the screen's loop: woken as before
-        await settled(pilot)

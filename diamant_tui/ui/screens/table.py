@@ -28,7 +28,6 @@ from ..messages import LeaveTable, TableUpdated
 from ..widgets.blank_containers import Column, Row, SharedBlank
 from ..widgets.cave_path import CavePath, PathScroll
 from ..widgets.deck_info import DeckInfo, DeckState
-from ..widgets.direct_repaint import idle_follows
 from ..widgets.decision import ChoiceButton, DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.final_scores import FinalScores
@@ -232,8 +231,7 @@ class TableScreen(SharedBlank, DiamantScreen):
 
     async def on_table_updated(self, message: TableUpdated) -> None:
         try:
-            with idle_follows(self):  # (the widgets' refreshes need not wake the screen)
-                await self._show_update(message)
+            await self._show_update(message)
         finally:
             # Told whatever became of this screen meanwhile, as it was when the update
             # bubbled up to it.

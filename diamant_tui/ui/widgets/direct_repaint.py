@@ -21,35 +21,10 @@ Textual's way. ``Widget._set_dirty``, the screen's ``_dirty_widgets`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from textual import messages
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.widget import Widget
-
-
-def wake(screen: Screen) -> None:
-    """Have ``screen`` look for what to draw once its loop is idle (Textual's
-    ``check_idle``), unless it is handling a message of its own that said so
-    (:func:`idle_follows`): its loop looks once that message is handled, and a ``Prompt``
-    would be one more message through its queue, for every seat at every update."""
-    if not screen.__dict__.get("_idle_follows"):
-        screen.check_idle()
-
-
-@contextmanager
-def idle_follows(screen: Screen) -> Iterator[None]:
-    """Around a screen's handler of one of its messages, run in the screen's own loop:
-    widgets refreshed meanwhile do not wake the screen (:func:`wake`), for the loop looks
-    for idle work as soon as the handler returns (once nothing else is queued, as it would
-    have for a ``Prompt`` queued behind the rest)."""
-    screen._idle_follows = True  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        screen._idle_follows = False  # type: ignore[attr-defined]
 
 
 def screen_of(widget: Widget) -> Screen | None:
@@ -112,5 +87,5 @@ class RepaintedDirectly:
                 if not ancestor.styles.auto_dimensions:
                     break
             screen.post_message(messages.Layout(widget))
-        wake(screen)
+        screen.check_idle()
         return widget
