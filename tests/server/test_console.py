@@ -59,7 +59,6 @@ def test_strips_joined_after_being_drawn_are_drawn_for_each_depth():
     assert joined.render(truecolor) == left.render(truecolor) + right.render(truecolor)
 
 
-
 def test_a_strip_drawn_before_the_codes_were_kept_per_depth_is_drawn_again():
     """A strip kept for the process, turned into codes by Textual's own rendering before
     the codes were kept per depth (an app of the same process that is not the server's,
