@@ -16,7 +16,8 @@ def note_lines(screen: str) -> list[str]:
 
 async def test_a_chat_toast_leaves_a_players_choices_and_note_in_sight(server, players, make_key):
     """bob's line pops up on ann's screen while her choice is due: her buttons and the
-    note beside them stay whole under it, as does the key bar."""
+    note beside them stay whole under it, as does the key bar; and the toast takes two
+    lines of the table (its title and the line), no blank ones."""
     server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",)), "x")
     ann, bob = players("ann"), players("bob")
     for person in (ann, bob):
@@ -28,6 +29,7 @@ async def test_a_chat_toast_leaves_a_players_choices_and_note_in_sight(server, p
     assert "▌" not in "".join(note_lines(screen)), screen
     assert PROMPT in note_lines(screen)[0] and "Continue [c]" in note_lines(screen)[0], screen
     assert "c Continue  l Exit" in screen.splitlines()[-1], screen
+    assert sum("▌" in line for line in screen.splitlines()) == 2, screen
 
 
 async def test_why_a_spectators_line_is_refused_shows_whole_beside_a_toast(
