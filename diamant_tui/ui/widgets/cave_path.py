@@ -195,8 +195,7 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         for start in range(0, len(boxes), per_row):
             row = boxes[start : start + per_row]
             for i in range(3):
-                # A line of its own style (none: an ellipsis would be the widget's).
-                line: list[Run] = [("", PLAIN)]
+                line: list[Run] = []
                 for n, box in enumerate(row):
                     if n:
                         line.append((" " * GAP, PLAIN))

@@ -20,6 +20,7 @@ from ...engine.cards import HazardType, Rules
 from ...engine.view import Phase, PlayerView
 from ..describe import RUBY, hazard_abbr
 from .component_styles import KeptComponentStyles
+from .drawn_runs import DrawnFromText
 from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
@@ -50,7 +51,7 @@ class DeckState:
                    view.phase in OVER)
 
 
-class DeckInfo(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
+class DeckInfo(SizedInOneLayout, SharedLines, DrawnFromText, KeptComponentStyles, Widget):
     """The deck by kind of card; the disaster chance shows only when switched on.
 
     ``keep_lines``: the panel keeps the most lines its game has needed so far, and at
@@ -142,6 +143,9 @@ class DeckInfo(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
 
     def render(self) -> Text:
         return Text("\n").join(self._lines())
+
+    def drawn_texts(self) -> list[Text]:
+        return self._lines()
 
     def _lines(self, width: int | None = None) -> list[Text]:
         t = self.app.t

@@ -5,7 +5,8 @@ of a few runs, most of what the line costs. The player list (about ten lines dra
 card at a table of five, each seat's own row its own) and the cave's path build their
 lines as runs (a text and a Rich style each) and draw them here, cell for cell as
 Textual would (the tests compare them), without the mouse's selection offsets: those
-widgets allow no selection.
+widgets allow no selection. The round bar and the deck panel, whose text is a Rich Text
+(one a card, for every table), have it cut into runs (:class:`DrawnFromText`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from functools import lru_cache
 
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 
@@ -38,7 +41,77 @@ def drawn_runs(runs: list[Run], base: VisualStyle, width: int) -> Strip:
     segments = [Segment(text, _run_style(base, style)) for text, style in runs if text]
     strip = Strip(segments)
     if strip.cell_length > width:
-        # In the line's own style (its first run's), as a Rich Text's base style.
-        ellipsis = _run_style(base, runs[0][1]) if runs else base.rich_style
-        strip = Strip(list(strip.crop(0, width - 1)) + [Segment("…", ellipsis)])
+        kept = list(strip.crop(0, width - 1))
+        ellipsis = _run_style(base, _style_at(runs, sum(len(s.text) for s in kept)))
+        strip = Strip(kept + [Segment("…", ellipsis)])
     return strip
+
+
+def _style_at(runs: list[Run], index: int) -> Style:
+    """The style of the character at ``index`` of the runs' text, the one an ellipsis
+    takes the place of: Textual's ellipsis keeps the styles that cover it (the last
+    run's past the end)."""
+    for text, style in runs:
+        if index < len(text):
+            return style
+        index -= len(text)
+    return runs[-1][1]
+
+
+def text_runs(text: Text) -> list[Run]:
+    """The runs of a line of Rich ``text``: each stretch of its text between the edges
+    of its spans, in the text's own style with the spans' over it (in their order, as
+    Rich combines them)."""
+    own = _style(text.style)
+    plain = text.plain
+    spans = text.spans
+    if not spans:
+        return [(plain, own)]
+    runs: list[Run] = []
+    edges = sorted({0, len(plain), *(s.start for s in spans), *(s.end for s in spans)})
+    for start, end in zip(edges, edges[1:]):
+        if start >= len(plain):
+            break
+        over = [_style(s.style) for s in spans if s.start <= start and end <= s.end]
+        runs.append((plain[start:end], Style.combine([own, *over]) if over else own))
+    return runs
+
+
+def _style(style: str | Style) -> Style:
+    """A Rich style named or given (an empty name: no style)."""
+    if isinstance(style, Style):
+        return style
+    return Style.parse(style) if style else _NO_STYLE
+
+
+_NO_STYLE = Style()
+
+
+class DrawnFromText:
+    """Mixin for a widget whose text does not wrap: each line of what it renders (a
+    Rich Text) is drawn from its runs (:func:`text_runs`, :func:`drawn_runs`), as
+    Textual would draw it, without a Content made and rendered for the whole widget.
+    The lines are :meth:`drawn_texts`; the text is worked out once per drawing."""
+
+    _drawn: list[list[Run]] | None = None
+
+    def drawn_texts(self) -> list[Text]:
+        """The widget's lines of text: by default what it renders, line by line."""
+        return self.render().split("\n", allow_blank=True)  # type: ignore[attr-defined]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._drawn = None  # worked out again for this drawing
+        try:
+            return super().render_lines(crop)  # type: ignore[misc]
+        finally:
+            self._drawn = None
+
+    def render_line(self, y: int) -> Strip:
+        drawn = self._drawn
+        if drawn is None:
+            drawn = self._drawn = [text_runs(line) for line in self.drawn_texts()]
+        width = self.size.width  # type: ignore[attr-defined]
+        style = self.visual_style  # type: ignore[attr-defined]
+        if 0 <= y < len(drawn):
+            return drawn_runs(drawn[y], style, width)
+        return Strip.blank(width, style.rich_style)

@@ -16,6 +16,7 @@ from ...engine.cards import Rules
 from ...engine.view import PlayerView, RoundResult
 from ..describe import hazard_abbr
 from .component_styles import KeptComponentStyles
+from .drawn_runs import DrawnFromText
 from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
 
@@ -41,7 +42,7 @@ class BarState:
         return cls(view, view.rules, view.round, view.rounds, view.step, view.round_results)
 
 
-class RoundBar(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
+class RoundBar(SizedInOneLayout, SharedLines, DrawnFromText, KeptComponentStyles, Widget):
     """Where the game stands; finished rounds' entrances are barricaded (▓)."""
 
     COMPONENT_CLASSES = {"round-bar--title", "round-bar--current", "round-bar--closed"}
