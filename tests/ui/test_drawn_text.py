@@ -1,4 +1,4 @@
-"""The round bar and the deck panel draw each line of their text from its runs
+"""The round bar, the deck panel and the round summary draw each line of their text from its runs
 (``DrawnFromText``), without a Textual Content made and rendered for the whole widget,
 and every cell comes out as Textual draws the same text: the same character in the same
 look, a line too long for its width cut with the same ellipsis."""
@@ -15,8 +15,10 @@ from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.deck_info import DeckInfo
 from diamant_tui.ui.widgets.drawn_runs import DrawnFromText, drawn_runs, text_runs
 from diamant_tui.ui.widgets.round_bar import RoundBar
+from diamant_tui.ui.widgets.round_summary import SummaryBox
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
-from ui_helpers import FixedTable, after_disaster, cell_looks, mid_round, settled, whole_game
+from ui_helpers import (FixedTable, H, T, after_disaster, cell_looks, mid_round, settled,
+                        summary_shown, until, whole_game)
 
 
 def drawn_both_ways(widget: Widget, monkeypatch) -> tuple[list, list]:
@@ -96,3 +98,62 @@ def test_the_runs_of_a_text_follow_its_spans_in_order():
     assert runs[2][1] == italic + Style(bold=True) + Style(bold=False, underline=True)
     assert runs[3][1] == italic + Style(bold=False, underline=True)
     assert text_runs(Text("plain")) == [("plain", Style())]
+
+
+def last_card_a_disaster(table: FixedTable):
+    """Round 1, one card from its end: the second snakes catches everyone in the cave
+    (``after_disaster``'s round)."""
+    for card in (T(9), H("snakes"), T(14), H("spiders")):
+        table.reveal(card)
+        table.everyone("continue")
+    return lambda: table.reveal(H("snakes"))
+
+
+def last_player_leaves(table: FixedTable):
+    """Round 1, one choice from its end: everyone goes back to camp."""
+    table.reveal(T(9))
+    table.everyone("continue")
+    table.reveal(T(5))
+    return lambda: table.everyone("leave")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "uk"])
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (130, 40)])
+@pytest.mark.parametrize("seat", [0, None])
+@pytest.mark.parametrize("end", [last_card_a_disaster, last_player_leaves])
+async def test_the_round_summary_is_drawn_as_textual_draws_it(lang, size, seat, end,
+                                                              monkeypatch):
+    """A player's summary marks their own row; a spectator's none. The title is centred."""
+    table = FixedTable()
+    ending = end(table)
+    app = DiamantApp(lang=lang, member=table.member(seat))
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        ending()
+        await until(pilot, lambda: summary_shown(app))
+        box = app.screen.query_one(SummaryBox)
+        assert box.drawn_texts() is not None
+        ours, textual = drawn_both_ways(box, monkeypatch)
+        assert ours == textual, (ours, textual)
+        words = ["".join(char for char, _ in line) for line in ours]
+        assert any("▶" in line for line in words) == (seat is not None)
+
+
+async def test_a_summary_line_too_wide_for_the_terminal_wraps_as_before(monkeypatch):
+    """A name too long for an 80-column terminal: the box is as wide as the terminal and
+    Textual wraps the line; nothing is cut."""
+    long = "Maximiliana-Konstantinopolitanische-Wilhelmina-Friederike von Hohenzollern"
+    table = FixedTable(names=(long, "Bruno", "Chiara", "Dmytro"))
+    ending = last_player_leaves(table)
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        ending()
+        await until(pilot, lambda: summary_shown(app))
+        box = app.screen.query_one(SummaryBox)
+        assert box.drawn_texts() is None
+        ours, textual = drawn_both_ways(box, monkeypatch)
+        assert ours == textual
+        words = "".join(char for line in ours for char, _ in line)
+        assert "…" not in words and "Hohenzollern" in words
+

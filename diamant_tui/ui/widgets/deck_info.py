@@ -60,6 +60,7 @@ class DeckInfo(SizedInOneLayout, SharedLines, DrawnFromText, KeptComponentStyles
     exactly the lines it needs.
     """
 
+    ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs
     COMPONENT_CLASSES = {"deck--title", "deck--risk"}
 
     DEFAULT_CSS = """

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from rich.console import Group
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -93,10 +94,12 @@ class DrawnFromText:
     Textual would draw it, without a Content made and rendered for the whole widget.
     The lines are :meth:`drawn_texts`; the text is worked out once per drawing."""
 
-    _drawn: list[list[Run]] | None = None
+    _drawn: list[list[Run]] | bool | None = None
+    """This drawing's runs, line by line (False: left to Textual; None: not worked out)."""
 
-    def drawn_texts(self) -> list[Text]:
-        """The widget's lines of text: by default what it renders, line by line."""
+    def drawn_texts(self) -> list[Text] | None:
+        """The widget's lines of text: by default what it renders, line by line. None:
+        this drawing is left to Textual (text that would wrap, say)."""
         return self.render().split("\n", allow_blank=True)  # type: ignore[attr-defined]
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -109,9 +112,32 @@ class DrawnFromText:
     def render_line(self, y: int) -> Strip:
         drawn = self._drawn
         if drawn is None:
-            drawn = self._drawn = [text_runs(line) for line in self.drawn_texts()]
+            texts = self.drawn_texts()
+            drawn = self._drawn = False if texts is None else [text_runs(t) for t in texts]
+        if drawn is False:
+            return super().render_line(y)  # type: ignore[misc]
         width = self.size.width  # type: ignore[attr-defined]
         style = self.visual_style  # type: ignore[attr-defined]
         if 0 <= y < len(drawn):
             return drawn_runs(drawn[y], style, width)
         return Strip.blank(width, style.rich_style)
+
+
+def group_lines(group: Group, width: int) -> list[Text] | None:
+    """The lines of a Rich Group of Texts as Rich draws it ``width`` cells wide (a
+    centred text padded on both sides in its own style, as Rich pads it); None if any
+    line is wider (Rich would fold it) or a part is not a Text justified left or
+    centred."""
+    lines: list[Text] = []
+    for part in group.renderables:
+        if not isinstance(part, Text) or part.justify not in (None, "default", "left", "center"):
+            return None
+        for line in part.split("\n", allow_blank=True):
+            if line.cell_len > width:
+                return None
+            if part.justify == "center":
+                line.rstrip()
+                line.pad_left((width - line.cell_len) // 2)
+                line.pad_right(width - line.cell_len)
+            lines.append(line)
+    return lines

@@ -45,6 +45,7 @@ class BarState:
 class RoundBar(SizedInOneLayout, SharedLines, DrawnFromText, KeptComponentStyles, Widget):
     """Where the game stands; finished rounds' entrances are barricaded (▓)."""
 
+    ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs
     COMPONENT_CLASSES = {"round-bar--title", "round-bar--current", "round-bar--closed"}
 
     DEFAULT_CSS = """

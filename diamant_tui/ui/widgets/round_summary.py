@@ -14,6 +14,7 @@ from ..cells import cell, widest
 from ..describe import RUBY, hazard_name
 from ..veils import veil
 from .direct_repaint import RepaintedDirectly
+from .drawn_runs import DrawnFromText, group_lines
 from .one_layout import SizedInOneLayout
 
 
@@ -42,10 +43,17 @@ def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
     return Text("\n").join([Text(line(heads), style="bold")] + [Text(line(row)) for row in rows])
 
 
-class SummaryBox(RepaintedDirectly, SizedInOneLayout, Static):
+class SummaryBox(RepaintedDirectly, SizedInOneLayout, DrawnFromText, Static):
     """The summary's framed words (drawn with the table's other changes, see
     :class:`~.direct_repaint.RepaintedDirectly`; sized in one layout, see
-    :mod:`.one_layout`)."""
+    :mod:`.one_layout`; each line drawn from its runs, see :class:`.DrawnFromText`,
+    unless a line would wrap on a narrow terminal)."""
+
+    ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs
+
+    def drawn_texts(self) -> list[Text] | None:
+        content = self.content
+        return group_lines(content, self.size.width) if isinstance(content, Group) else None
 
 
 class RoundSummary(RepaintedDirectly, Vertical):
