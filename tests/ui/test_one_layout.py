@@ -90,9 +90,11 @@ async def test_a_card_that_grows_the_deck_panel_lays_the_screen_out_once(monkeyp
         assert deck.size.height == deck._line_count(deck.size.width)
 
 
-async def test_the_first_round_summary_lays_the_screen_out_once(monkeypatch):
-    """The summary's box takes the size of its words: one layout, not one for the words
-    and another for the box's new size, and no whole screen sent for it."""
+async def test_the_first_round_summary_lays_nothing_out(monkeypatch):
+    """The summary's box took the size of its words in the layout that showed the game
+    (every summary of a game has as many lines, most within the box's least width): the
+    first summary lays nothing out (it was one layout for every seat), and no whole
+    screen is sent for it."""
     layouts = screen_layouts(monkeypatch)
     table = FixedTable()
     app = DiamantApp(lang="en", member=table.member(0))
@@ -106,14 +108,23 @@ async def test_the_first_round_summary_lays_the_screen_out_once(monkeypatch):
         table.everyone("leave")
         await until(pilot, lambda: summary_shown(app))
         await settled(pilot)
-        assert len([s for s in layouts if s is app.screen]) == 1, layouts
-        # Only what changed is sent: the summary sized in the same layout as its box
-        # took the old size of the whole screen as a place to draw again.
+        assert [s for s in layouts if s is app.screen] == [], layouts
         assert frames.frames and frames.full == 0
         box = app.screen.query_one("#summary-box")
         # The whole summary fits its box: a title, three lines, a blank, a heading and
         # four players, a blank and the hint.
         assert box.size.height == box.get_content_height(box.size, app.size, box.size.width) == 11
+        # Nor does the next.
+        await pilot.press("enter")
+        await settled(pilot)
+        table.reveal(T(11))
+        table.everyone("continue")
+        table.reveal(T(13))
+        table.everyone("leave")
+        await until(pilot, lambda: summary_shown(app))
+        await settled(pilot)
+        assert "Round 2 of 5 is over" in screen_text(app)
+        assert [s for s in layouts if s is app.screen] == [], layouts
 
 
 async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkeypatch):

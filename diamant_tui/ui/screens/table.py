@@ -240,6 +240,8 @@ class TableScreen(SharedBlank, DiamantScreen):
     async def _show_update(self, message: TableUpdated) -> None:
         update = message.update
         view = update.view
+        if view is not None and self.view is None:
+            self._summary.reserve(view)  # sized in the layout that shows the game
         if view is not None and not self._has_game_parts:
             if not self._in_game:
                 await self._begin_game_parts()  # the game has begun

@@ -7,6 +7,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.css.scalar import Unit
 from textual.widgets import Static
 
 from ...engine.view import PlayerView, RoundResult
@@ -102,7 +103,8 @@ class RoundSummary(RepaintedDirectly, Vertical):
         self.view: PlayerView | None = None
         """The view whose last round is summed up; None while hidden."""
         self._measure: tuple[int, int] | None = None
-        """Lines and widest line of the words in the box (a change asks for a layout)."""
+        """Lines of the words in the box, and the width it gives them (a change asks for a
+        layout)."""
         veil(self)  # hidden from the first frame on
 
     def compose(self) -> ComposeResult:
@@ -121,19 +123,34 @@ class RoundSummary(RepaintedDirectly, Vertical):
         restyles what loses it and what gains it, and draws both again, twice a round)."""
         self.view = view
         veil(self, False)
-        body = self.body(view)
-        lines = [line for part in body.renderables for line in part.plain.split("\n")]
-        measure = (len(lines), max(map(cell_len, lines)))
-        # The box takes the size of its words: laid out again only when that changes
-        # (the first summary of a game, a longer name, a disaster's line).
-        self.query_one("#summary-box", SummaryBox).update(body, layout=measure != self._measure)
-        self._measure = measure
+        self._fill(self.body(view))
         self.fit(self.app.size.height)  # (the terminal may have changed under another screen)
 
-    def body(self, view: PlayerView) -> Group:
-        """What the box says about the last round of ``view``."""
+    def reserve(self, view: PlayerView) -> None:
+        """Size the box for the summaries of ``view``'s game before the game's parts are
+        laid out (with them): every summary of a game has as many lines, and most fit
+        the box's least width, so the first summary of a game lays nothing out (it was
+        a layout of the whole screen for every seat)."""
+        if self.query(SummaryBox):  # (composed)
+            self._fill(self.body(view, RoundResult(view.round, None, 0,
+                                                   tuple(0 for _ in view.players))))
+
+    def _fill(self, body: Group) -> None:
+        # The box takes the size of its words (at least its least width): laid out again
+        # only when that size changes (a longer name, a wider number or line).
+        box = self.query_one("#summary-box", SummaryBox)
+        lines = [line for part in body.renderables for line in part.plain.split("\n")]
+        least = box.styles.min_width
+        inside = int(least.value) - box.styles.gutter.width \
+            if least is not None and least.unit is Unit.CELLS else 0
+        measure = (len(lines), max(inside, *map(cell_len, lines)))
+        box.update(body, layout=measure != self._measure)
+        self._measure = measure
+
+    def body(self, view: PlayerView, result: RoundResult | None = None) -> Group:
+        """What the box says about the last round of ``view`` (or of ``result``)."""
         t = self.app.t
-        result = view.round_results[-1]
+        result = result or view.round_results[-1]
         style = self.get_component_rich_style
         if result.disaster is not None:
             how = Text("✖ " + t("summary.disaster", hazard=hazard_name(t, result.disaster)),
