@@ -94,8 +94,9 @@ class DrawnFromText:
     Textual would draw it, without a Content made and rendered for the whole widget.
     The lines are :meth:`drawn_texts`; the text is worked out once per drawing."""
 
-    _drawn: list[list[Run]] | bool | None = None
-    """This drawing's runs, line by line (False: left to Textual; None: not worked out)."""
+    _drawn: tuple[list[list[Run]], int, VisualStyle] | bool | None = None
+    """This drawing's runs line by line, its width and style (False: left to Textual;
+    None: not worked out)."""
 
     def drawn_texts(self) -> list[Text] | None:
         """The widget's lines of text: by default what it renders, line by line. None:
@@ -113,13 +114,15 @@ class DrawnFromText:
         drawn = self._drawn
         if drawn is None:
             texts = self.drawn_texts()
-            drawn = self._drawn = False if texts is None else [text_runs(t) for t in texts]
+            # With the width and style of the drawing (each found through the screen).
+            drawn = self._drawn = False if texts is None else (
+                [text_runs(t) for t in texts], self.size.width,  # type: ignore[attr-defined]
+                self.visual_style)  # type: ignore[attr-defined]
         if drawn is False:
             return super().render_line(y)  # type: ignore[misc]
-        width = self.size.width  # type: ignore[attr-defined]
-        style = self.visual_style  # type: ignore[attr-defined]
-        if 0 <= y < len(drawn):
-            return drawn_runs(drawn[y], style, width)
+        lines, width, style = drawn
+        if 0 <= y < len(lines):
+            return drawn_runs(lines[y], style, width)
         return Strip.blank(width, style.rich_style)
 
 
