@@ -137,6 +137,12 @@ async def test_the_round_summary_is_drawn_as_textual_draws_it(lang, size, seat, 
         assert ours == textual, (ours, textual)
         words = ["".join(char for char, _ in line) for line in ours]
         assert any("▶" in line for line in words) == (seat is not None)
+        # Its lines counted without drawing them: as many as Textual counts.
+        for width in (box.size.width, box.words[1], box.words[1] - 1):
+            box._content_height_cache = (None, 0)
+            textual = Widget.get_content_height(box, app.size, app.size, width)
+            assert box.get_content_height(app.size, app.size, width) == textual, width
+        assert textual > box.words[0]  # narrower than its widest line: folded
 
 
 async def test_a_summary_line_too_wide_for_the_terminal_wraps_as_before(monkeypatch):

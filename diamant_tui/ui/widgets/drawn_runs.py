@@ -5,8 +5,9 @@ of a few runs, most of what the line costs. The player list (about ten lines dra
 card at a table of five, each seat's own row its own) and the cave's path build their
 lines as runs (a text and a Rich style each) and draw them here, cell for cell as
 Textual would (the tests compare them), without the mouse's selection offsets: those
-widgets allow no selection. The round bar and the deck panel, whose text is a Rich Text
-(one a card, for every table), have it cut into runs (:class:`DrawnFromText`).
+widgets allow no selection. The round bar (a new line at every card, at every table),
+the deck panel and the round summary, whose text is Rich Text, have it cut into runs
+(:class:`DrawnFromText`).
 """
 
 from __future__ import annotations

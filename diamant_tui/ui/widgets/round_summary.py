@@ -52,9 +52,20 @@ class SummaryBox(RepaintedDirectly, SizedInOneLayout, DrawnFromText, Static):
 
     ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs
 
+    words: tuple[int, int] | None = None
+    """How many lines its words take and the widest, as the summary gave them."""
+
     def drawn_texts(self) -> list[Text] | None:
         content = self.content
         return group_lines(content, self.size.width) if isinstance(content, Group) else None
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        # The words' lines when they fit the width: Textual would draw them all to count
+        # them, at the layout that begins a game (the box is sized then), for every seat.
+        words = self.words
+        if words is not None and 0 < words[1] <= width:
+            return words[0]
+        return super().get_content_height(container, viewport, width)
 
 
 class RoundSummary(RepaintedDirectly, Vertical):
@@ -143,7 +154,9 @@ class RoundSummary(RepaintedDirectly, Vertical):
         least = box.styles.min_width
         inside = int(least.value) - box.styles.gutter.width \
             if least is not None and least.unit is Unit.CELLS else 0
-        measure = (len(lines), max(inside, *map(cell_len, lines)))
+        widest = max(map(cell_len, lines))
+        measure = (len(lines), max(inside, widest))
+        box.words = (len(lines), widest)
         box.update(body, layout=measure != self._measure)
         self._measure = measure
 
