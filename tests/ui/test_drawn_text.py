@@ -163,3 +163,24 @@ async def test_a_summary_line_too_wide_for_the_terminal_wraps_as_before(monkeypa
         words = "".join(char for line in ours for char, _ in line)
         assert "…" not in words and "Hohenzollern" in words
 
+
+
+async def test_a_summary_on_show_through_a_resize_is_drawn_as_textual_draws_it(monkeypatch):
+    """The terminal grows and shrinks while the summary is up: each drawing at the box's
+    new size, its lines counted as Textual counts them."""
+    table = FixedTable()
+    ending = last_player_leaves(table)
+    app = DiamantApp(lang="fr", member=table.member(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        ending()
+        await until(pilot, lambda: summary_shown(app))
+        for size in ((120, 30), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await settled(pilot)
+            box = app.screen.query_one(SummaryBox)
+            ours, textual = drawn_both_ways(box, monkeypatch)
+            assert ours == textual, size
+            box._content_height_cache = (None, 0)
+            assert box.get_content_height(app.size, app.size, box.size.width) == \
+                Widget.get_content_height(box, app.size, app.size, box.size.width)
