@@ -117,6 +117,23 @@ def last_player_leaves(table: FixedTable):
     return lambda: table.everyone("leave")
 
 
+async def show_summary(pilot, ending) -> SummaryBox:
+    """The box of the summary that ``ending`` (the round's end) brings up, once shown."""
+    app = pilot.app
+    await settled(pilot)
+    ending()
+    await until(pilot, lambda: summary_shown(app))
+    return app.screen.query_one(SummaryBox)
+
+
+def heights_both_ways(box: SummaryBox, width: int) -> tuple[int, int]:
+    """The box's content height at ``width`` counted from its words, then by Textual."""
+    size = box.app.size
+    box._content_height_cache = (None, 0)
+    return (box.get_content_height(size, size, width),
+            Widget.get_content_height(box, size, size, width))
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "uk"])
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (130, 40)])
 @pytest.mark.parametrize("seat", [0, None])
@@ -128,10 +145,7 @@ async def test_the_round_summary_is_drawn_as_textual_draws_it(lang, size, seat, 
     ending = end(table)
     app = DiamantApp(lang=lang, member=table.member(seat))
     async with app.run_test(size=size) as pilot:
-        await settled(pilot)
-        ending()
-        await until(pilot, lambda: summary_shown(app))
-        box = app.screen.query_one(SummaryBox)
+        box = await show_summary(pilot, ending)
         assert box.drawn_texts() is not None
         ours, textual = drawn_both_ways(box, monkeypatch)
         assert ours == textual, (ours, textual)
@@ -139,9 +153,8 @@ async def test_the_round_summary_is_drawn_as_textual_draws_it(lang, size, seat, 
         assert any("▶" in line for line in words) == (seat is not None)
         # Its lines counted without drawing them: as many as Textual counts.
         for width in (box.size.width, box.words[1], box.words[1] - 1):
-            box._content_height_cache = (None, 0)
-            textual = Widget.get_content_height(box, app.size, app.size, width)
-            assert box.get_content_height(app.size, app.size, width) == textual, width
+            counted, textual = heights_both_ways(box, width)
+            assert counted == textual, width
         assert textual > box.words[0]  # narrower than its widest line: folded
 
 
@@ -153,16 +166,12 @@ async def test_a_summary_line_too_wide_for_the_terminal_wraps_as_before(monkeypa
     ending = last_player_leaves(table)
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        ending()
-        await until(pilot, lambda: summary_shown(app))
-        box = app.screen.query_one(SummaryBox)
+        box = await show_summary(pilot, ending)
         assert box.drawn_texts() is None
         ours, textual = drawn_both_ways(box, monkeypatch)
         assert ours == textual
         words = "".join(char for line in ours for char, _ in line)
         assert "…" not in words and "Hohenzollern" in words
-
 
 
 async def test_a_summary_on_show_through_a_resize_is_drawn_as_textual_draws_it(monkeypatch):
@@ -172,15 +181,11 @@ async def test_a_summary_on_show_through_a_resize_is_drawn_as_textual_draws_it(m
     ending = last_player_leaves(table)
     app = DiamantApp(lang="fr", member=table.member(1))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        ending()
-        await until(pilot, lambda: summary_shown(app))
+        box = await show_summary(pilot, ending)
         for size in ((120, 30), (80, 24)):
             await pilot.resize_terminal(*size)
             await settled(pilot)
-            box = app.screen.query_one(SummaryBox)
             ours, textual = drawn_both_ways(box, monkeypatch)
             assert ours == textual, size
-            box._content_height_cache = (None, 0)
-            assert box.get_content_height(app.size, app.size, box.size.width) == \
-                Widget.get_content_height(box, app.size, app.size, box.size.width)
+            counted, textual = heights_both_ways(box, box.size.width)
+            assert counted == textual, size

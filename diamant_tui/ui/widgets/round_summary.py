@@ -55,6 +55,14 @@ class SummaryBox(RepaintedDirectly, SizedInOneLayout, DrawnFromText, Static):
     words: tuple[int, int] | None = None
     """How many lines its words take and the widest, as the summary gave them."""
 
+    def taken(self, words: tuple[int, int]) -> tuple[int, int]:
+        """The lines and the width the box gives ``words`` (lines, widest): at least
+        what its least width leaves inside its frame."""
+        least = self.styles.min_width
+        inside = int(least.value) - self.styles.gutter.width \
+            if least is not None and least.unit is Unit.CELLS else 0
+        return words[0], max(inside, words[1])
+
     def drawn_texts(self) -> list[Text] | None:
         content = self.content
         return group_lines(content, self.size.width) if isinstance(content, Group) else None
@@ -113,9 +121,6 @@ class RoundSummary(RepaintedDirectly, Vertical):
         super().__init__(**kwargs)
         self.view: PlayerView | None = None
         """The view whose last round is summed up; None while hidden."""
-        self._measure: tuple[int, int] | None = None
-        """Lines of the words in the box, and the width it gives them (a change asks for a
-        layout)."""
         veil(self)  # hidden from the first frame on
 
     def compose(self) -> ComposeResult:
@@ -151,14 +156,8 @@ class RoundSummary(RepaintedDirectly, Vertical):
         # only when that size changes (a longer name, a wider number or line).
         box = self.query_one("#summary-box", SummaryBox)
         lines = [line for part in body.renderables for line in part.plain.split("\n")]
-        least = box.styles.min_width
-        inside = int(least.value) - box.styles.gutter.width \
-            if least is not None and least.unit is Unit.CELLS else 0
-        widest = max(map(cell_len, lines))
-        measure = (len(lines), max(inside, widest))
-        box.words = (len(lines), widest)
-        box.update(body, layout=measure != self._measure)
-        self._measure = measure
+        before, box.words = box.words, (len(lines), max(map(cell_len, lines)))
+        box.update(body, layout=before is None or box.taken(before) != box.taken(box.words))
 
     def body(self, view: PlayerView, result: RoundResult | None = None) -> Group:
         """What the box says about the last round of ``view`` (or of ``result``)."""
