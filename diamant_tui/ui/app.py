@@ -33,6 +33,7 @@ from .dispatch_plans import plan_dispatches
 from .lazy_strip_caches import make_strip_caches_lazy
 from .light_component_nodes import use_light_component_nodes
 from .light_pump_queues import use_light_pump_queues
+from .parameter_counts import count_parameters_once
 from .strip_cycles import keep_strips_acyclic
 from .positioned_styles import keep_positioned_styles
 from .unchanged_filters import keep_unfiltered_lines
@@ -54,6 +55,7 @@ keep_positioned_styles()  # and a run of text's style in its place is made once
 use_light_component_nodes()  # component classes are styled without a message pump each
 plan_dispatches()  # a message's handlers are looked up once per kind of widget and message
 use_light_pump_queues()  # and each message pump's queue and events hold no deque
+count_parameters_once()  # a callback's parameters are counted once per function, not per call
 use_veils()  # widgets hidden and shown again without a layout (the round summary)
 keep_cursor_moves()  # a frame's cursor moves are made once per cell, not once per move
 gather_frames_from_spans()  # a frame's lines are gathered only where they are sent
