@@ -3,7 +3,7 @@
 A seat's CPU per reveal is (frames per reveal) × (CPU per frame) plus the handling of the
 table's updates. This measures the second factor for each kind of change a game makes,
 on one app showing a real game in the middle of a round: nothing changed (the floor of a
-turn of the app's loop), one short label (a timer), one line of the player list (someone
+turn of the app's loop), the decision timer's words, one line of the player list (someone
 decided), a CSS class toggled (a button becoming idle), a whole view (a reveal), a
 full repaint with a new layout, the round summary shown and closed, the person's chat
 box opened and closed, a toast shown and gone, and the final scores shown and a rematch
@@ -83,7 +83,6 @@ async def measure(args) -> dict[str, dict[str, float]]:
 
         players = screen.query_one(PlayerList)
         decision = screen.query_one(DecisionPanel)
-        timer = decision.query_one("#decision-timer")
         button = decision.query_one("#continue")
         first_state = players.state
 
@@ -91,7 +90,7 @@ async def measure(args) -> dict[str, dict[str, float]]:
             pass
 
         def timer_text(i: int) -> None:
-            timer.update(f"{i % 60:2d} s", layout=False)  # as the panel does (fixed size)
+            decision._show_timer(f"{i % 60:2d} s", urgent=False)  # as the panel's ticker does
 
         def decided_mark(i: int) -> None:
             # Another player's "decided" mark comes and goes: one line of the list.

@@ -10,8 +10,7 @@ from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
 from ui_helpers import FixedTable, mid_round, settled
 
-CONTAINERS = ("#table-columns", "#table-main", "#path-scroll",
-              "#table-middle", "#decision")
+CONTAINERS = ("#table-columns", "#table-main", "#path-scroll", "#table-middle")
 
 
 def drawn(widget) -> list:

@@ -31,18 +31,17 @@ async def test_asking_again_while_the_refusal_is_shown_adds_no_other_note():
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
         panel = app.screen.query_one(DecisionPanel)
-        note = app.screen.query_one("#decision-note")
         wes.say("hello")  # t at once: refused before the line itself comes back
         for _ in range(3):
             await pilot.press("t")
             await pilot.pause()
-        await until(pilot, lambda: "before you chat again" in str(note.content))
+        await until(pilot, lambda: "before you chat again" in panel.note)
         await until(pilot, lambda: any(line.text == "hello" for line in app.screen._chat_seen))
-        assert "before you chat again" in str(note.content)  # not hidden by "You said"
+        assert "before you chat again" in panel.note  # not hidden by "You said"
         assert refusals(app) == []
         assert "-open" not in app.screen.query_one("#chat-input").classes
         panel._relabel()  # what every change of the table does
-        assert "before you chat again" in str(note.content)
+        assert "before you chat again" in panel.note
     player_app = DiamantApp(lang="en", member=ann)
     async with player_app.run_test(size=(80, 24), notifications=True) as pilot:
         await until(pilot, lambda: isinstance(player_app.screen, TableScreen))

@@ -107,7 +107,7 @@ def test_the_stylesheet_styles_no_widget_of_the_game():
                for s in selectors)
     ]
     assert wrong == []
-    assert (SelectorType.ID, "decision-note") in parts  # the widgets' parts were found
+    assert (SelectorType.ID, "final-note") in parts  # the widgets' parts were found
 
 
 def test_screens_keep_their_layout_in_the_stylesheet():

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 
 from rich.cells import cell_len
+from rich.style import Style as RichStyle
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -16,10 +17,13 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Input, Label
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
+from textual.visual import Visual
+from textual.widgets import Input
 
 from ...engine.view import Decision
-from .blank_containers import SharedBlank
 from .focus_look import FocusDrawnByItself
 from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
@@ -119,44 +123,46 @@ class DecisionState:
     deadline: float | None = None
 
 
-class NoteLabel(SizedInOneLayout, SharedLines, Label):
-    """A label of plain words (the panel's note and timer), drawn once for the process
-    for each text: every seat's panel says the same things at the same moments."""
+BUTTON_WIDTH = 14
+"""Cells a button takes at least; more where its words need them."""
+NOTE_PADDING = 1
+"""Blank cells on either side of the note and of the timer."""
+TIMER_WIDTH = 9
+"""Cells of the timer at the panel's right end, its padding included."""
+LINES = 2
+"""The panel's lines: the note takes both if it needs them."""
 
-    def shared_key(self):
-        return (str(self.content),)
 
-
-class DecisionPanel(SharedBlank, SizedInOneLayout, Horizontal):
-    """Two buttons and a line saying what is expected; the own choice stays marked.
+class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
+    """Two buttons and a note saying what is expected, the decision timer at its right
+    end; the own choice stays marked.
 
     The buttons show only while this seat has a choice to make; a spectator's panel
-    says that they are watching and how to chat or go back. The panel's own (blank)
-    lines are shared by every app (:class:`SharedBlank`).
+    says that they are watching and how to chat or go back.
+
+    The note and the timer are drawn by the panel itself, in its own lines beside the
+    buttons, as two labels there would draw them (the tests compare them): two widgets
+    fewer for every seat, which were about a tenth of what a game's beginning cost a
+    seat (each widget is mounted, styled and laid out: ``benchmarks/join_costs.py``).
+    The panel's lines are shared by every app that shows the same note and timer
+    (:class:`SharedLines`).
     """
 
+    COMPONENT_CLASSES = {"decision--note", "decision--urgent"}
     DEFAULT_CSS = """
     DecisionPanel {
         /* Two lines always, so a longer note never moves the rest of the screen. */
         height: 2;
         margin: 0 0;
         & > ChoiceButton {
-            margin: 0 1;
-            min-width: 14;
+            margin: 0 1;  /* (their widths are set in Python: see BUTTON_WIDTH) */
         }
-        & > #decision-note {
-            width: 1fr;
-            height: 2;
-            padding: 0 1;
+        & > .decision--note {
             color: $text-muted;
         }
-        & > #decision-timer {
-            width: 9;
-            padding: 0 1;
-            &.-urgent {
-                text-style: bold reverse;
-                color: $warning;
-            }
+        & > .decision--urgent {
+            text-style: bold reverse;
+            color: $warning;
         }
     }
     """
@@ -168,15 +174,38 @@ class DecisionPanel(SharedBlank, SizedInOneLayout, Horizontal):
             super().__init__()
             self.decision = decision
 
-    # The panel draws nothing of its own (its buttons and labels redraw themselves): a
-    # new state repainting it would draw every part of it again.
+    # A new state draws what it changes (the buttons redraw themselves, the note and
+    # the timer are redrawn when their words change): repainting the panel for it
+    # would draw every part of it again.
     state: reactive[DecisionState] = reactive(DecisionState, init=False, repaint=False)
     watching: reactive[bool] = reactive(False, init=False, repaint=False)
+
+    _note = ""
+    _timer = ""
+    _urgent = False
+    _note_x = 0
+    """Where the note's cells begin: after the buttons (none for a spectator)."""
+
+    @property
+    def note(self) -> str:
+        """The words of the note line."""
+        return self._note
+
+    @property
+    def timer(self) -> str:
+        """The timer's words (empty: no timer running)."""
+        return self._timer
+
+    @property
+    def urgent(self) -> bool:
+        """Whether the timer is drawn as urgent (five seconds or fewer left)."""
+        return self._urgent
 
     def watch_watching(self, watching: bool) -> None:
         # A spectator never has a choice: no room kept for the buttons at all.
         for button in self.query(ChoiceButton):
             button.display = not watching
+        self._place_note()
         self._relabel()
 
     _said: tuple[str, float] | None = None
@@ -186,8 +215,6 @@ class DecisionPanel(SharedBlank, SizedInOneLayout, Horizontal):
     def compose(self) -> ComposeResult:
         yield ChoiceButton(id="continue")
         yield ChoiceButton(id="leave")
-        yield NoteLabel("", id="decision-note")
-        yield NoteLabel("", id="decision-timer")
 
     def on_mount(self) -> None:
         if not self.query(ChoiceButton):
@@ -198,7 +225,9 @@ class DecisionPanel(SharedBlank, SizedInOneLayout, Horizontal):
         for decision, key in ((Decision.CONTINUE, "c"), (Decision.LEAVE, "l")):
             word = t(f"decision.{decision.value}")
             width = max(cell_len(f"{word} [{key}]"), cell_len(f"▶ {word} ✔")) + 2
+            width = max(width, BUTTON_WIDTH)
             self.query_one(f"#{decision.value}", ChoiceButton).styles.width = width
+        self._place_note()
         self._relabel()
         self._ticker = self.set_interval(1.0, self._tick, pause=True)
 
@@ -252,26 +281,110 @@ class DecisionPanel(SharedBlank, SizedInOneLayout, Horizontal):
             note = t("decision.in_camp")
         else:
             note = t("decision.waiting")
-        _set_text(self.query_one("#decision-note", Label), note)
+        self._show_note(note)
 
     def said(self, text: str, seconds: float = SAID_SHOWN) -> None:
         """Show ``text`` (a spectator's own line of chat, or why a line was refused) on
         the note line for ``seconds``, however often the table changes meanwhile."""
         self._said = (text, time.monotonic() + seconds)
-        _set_text(self.query_one("#decision-note", Label), text)
+        self._show_note(text)
         if self._said_timer is not None:
             self._said_timer.stop()
         self._said_timer = self.set_timer(seconds, self._relabel)
 
     def _tick(self) -> None:
-        label = self.query_one("#decision-timer", Label)
         deadline = self.state.deadline
         if not self.state.due or deadline is None:
-            _set_text(label, "")
+            self._show_timer("", urgent=False)
             return
         left = max(0, round(deadline - asyncio.get_running_loop().time()))
-        _set_text(label, self.app.t("decision.timer", seconds=left))
-        label.set_class(left <= 5, "-urgent")
+        self._show_timer(self.app.t("decision.timer", seconds=left), urgent=left <= 5)
+
+    # -- the note and the timer ----------------------------------------------------
+
+    def _show_note(self, text: str) -> None:
+        if text != self._note:
+            self._note = text
+            self.refresh()  # its own two lines, of a fixed size: nothing moves
+
+    def _show_timer(self, text: str, *, urgent: bool) -> None:
+        urgent = urgent and bool(text)
+        if (text, urgent) != (self._timer, self._urgent):
+            self._timer, self._urgent = text, urgent
+            self.refresh()
+
+    def _place_note(self) -> None:
+        """Where the note begins: after each button shown, with a cell on either side of
+        it (their margins, the one between them counted once, as Textual lays them out)."""
+        x = 0
+        if not self.watching:
+            for button in self.query(ChoiceButton):
+                width = button.styles.width
+                if width is None:
+                    return  # not mounted yet: placed once the buttons have their widths
+                x += int(width.value) + 1
+            x += 1 if x else 0
+        if x != self._note_x:
+            self._note_x = x
+            self.refresh()
+
+    def shared_key(self):
+        return self._note, self._timer, self._urgent, self._note_x
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._drawn = None  # worked out again for this drawing
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawn = None
+
+    _drawn: list[Strip] | None = None
+
+    def render_line(self, y: int) -> Strip:
+        drawn = self._drawn
+        if drawn is None:
+            drawn = self._drawn = self._draw()
+        return drawn[y] if 0 <= y < len(drawn) else drawn[-1]
+
+    def _draw(self) -> list[Strip]:
+        """The panel's lines: blank under the buttons, then the note and the timer, each
+        drawn as a label of that place and size draws its words (the note wrapped over
+        both lines, and cut after them)."""
+        width = self.size.width
+        blank_style = self._styles_cache.get_inner_outer(*self.background_colors)[0].rich_style
+        timer_x = max(0, width - TIMER_WIDTH)
+        note_x = min(self._note_x, timer_x)
+        note_style = self.get_visual_style("decision--note")
+        # The note's label was two lines high whatever its words (their lines' style
+        # fills it), the timer's as high as its words (the panel's background below).
+        note = self._words(self._note, timer_x - note_x, note_style, blank_style,
+                           note_style.rich_style)
+        timer_style = self._urgent_style() if self._urgent else self.visual_style
+        timer = self._words(self._timer, width - timer_x, timer_style, blank_style,
+                            blank_style)
+        return [Strip.join([Strip.blank(note_x, blank_style), note[y], timer[y]])
+                .adjust_cell_length(width, blank_style) for y in range(LINES)]
+
+    def _urgent_style(self) -> VisualStyle:
+        # Reverse too: Textual's component style leaves it out (a widget's own keeps it).
+        style = self.get_visual_style("decision--urgent")
+        if self.get_component_styles("decision--urgent").text_style.reverse:
+            style += VisualStyle(reverse=True)
+        return style
+
+    def _words(self, text: str, width: int, style: VisualStyle, blank_style: RichStyle,
+               fill_style: RichStyle) -> list[Strip]:
+        """``text`` in ``width`` cells (padding included), line by line, as a label
+        draws it: its lines in ``style``, their ends and the padding in the background's
+        ``blank_style``, the lines below its words in ``fill_style``."""
+        room = width - 2 * NOTE_PADDING
+        if room <= 0:
+            return [Strip.blank(max(0, width), blank_style)] * LINES
+        lines = Visual.to_strips(self, Content(text), room, LINES, style)[:LINES]
+        lines += [Strip.blank(room, fill_style)] * (LINES - len(lines))
+        pad = Strip.blank(NOTE_PADDING, blank_style)
+        return [Strip.join([pad, line.adjust_cell_length(room, blank_style), pad])
+                for line in lines]
 
     def on_choice_button_pressed(self, event: ChoiceButton.Pressed) -> None:
         event.stop()
@@ -280,10 +393,3 @@ class DecisionPanel(SharedBlank, SizedInOneLayout, Horizontal):
     def focus_choice(self, decision: Decision) -> None:
         """Move the keyboard focus to one of the two buttons (arrow keys)."""
         self.query_one(f"#{decision.value}", ChoiceButton).focus()
-
-
-def _set_text(label: Label, text: str) -> None:
-    """Give ``label`` new words only when they differ: every update is a redraw."""
-    if str(label.content) != text:
-        # The labels have fixed sizes (DEFAULT_CSS above): no new layout needed.
-        label.update(Content(text), layout=False)
