@@ -9,7 +9,7 @@ from diamant_tui.ui.widgets.decision import ChoiceButton
 from diamant_tui.ui.widgets.key_bar import KeyBar
 from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
-from ui_helpers import FixedTable, T, mid_round, screen_text, settled, until
+from ui_helpers import FixedTable, T, mid_round, screen_text, settled, until, whole_game
 
 
 async def open_apps(stack: AsyncExitStack, table: FixedTable, apps: list[tuple[int | None, str]]):
@@ -225,3 +225,37 @@ async def test_a_line_one_list_shows_serves_the_next_however_much_was_drawn_sinc
         drawn.clear()
         await continues_and_all_see_it(table, pilots, "Ana")
         assert len(drawn) == 2, drawn  # Ana's own row, and the spectators' one
+
+
+async def test_seats_share_the_lines_of_the_final_scores_yet_keep_their_own_note():
+    """Two players and a spectator at a game's end: the score table, the winners' line
+    and the title are the same lines in every app, drawn once; the players' rematch
+    buttons are too. The note below says each their own: the spectator is watching."""
+    from textual.geometry import Region
+    from diamant_tui.ui.widgets.final_scores import FinalScores
+
+    forget_shared_lines()
+    table = FixedTable()
+    async with AsyncExitStack() as stack:
+        pilots = await open_apps(stack, table, [(0, "en"), (1, "en"), (None, "en")])
+        whole_game(table)
+        for pilot in pilots:
+            await until(pilot, lambda app=pilot.app: bool(app.screen.query(FinalScores))
+                        and app.screen.query_one(FinalScores).shown)
+            await settled(pilot)
+        ana, bruno, watching = (pilot.app.screen.query_one(FinalScores) for pilot in pilots)
+
+        def lines(final: FinalScores, selector: str) -> list:
+            part = final.query_one(selector)
+            return part.render_lines(Region(0, 0, *part.size))
+
+        for selector in ("#final-scores", "#final-winners", ".dialog-title"):
+            mine = lines(ana, selector)
+            assert mine and any(line.text.strip() for line in mine), selector
+            for other in (bruno, watching):
+                assert all(a is b for a, b in zip(mine, lines(other, selector), strict=True))
+        assert all(a is b for a, b in zip(lines(ana, "#quit"), lines(bruno, "#quit"),
+                                          strict=True))
+        note = [line.text for line in lines(watching, "#final-note")]
+        assert note != [line.text for line in lines(ana, "#final-note")]
+        assert "watching" in " ".join(note).lower()

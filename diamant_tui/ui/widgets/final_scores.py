@@ -15,6 +15,7 @@ from ..veils import veil
 from .direct_repaint import RepaintedDirectly
 from .one_layout import SizedInOneLayout
 from .score_table import ScoreTable
+from .shared_lines import SharedLines
 
 
 # The final scores' parts take their first size, at the game's end, in the layout that
@@ -30,17 +31,42 @@ class _Buttons(SizedInOneLayout, Horizontal):
     """The row of the final scores' buttons."""
 
 
-class _Line(RepaintedDirectly, SizedInOneLayout, Label):
+#
+# Every seat at a table shows the same final scores at the same moment: each part's lines
+# are drawn once for the process (:class:`SharedLines`), not by every seat's app.
+def _words_key(content) -> tuple:
+    """What a part's words draw: the text given (markup is read from it the same way
+    every time), or a Content's text and styles (a Content's equality ignores them)."""
+    if isinstance(content, str):
+        return (content,)
+    return (str(content), tuple(getattr(content, "spans", ())))
+
+
+class _Line(SizedInOneLayout, SharedLines, Label):
     """A line of words of the final scores."""
 
+    def shared_key(self):
+        return _words_key(self.content)
 
-class _Button(SizedInOneLayout, Button):
-    """A button of the final scores."""
+
+class _Button(SizedInOneLayout, SharedLines, Button):
+    """A button of the final scores (its focus, its classes and the mouse over it are in
+    every shared drawing's key)."""
+
+    def shared_key(self):
+        return _words_key(self.label)
 
 
-class _Scores(RepaintedDirectly, SizedInOneLayout, ScoreTable):
+class _Scores(SizedInOneLayout, SharedLines, ScoreTable):
     """The final scores' table (laid out again only when it has another number of rows:
     a layout of the screen under the veil is a layout of every widget)."""
+
+    def shared_key(self):
+        view = self.view
+        if view is None:
+            return None
+        return (view.scores, tuple(p.name for p in view.players), view.winners,
+                view.round_results)
 
     def show(self, view: PlayerView) -> None:
         """Show the scores of ``view``."""
