@@ -8,15 +8,9 @@ from textual.widget import Widget
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
-from ui_helpers import FixedTable, mid_round, settled
+from ui_helpers import FixedTable, drawn_lines, mid_round, settled
 
 CONTAINERS = ("#table-columns", "#table-main", "#path-scroll", "#table-middle")
-
-
-def drawn(widget) -> list:
-    """The lines ``widget`` gives the compositor for the whole of it."""
-    width, height = widget.size
-    return widget.render_lines(Region(0, 0, width, height))
 
 
 async def test_seats_at_a_table_share_the_lines_of_its_containers():
@@ -36,8 +30,8 @@ async def test_seats_at_a_table_share_the_lines_of_its_containers():
         pairs = [(ana, bruno)] + [(ana.query_one(c), bruno.query_one(c)) for c in CONTAINERS]
         for mine, theirs in pairs:
             assert mine.size == theirs.size and mine.size.area, mine
-            lines = drawn(mine)
-            assert all(a is b for a, b in zip(lines, drawn(theirs), strict=True)), mine
+            lines = drawn_lines(mine)
+            assert all(a is b for a, b in zip(lines, drawn_lines(theirs), strict=True)), mine
             # What stock Textual draws for that widget alone.
             own = Widget.render_lines(mine, Region(0, 0, *mine.size))
             assert [line.text for line in lines] == [line.text for line in own], mine

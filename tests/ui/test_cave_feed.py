@@ -5,7 +5,6 @@ import re
 from contextlib import AsyncExitStack
 
 import pytest
-from textual.geometry import Region
 from textual.visual import Visual, visualize
 
 from diamant_tui.engine.view import Decision
@@ -13,12 +12,12 @@ from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.event_banner import SHOWN, EventBanner
-from ui_helpers import (FixedTable, FrameCounter, T, after_disaster, cell_looks, mid_round,
-                        screen_text, settled, until)
+from ui_helpers import (FixedTable, FrameCounter, T, after_disaster, cell_looks, drawn_lines,
+                        mid_round, screen_text, settled, until)
 
 
 def _drawn(path: CavePath) -> str:
-    return "\n".join(strip.text for strip in path.render_lines(Region(0, 0, *path.size)))
+    return "\n".join(strip.text for strip in drawn_lines(path))
 
 
 async def test_the_feed_follows_the_screen_between_narrow_and_wide():

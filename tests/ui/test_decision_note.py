@@ -9,13 +9,12 @@ from contextlib import AsyncExitStack
 from dataclasses import replace
 
 import pytest
-from textual.geometry import Region
 from textual.widgets import Label
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.decision import DecisionPanel
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
-from ui_helpers import FixedTable, mid_round, screen_segments, settled
+from ui_helpers import FixedTable, drawn_lines, mid_round, screen_segments, settled
 
 
 class WithLabels(DiamantApp):
@@ -108,14 +107,11 @@ async def test_seats_with_the_same_note_share_the_panel_lines():
             await settled(pilot)
         ana, bruno = (pilot.app.screen.query_one(DecisionPanel) for pilot in pilots)
 
-        def lines(panel: DecisionPanel) -> list:
-            return panel.render_lines(Region(0, 0, *panel.size))
-
         assert ana.note == bruno.note
-        assert all(a is b for a, b in zip(lines(ana), lines(bruno), strict=True))
-        before = lines(bruno)
+        assert all(a is b for a, b in zip(drawn_lines(ana), drawn_lines(bruno), strict=True))
+        before = drawn_lines(bruno)
         ana.said("You said: hello")
         await settled(pilots[0])
         assert ana.note != bruno.note
-        assert [line.text for line in lines(ana)] != [line.text for line in before]
-        assert all(a is b for a, b in zip(lines(bruno), before, strict=True))
+        assert [line.text for line in drawn_lines(ana)] != [line.text for line in before]
+        assert all(a is b for a, b in zip(drawn_lines(bruno), before, strict=True))

@@ -9,7 +9,8 @@ from diamant_tui.ui.widgets.decision import ChoiceButton
 from diamant_tui.ui.widgets.key_bar import KeyBar
 from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
-from ui_helpers import FixedTable, T, mid_round, screen_text, settled, until, whole_game
+from ui_helpers import (FixedTable, T, drawn_lines, mid_round, screen_text, settled, until,
+                        whole_game)
 
 
 async def open_apps(stack: AsyncExitStack, table: FixedTable, apps: list[tuple[int | None, str]]):
@@ -231,7 +232,6 @@ async def test_seats_share_the_lines_of_the_final_scores_yet_keep_their_own_note
     """Two players and a spectator at a game's end: the score table, the winners' line
     and the title are the same lines in every app, drawn once; the players' rematch
     buttons are too. The note below says each their own: the spectator is watching."""
-    from textual.geometry import Region
     from diamant_tui.ui.widgets.final_scores import FinalScores
 
     forget_shared_lines()
@@ -246,8 +246,7 @@ async def test_seats_share_the_lines_of_the_final_scores_yet_keep_their_own_note
         ana, bruno, watching = (pilot.app.screen.query_one(FinalScores) for pilot in pilots)
 
         def lines(final: FinalScores, selector: str) -> list:
-            part = final.query_one(selector)
-            return part.render_lines(Region(0, 0, *part.size))
+            return drawn_lines(final.query_one(selector))
 
         for selector in ("#final-scores", "#final-winners", ".dialog-title"):
             mine = lines(ana, selector)

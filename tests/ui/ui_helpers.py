@@ -7,6 +7,7 @@ import io
 from typing import Callable
 
 from rich.console import Console
+from textual.geometry import Region
 from textual.screen import Screen
 
 from diamant_tui.engine.cards import Card, HazardType, Hazard, Relic, Rules, Treasure
@@ -265,6 +266,11 @@ def whole_game(table: FixedTable, *, last_card: bool = True) -> FixedTable:
             if table.game.phase.value == "decision":
                 table.everyone("continue")
     return table
+
+
+def drawn_lines(widget) -> list:
+    """The lines ``widget`` gives the compositor for the whole of it."""
+    return widget.render_lines(Region(0, 0, *widget.size))
 
 
 def cell_looks(strip) -> list[tuple[str, object]]:
