@@ -31,7 +31,6 @@ class _Buttons(SizedInOneLayout, Horizontal):
     """The row of the final scores' buttons."""
 
 
-#
 # Every seat at a table shows the same final scores at the same moment: each part's lines
 # are drawn once for the process (:class:`SharedLines`), not by every seat's app.
 def _words_key(content) -> tuple:
