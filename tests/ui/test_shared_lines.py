@@ -123,6 +123,41 @@ async def test_a_player_deciding_redraws_one_row_of_the_lists_not_every_list(mon
         assert 1 <= len(lines) <= 2, lines
 
 
+async def test_a_lists_new_rows_are_styled_together(monkeypatch):
+    """A card changes every row in the cave (the rubies carried): the first list to
+    draw the new rows hands them to Textual's styling in one call, not one call a row,
+    and draws each of them once."""
+    from textual.widget import Widget
+
+    from diamant_tui.ui.widgets import players
+
+    forget_shared_lines()
+    players._ROWS.clear()  # (lists of earlier tests, closed but not yet collected, hold theirs)
+    calls: list[int] = []
+    rows: list[int] = []
+    render_lines, render_line = Widget.render_lines, PlayerList.render_line
+
+    def styled(self, crop):
+        if isinstance(self, PlayerList):
+            calls.append(crop.height)
+        return render_lines(self, crop)
+
+    def drawn(self, y):
+        rows.append(y)
+        return render_line(self, y)
+
+    monkeypatch.setattr(Widget, "render_lines", styled)
+    monkeypatch.setattr(PlayerList, "render_line", drawn)
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        (pilot,) = await open_apps(stack, table, [(0, "en")])
+        calls.clear()
+        rows.clear()
+        await to_a_turn_nobody_decided(table, [pilot])
+        assert len(calls) == 1 and calls[0] >= 2, calls
+        assert len(rows) == len(set(rows)) >= 2, rows
+
+
 async def to_a_turn_nobody_decided(table: FixedTable, pilots) -> None:
     """The next card, a 17: Ana and Dmytro in the cave, neither has decided; every app
     has it on its path and has drawn it."""
@@ -210,6 +245,7 @@ async def test_a_line_one_list_shows_serves_the_next_however_much_was_drawn_sinc
     from diamant_tui.ui.widgets import players
 
     forget_shared_lines()
+    players._ROWS.clear()  # (lists of earlier tests, closed but not yet collected, hold theirs)
     monkeypatch.setattr(players._ROWS, "recent", LRUCache(1))
     drawn: list[int] = []
     render_line = PlayerList.render_line

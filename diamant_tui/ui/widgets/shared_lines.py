@@ -46,12 +46,23 @@ class KeptWhileShown:
 
     def get(self, key: Hashable, draw):
         """The thing kept for ``key``, drawn with ``draw()`` if none is."""
+        thing = self.find(key)
+        if thing is None:
+            thing = self.keep(key, draw())
+        return thing
+
+    def find(self, key: Hashable):
+        """The thing kept for ``key``, or None (then draw it and :meth:`keep` it)."""
         thing = self.recent.get(key)
         if thing is None:
             thing = self.shown.get(key)
-            if thing is None:
-                thing = self.shown[key] = draw()
-            self.recent[key] = thing
+            if thing is not None:
+                self.recent[key] = thing
+        return thing
+
+    def keep(self, key: Hashable, thing):
+        """Keep ``thing``, just drawn, for ``key``; return it."""
+        self.shown[key] = self.recent[key] = thing
         return thing
 
     def keys(self) -> set[Hashable]:
