@@ -14,7 +14,10 @@ stylesheet's rules (apps with the same rules share one map of them, see
 :mod:`.shared_css`) and, for every node of the path, its type, id, classes and the state
 of each pseudo-class that any of those rules asks about. What Textual leaves out of its
 own cache (rules asking about a node's place among its siblings, its descendants, or
-whether it is empty) is left to Textual here too. ``Stylesheet.apply``'s cache argument,
+whether it is empty) is left to Textual here too. Rules found again for a node whose
+class or focus changed replace its own without Textual's search for transitions to
+animate (no rule here declares one): that search made a second ``Styles`` and worked out
+every property twice, half of what restyling a node cost. ``Stylesheet.apply``'s cache argument,
 ``replace_rules`` and ``_process_component_classes`` are Textual's: this relies on the
 pinned minor version of Textual.
 """
@@ -133,7 +136,17 @@ def _apply_kept(self: Stylesheet, node: DOMNode, *, animate: bool = False,
         node._has_focus_within = focus_within
         node._has_order_style = order
         node._has_odd_or_even = odd_even
-        self.replace_rules(node, kept[1], animate=animate)
+        rules = kept[1]
+        base = node.styles.base._rules
+        if animate and "transitions" not in rules and "transitions" not in base:
+            # Nothing to animate (no transition; nothing here animates a style): Textual's
+            # animated replacement would set the same rules after making a second Styles
+            # and every render rule twice, some 40 µs a node at every change of a class
+            # or of the focus. It leaves the node alone when its rules are the same.
+            if rules != base:
+                self.replace_rules(node, rules, animate=False)
+        else:
+            self.replace_rules(node, rules, animate=animate)
         self._process_component_classes(node)
         return
     catch = _Catch(cache)

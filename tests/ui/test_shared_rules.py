@@ -120,3 +120,40 @@ async def test_a_second_app_styling_the_same_screen_asks_textual_for_no_rule(mon
     # Only what Textual keeps for no one (rules about siblings or descendants) is asked.
     assert styled > 15
     assert len(asked) < styled / 3, asked
+
+
+async def test_a_class_toggled_is_restyled_without_a_second_styles(monkeypatch):
+    """A disaster marks the banner with a class, and the next round takes it off: the
+    banner gets the rules Textual gives it (its background), but once the process has
+    found them (the first time, Textual's own way), no second ``Styles`` is made to look
+    for transitions to animate (there are none), nor anything when the rules stay the
+    same."""
+    from textual.css.styles import Styles
+
+    table = after_disaster(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        banner = app.screen.query_one(EventBanner)
+        for disaster in (True, False):  # the rules of both found once for the process
+            banner.set_class(disaster, "-disaster")
+            await settled(pilot)
+        plain = banner.styles.background
+        made: list[object] = []
+        init = Styles.__init__
+
+        def counted(self, *args, **kwargs):
+            made.append(self)
+            init(self, *args, **kwargs)
+
+        monkeypatch.setattr(Styles, "__init__", counted)
+        for disaster in (True, False):
+            made.clear()
+            banner.set_class(disaster, "-disaster")
+            await settled(pilot)
+            assert made == [], len(made)
+            assert (banner.styles.background == plain) is not disaster
+            _assert_same(app)
+        made.clear()
+        app.update_styles(banner)  # the same rules again
+        assert made == [], len(made)
