@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from rich.cells import cell_len
+from textual.cache import LRUCache
 
 from ..engine.cards import Card, Hazard, HazardType, Relic, Treasure
 from ..engine.events import (
@@ -23,10 +24,14 @@ from ..engine.events import (
     RoundStarted,
 )
 from ..engine.view import Phase, PlayerView
+from ..i18n import Translator
 
 Translate = Callable[..., str]
 RUBY = "♦"
 """The ruby symbol, shown next to every ruby count (a diamond is 5 rubies)."""
+DESCRIBED_KEPT = 1024
+"""Lines of events kept for the process (:func:`described`): the last ones asked for."""
+_NOT_YET = object()
 LINE_WIDTH = 78
 """Cells a message line has on the smallest terminal the game supports (80 columns, less
 the padding): a line that lists players shortens itself to fit in it."""
@@ -91,6 +96,19 @@ def describe(t: Translate, names: Sequence[str], event: Event) -> str | None:
             t("event.game_ended_count", count=len(event.winners)),
         )
     return None
+
+
+_DESCRIBED: LRUCache[tuple, str | None] = LRUCache(DESCRIBED_KEPT)
+
+
+def described(translator: Translator, names: tuple[str, ...], event: Event) -> str | None:
+    """:func:`describe`, the line kept for the process: every seat at a table in one
+    language describes the same event with the same names."""
+    key = (translator.lang, names, event)
+    text = _DESCRIBED.get(key, _NOT_YET)
+    if text is _NOT_YET:
+        text = _DESCRIBED[key] = describe(translator, names, event)
+    return text  # type: ignore[return-value]
 
 
 def decisions_text(t: Translate, names: Sequence[str], event: DecisionsRevealed) -> str:

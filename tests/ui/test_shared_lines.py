@@ -294,3 +294,36 @@ async def test_seats_share_the_lines_of_the_final_scores_yet_keep_their_own_note
         note = [line.text for line in lines(watching, "#final-note")]
         assert note != [line.text for line in lines(ana, "#final-note")]
         assert "watching" in " ".join(note).lower()
+
+
+async def test_seats_share_the_words_of_an_update_per_language(monkeypatch):
+    """Two players and a spectator in English and a spectator in French: a card's line is
+    worded once per language, the banners of the English apps hold the very same words
+    (fitted once), and the player lists the very same columns; the French app has its
+    own words."""
+    from diamant_tui.ui import describe as describing
+    from diamant_tui.ui.widgets.event_banner import EventBanner
+
+    forget_shared_lines()
+    worded: list[tuple[str, object]] = []
+    describe = describing.describe
+
+    def counted(t, names, event):
+        worded.append((t.lang, event))
+        return describe(t, names, event)
+
+    monkeypatch.setattr(describing, "describe", counted)
+    table = mid_round(FixedTable())
+    async with AsyncExitStack() as stack:
+        pilots = await open_apps(stack, table, [(0, "en"), (3, "en"), (None, "en"),
+                                                (None, "fr")])
+        worded.clear()
+        await to_a_turn_nobody_decided(table, pilots)
+        assert {lang for lang, _ in worded} == {"en", "fr"}, worded
+        assert len(worded) == len(set(worded)), worded  # each event once per language
+        banners = [p.app.screen.query_one(EventBanner) for p in pilots]
+        assert "17" in str(banners[0].visual)
+        assert banners[0].visual is banners[1].visual is banners[2].visual
+        assert banners[3].visual is not banners[0].visual
+        lists = [p.app.screen.query_one(PlayerList) for p in pilots[:3]]
+        assert lists[0]._layout() is lists[1]._layout() is lists[2]._layout()

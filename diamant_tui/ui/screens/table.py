@@ -23,7 +23,7 @@ from ...engine.events import (CardRevealed, DecisionMade, DecisionsRevealed, Dis
                               RoundEnded, RoundStarted)
 from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, TableUpdate
 from ...engine.view import Decision, Phase, PlayerView
-from ..describe import arrival_lines, describe
+from ..describe import arrival_lines, described
 from ..messages import LeaveTable, TableUpdated
 from ..widgets.blank_containers import Column, Row, SharedBlank
 from ..widgets.cave_path import CavePath, PathScroll
@@ -363,16 +363,18 @@ class TableScreen(SharedBlank, DiamantScreen):
     def _show_events(self, view: PlayerView | None, update: TableUpdate) -> None:
         if not update.events or view is None:
             return
-        names = [p.name for p in view.players]
+        names = tuple(p.name for p in view.players)
         log = self._log
         lines: list[str] = []
         disaster = False
         for event in update.events:
             if isinstance(event, RoundStarted):
                 self._round_lines = []
-            text = describe(self.app.t, names, event)
-            if text is None or isinstance(event, DecisionMade):
+            if isinstance(event, DecisionMade):
                 continue  # the ticks in the player list say who has chosen
+            text = described(self.app.translator, names, event)
+            if text is None:
+                continue
             log.write(text)
             lines.append(text)
             disaster = disaster or isinstance(event, Disaster)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
@@ -69,21 +72,36 @@ class EventBanner(SizedInOneLayout, SharedLines, Static):
             self.post_message(self.Refitted(self._count))
 
     def _fit(self) -> int:
-        width = self.content_region.width
-        rows: list[str] = []
-        count = 0
-        for text in reversed(self._latest):
-            # Before the first layout the width is unknown: keep every line then.
-            wrapped = wrap(text, width) if width > 0 else [text]
-            if rows and len(rows) + len(wrapped) > SHOWN:
-                break
-            rows[:0] = wrapped
-            count += 1
-        shown = tuple(rows)
+        shown, count = fitted(self._latest, self.content_region.width)
         if shown != self._shown:
             self._shown = shown
-            # Plain content: names typed by people must never be read as markup.
             # Its height is fixed (two lines): no new layout needed.
-            self.update(literal("\n".join(shown)), layout=False)
+            self.update(_words(shown), layout=False)
         self._count = count
         return count
+
+
+# Every seat at a table is given the same lines at each card, at the same width: each
+# banner fitted them and made their words anew.
+@lru_cache(maxsize=512)
+def fitted(latest: tuple[str, ...], width: int) -> tuple[tuple[str, ...], int]:
+    """The banner's lines for the texts ``latest`` (oldest first) at ``width`` cells:
+    the newest texts that fit whole on its lines, each wrapped on lines of its own, and
+    how many texts they are."""
+    rows: list[str] = []
+    count = 0
+    for text in reversed(latest):
+        # Before the first layout the width is unknown: keep every line then.
+        wrapped = wrap(text, width) if width > 0 else [text]
+        if rows and len(rows) + len(wrapped) > SHOWN:
+            break
+        rows[:0] = wrapped
+        count += 1
+    return tuple(rows), count
+
+
+@lru_cache(maxsize=256)
+def _words(shown: tuple[str, ...]) -> Content:
+    """The banner's lines as content shown as written: names typed by people must never
+    be read as markup."""
+    return literal("\n".join(shown))

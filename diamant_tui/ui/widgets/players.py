@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from itertools import count
 
 from rich.style import Style
+from textual.cache import LRUCache
 from textual.geometry import Region, Spacing
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -70,6 +71,10 @@ class _Row:
 
 _ROWS = KeptWhileShown(ROWS_KEPT)
 """The lists' lines, kept while a list shows one (the list holds it)."""
+
+LAYOUTS_KEPT = 256
+"""Lists' columns kept for the process (by language, width and the players' words)."""
+_LAYOUTS: LRUCache[tuple, Layout] = LRUCache(LAYOUTS_KEPT)
 
 FRAMES_KEPT = 256
 """Frames (see :func:`_frame_number`) remembered at most; then they are numbered anew."""
@@ -168,8 +173,21 @@ class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptCompo
             width = self.size.width
         if kept is not None and kept[0] is state and kept[1].width == width:
             return kept[1]
-        t = self.app.t
+        app = self.app
         view = state.view
+        # The same for every seat at a table in one language (but for hidden chests).
+        key = (app.translator.lang, width, tuple((p.name, p.in_cave, p.carried, p.chest,
+                                                  p.relics) for p in view.players))
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            layout = _LAYOUTS[key] = self._worked_out_layout(width)
+        self._layout_of = (state, layout)
+        return layout
+
+    def _worked_out_layout(self, width: int) -> Layout:
+        """The columns of the list for the state on show at ``width`` cells."""
+        t = self.app.t
+        view = self.state.view
         numbers = [self._numbers(p) for p in view.players]
         heads = self._heads()
         places = (t("place.cave"), t("place.camp"))
@@ -186,9 +204,7 @@ class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptCompo
         room = width - fixed
         # The name column gives way first, down to MIN_NAME; the turn column keeps its header.
         widths[0] = max(MIN_NAME, min(widths[0], room - gap - cell_len(status_head)))
-        layout = Layout(tuple(widths), gap, max(1, room - widths[0] - gap), width)
-        self._layout_of = (state, layout)
-        return layout
+        return Layout(tuple(widths), gap, max(1, room - widths[0] - gap), width)
 
     _kept_gutter: Spacing | None = None
 
