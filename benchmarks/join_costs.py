@@ -6,13 +6,19 @@ the waiting panel shows its state), then a second person sits and the game begin
 CPU until the first choice is due on the first person's screen). A few apps first warm
 the process up and are not counted.
 
-Run: ``python benchmarks/join_costs.py [--apps 20]``.
+Python's cycle collector runs whenever enough objects have been made, so part of one
+phase's garbage is collected in the next, and a change that makes less garbage in one
+phase can seem to make the next dearer. ``--no-collector`` turns it off while measuring:
+each phase then counts only its own work, which is steadier for comparing two versions.
+
+Run: ``python benchmarks/join_costs.py [--apps 20] [--no-collector]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import time
 
 from diamant_tui.table import Table, TableSettings
@@ -68,10 +74,15 @@ def main() -> None:
     """Print the two figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--apps", type=int, default=20)
+    parser.add_argument("--no-collector", action="store_true",
+                        help="turn Python's cycle collector off while measuring")
     args = parser.parse_args()
+    if args.no_collector:
+        gc.disable()
     opened, begun = asyncio.run(measure(args.apps))
     print(f"opening a waiting table {opened:.1f} ms, the game beginning {begun:.1f} ms "
-          f"(CPU per app, {args.apps} apps)")
+          f"(CPU per app, {args.apps} apps"
+          f"{', no cycle collector' if args.no_collector else ''})")
 
 
 if __name__ == "__main__":

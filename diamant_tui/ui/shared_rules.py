@@ -16,10 +16,10 @@ of each pseudo-class that any of those rules asks about. What Textual leaves out
 own cache (rules asking about a node's place among its siblings, its descendants, or
 whether it is empty) is left to Textual here too. Rules found again for a node whose
 class or focus changed replace its own without Textual's search for transitions to
-animate (no rule here declares one): that search made a second ``Styles`` and worked out
-every property twice, half of what restyling a node cost. ``Stylesheet.apply``'s cache argument,
-``replace_rules`` and ``_process_component_classes`` are Textual's: this relies on the
-pinned minor version of Textual.
+animate (no rule here declares one): that search made a second ``Styles`` and worked
+out every property twice, half of what restyling a node cost. ``Stylesheet.apply``'s
+cache argument, ``replace_rules`` and ``_process_component_classes`` are Textual's:
+this relies on the pinned minor version of Textual.
 """
 
 from __future__ import annotations
