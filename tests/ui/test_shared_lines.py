@@ -305,6 +305,7 @@ async def test_seats_share_the_words_of_an_update_per_language(monkeypatch):
     from diamant_tui.ui.widgets.event_banner import EventBanner
 
     forget_shared_lines()
+    describing._DESCRIBED.clear()  # (earlier tests may have worded the same events)
     worded: list[tuple[str, object]] = []
     describe = describing.describe
 
