@@ -129,10 +129,7 @@ async def test_a_lists_new_rows_are_styled_together(monkeypatch):
     and draws each of them once."""
     from textual.widget import Widget
 
-    from diamant_tui.ui.widgets import players
-
     forget_shared_lines()
-    players._ROWS.clear()  # (lists of earlier tests, closed but not yet collected, hold theirs)
     calls: list[int] = []
     rows: list[int] = []
     render_lines, render_line = Widget.render_lines, PlayerList.render_line
@@ -224,7 +221,6 @@ async def test_the_process_keeps_few_lines_of_player_lists_no_list_shows():
     from diamant_tui.ui.widgets import players
 
     forget_shared_lines()
-    players._ROWS.clear()
     table = mid_round(FixedTable())
     async with AsyncExitStack() as stack:
         (pilot,) = await open_apps(stack, table, [(0, "en")])
@@ -245,7 +241,6 @@ async def test_a_line_one_list_shows_serves_the_next_however_much_was_drawn_sinc
     from diamant_tui.ui.widgets import players
 
     forget_shared_lines()
-    players._ROWS.clear()  # (lists of earlier tests, closed but not yet collected, hold theirs)
     monkeypatch.setattr(players._ROWS, "recent", LRUCache(1))
     drawn: list[int] = []
     render_line = PlayerList.render_line

@@ -33,6 +33,10 @@ KEPT = 128
 """Drawings kept though no widget shows them: the last ones drawn."""
 
 
+_EVERY_KEPT: list[KeptWhileShown] = []
+"""Every store of drawings in the process (:func:`forget_shared_lines` empties them)."""
+
+
 class KeptWhileShown:
     """What is drawn for the process, by key: each thing is kept while something holds
     it (a widget showing it), and the last ``kept`` looked up besides, held or not. The
@@ -43,6 +47,7 @@ class KeptWhileShown:
         """The last things looked up, held or not."""
         self.shown: WeakValueDictionary[Hashable, object] = WeakValueDictionary()
         """Every thing something holds now."""
+        _EVERY_KEPT.append(self)
 
     def get(self, key: Hashable, draw):
         """The thing kept for ``key``, drawn with ``draw()`` if none is."""
@@ -174,5 +179,7 @@ class SharedLines(RepaintedDirectly, KeptBackgrounds):
 
 
 def forget_shared_lines() -> None:
-    """Drop every kept drawing (tests that compare a drawing with and without sharing)."""
-    _LINES.clear()
+    """Drop every kept drawing, the widgets' and the player lists' rows (tests that
+    compare a drawing with and without sharing, or count what is drawn)."""
+    for kept in _EVERY_KEPT:
+        kept.clear()
