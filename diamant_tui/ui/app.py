@@ -36,6 +36,7 @@ from .light_pump_queues import use_light_pump_queues
 from .parameter_counts import count_parameters_once
 from .strip_cycles import keep_strips_acyclic
 from .positioned_styles import keep_positioned_styles
+from .quick_styled_lines import style_lines_quickly
 from .reflowed_maps import keep_reflowed_maps
 from .unchanged_filters import keep_unfiltered_lines
 from .veils import use_veils
@@ -61,6 +62,7 @@ use_veils()  # widgets hidden and shown again without a layout (the round summar
 keep_cursor_moves()  # a frame's cursor moves are made once per cell, not once per move
 gather_frames_from_spans()  # a frame's lines are gathered only where they are sent
 keep_reflowed_maps()  # and a layout arranges the screen once, not again for the sizes it gave
+style_lines_quickly()  # a widget's lines are styled from what they share, worked out once
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 CHOICE_KEYS = frozenset({"c", "l"})
