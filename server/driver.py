@@ -19,6 +19,8 @@ from textual.constants import ESCAPE_DELAY
 from textual.driver import Driver
 from textual.geometry import Size
 
+from diamant_tui.ui.shown_pieces import forget_shown
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -114,10 +116,12 @@ class SSHDriver(Driver):
             # full when the client catches up (see :meth:`repaint`). Until then the app
             # draws nothing at all: frames nobody receives would still cost their CPU.
             self._dropped = True
+            forget_shown(self._app)  # (the app no longer knows what the terminal shows)
             self._hold()
             return
         if not self._terminal.send(data.encode("utf-8", errors="replace")):
             self._dropped = True  # too much waiting for this client already
+            forget_shown(self._app)
 
     @property
     def behind(self) -> bool:

@@ -38,6 +38,7 @@ from .strip_cycles import keep_strips_acyclic
 from .positioned_styles import keep_positioned_styles
 from .quick_styled_lines import style_lines_quickly
 from .reflowed_maps import keep_reflowed_maps
+from .shown_pieces import send_only_changed_pieces
 from .unchanged_filters import keep_unfiltered_lines
 from .veils import use_veils
 from .widget_css import add_widget_css
@@ -63,6 +64,7 @@ keep_cursor_moves()  # a frame's cursor moves are made once per cell, not once p
 gather_frames_from_spans()  # a frame's lines are gathered only where they are sent
 keep_reflowed_maps()  # and a layout arranges the screen once, not again for the sizes it gave
 style_lines_quickly()  # a widget's lines are styled from what they share, worked out once
+send_only_changed_pieces()  # a frame leaves out what the terminal shows already
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 CHOICE_KEYS = frozenset({"c", "l"})

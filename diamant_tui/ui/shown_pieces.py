@@ -1,0 +1,200 @@
+"""A frame sends only the pieces of its lines that the terminal does not show already.
+
+Textual sends every line of a widget that asked to be drawn again. A widget asks as a
+whole: at a card the cave path, the deck's panel and the player list ask, and the lines
+of theirs that did not change (the path's rows above the new card, the deck's title, a
+player in camp) go out again with those that did. At a table of five apps over three
+games (``benchmarks/bench_frames.py --apps 5 --games 3``), a fifth of the bytes sent
+were cells the terminal showed already.
+
+Here each app records what it last sent to its terminal, piece by piece: a piece is the
+part of a line between two of the compositor's cuts (where widgets begin and end), and
+the record holds the strip drawn at each piece's place. A frame leaves out every piece
+whose strip equals the one its terminal shows there, and a frame left with nothing to
+send is not sent at all.
+
+What the terminal shows is known only while nothing else writes to it:
+
+- the record belongs to one compositor and to the cuts it was made with: another screen
+  drawing, or a layout moving the cuts, starts a new record;
+- a full repaint, once written, is the record (every piece of the screen);
+- a piece sent in part is recorded only if the rest of it already showed the same;
+- a frame the server could not send makes the server forget the record
+  (:func:`forget_shown`).
+
+A piece is recorded when its frame is written (rendered to the terminal's bytes), not
+when it is gathered: a frame gathered and never written records nothing. The
+compositor's ``cuts`` and the fields of ``ChopsUpdate`` and ``LayoutUpdate`` are
+private: this relies on the pinned minor version of Textual.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.control import Control
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
+from textual.app import App
+from textual.strip import Strip
+
+from .widgets.shared_lines import app_of
+
+_textual_render_full_update = Compositor.render_full_update  # Textual's own (tests compare)
+
+
+class Shown:
+    """What one terminal shows, as this process last sent it: the strip at each piece's
+    place (line, first column), for one compositor and the cuts it gathered with."""
+
+    __slots__ = ("compositor", "cuts", "pieces")
+
+    def __init__(self, compositor: Compositor, cuts: list[list[int]] | None) -> None:
+        self.compositor = compositor
+        self.cuts = cuts
+        self.pieces: dict[tuple[int, int], Strip] = {}
+
+
+def _app_of(compositor: Compositor) -> App | None:
+    root = compositor.root
+    if root is None:
+        return None
+    app = app_of(root)
+    return app if isinstance(app, App) else None
+
+
+def _shown(compositor: Compositor, cuts) -> Shown | None:
+    """The record of what the terminal of ``compositor``'s app shows, if it holds for
+    ``compositor`` and ``cuts`` (else a new, empty one); None without an app."""
+    app = _app_of(compositor)
+    if app is None:
+        return None
+    shown: Shown | None = app.__dict__.get("_shown_pieces")
+    if shown is None or shown.compositor is not compositor or shown.cuts is not cuts:
+        shown = app._shown_pieces = Shown(compositor, cuts)  # type: ignore[attr-defined]
+    return shown
+
+
+def forget_shown(app: App) -> None:
+    """Forget what ``app``'s terminal shows: something else was written to it, or a
+    frame meant for it was lost. Every piece of the next frames is sent."""
+    app.__dict__.pop("_shown_pieces", None)
+
+
+class ShownChops(ChopsUpdate):
+    """Textual's partial update, which records the pieces it leaves shown whole."""
+
+    def __init__(self, chops, spans, chop_ends, compositor: Compositor, cuts) -> None:
+        super().__init__(chops, spans, chop_ends)
+        self.compositor = compositor
+        self.cuts = cuts
+
+    def render_segments(self, console: Console) -> str:
+        # Textual's own, with the record kept as it writes.
+        shown = _shown(self.compositor, self.cuts)
+        pieces = shown.pieces if shown is not None else {}
+        sequences: list[str] = []
+        append = sequences.append
+        move_to = Control.move_to
+        chops = self.chops
+        chop_ends = self.chop_ends
+        last_y = self.spans[-1][0]
+        for y, x1, x2 in self.spans:
+            line = chops[y]
+            ends = chop_ends[y]
+            for end, (x, strip) in zip(ends, line.items()):
+                if strip is None:
+                    continue
+                if x > x2 or end <= x1:
+                    continue
+                if x2 > x >= x1 and end <= x2:
+                    pieces[y, x] = strip
+                    append(move_to(x, y).segment.text)
+                    append(strip.render(console))
+                    continue
+                # Sent from its start to the span's end: the piece shows whole if what
+                # follows (a widget's padding, mostly) is what the terminal shows there.
+                sent = min(end, x2) - x
+                before = pieces.get((y, x))
+                if before is not None and before.crop(sent) == strip.crop(sent):
+                    pieces[y, x] = strip
+                else:
+                    pieces.pop((y, x), None)
+                append(move_to(x, y).segment.text)
+                append(strip.crop(0, sent).render(console))
+            if y != last_y:
+                append("\n")
+        return "".join(sequences)
+
+
+class ShownLayout(LayoutUpdate):
+    """Textual's full update, which records every piece it sends (all of them)."""
+
+    def __init__(self, update: LayoutUpdate, compositor: Compositor, cuts) -> None:
+        super().__init__(update.strips, update.region)
+        self.compositor = compositor
+        self.cuts = cuts
+
+    def render_segments(self, console: Console) -> str:
+        app = _app_of(self.compositor)
+        if app is not None:
+            shown = app._shown_pieces = Shown(self.compositor, self.cuts)  # type: ignore[attr-defined]
+            pieces = shown.pieces
+            # Each line's pieces by their first column (the compositor's own dict).
+            for y, line in enumerate(self.strips, self.region.y):
+                for x, strip in line.mapping.items():  # type: ignore[attr-defined]
+                    if strip is not None:
+                        pieces[y, x] = strip
+        return super().render_segments(console)
+
+
+def _leave_out_shown(update: ChopsUpdate, compositor: Compositor) -> ShownChops | None:
+    """``update`` without the pieces its terminal shows already; None if none is left."""
+    cuts = compositor._cuts
+    shown = _shown(compositor, cuts)
+    chops, chop_ends = update.chops, update.chop_ends
+    if shown is not None and shown.pieces:
+        pieces = shown.pieces
+        left = False
+        for y, x1, x2 in update.spans:
+            line = chops[y]
+            for end, (x, strip) in zip(chop_ends[y], line.items()):
+                if strip is None or x >= x2 or end <= x1:
+                    continue  # (one that begins at a span's end sends a cursor move alone)
+                if strip == pieces.get((y, x)):
+                    line[x] = None  # shown already, whole: nothing of it to send
+                else:
+                    left = True
+        if not left:
+            return None
+    return ShownChops(chops, update.spans, chop_ends, compositor, cuts)
+
+
+def send_only_changed_pieces() -> None:
+    """Make every compositor of this process leave out of its partial frames what its
+    terminal shows already, and record what its frames show (idempotent)."""
+    gather = Compositor.render_partial_update
+    if getattr(gather, "_leaves_out_shown", False):
+        return
+
+    def render_partial_update(self: Compositor) -> ChopsUpdate | None:
+        update = gather(self)
+        if update is None:
+            return None
+        return _leave_out_shown(update, self)
+
+    render_partial_update._leaves_out_shown = True  # type: ignore[attr-defined]
+    full = Compositor.render_full_update
+
+    def render_full_update(self: Compositor, simplify: bool = False):
+        app = _app_of(self)
+        if app is not None:
+            forget_shown(app)  # (until it is written, if it is: a screenshot is not)
+        update = full(self, simplify=simplify)
+        if simplify:
+            return update  # (for a screenshot: its lines are joined, never written)
+        return ShownLayout(update, self, self._cuts)
+
+    Compositor.render_partial_update = render_partial_update  # type: ignore[method-assign]
+    Compositor.render_full_update = render_full_update  # type: ignore[method-assign]
+
+
+__all__ = ["ShownChops", "forget_shown", "send_only_changed_pieces"]

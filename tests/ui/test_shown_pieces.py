@@ -1,0 +1,234 @@
+"""A frame leaves out what the terminal shows already, and the terminal still shows
+exactly the screen: a terminal emulator fed every frame an app writes reads, after each
+one, what a full repaint of that moment would show, cell by cell and look by look."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AsyncExitStack
+
+import pyte
+from rich.console import Console
+from textual._compositor import Compositor
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.widgets import Static
+
+import diamant_tui.ui.app  # noqa: F401  (installs the record, as every app does)
+from diamant_tui.table import Table, TableSettings, TableStatus
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui import shown_pieces
+from ui_helpers import FixedTable, mid_round, until
+
+_textual_full_update = shown_pieces._textual_render_full_update
+
+
+def _console(size) -> Console:
+    return Console(width=size[0], height=size[1], color_system="truecolor",
+                   force_terminal=True, legacy_windows=False)
+
+
+def _screen_of(text: str, size) -> pyte.Screen:
+    screen = pyte.Screen(*size)
+    pyte.Stream(screen).feed(text)
+    return screen
+
+
+def _cells(screen: pyte.Screen) -> list[list[tuple]]:
+    return [[tuple(screen.buffer[y][x]) for x in range(screen.columns)]
+            for y in range(screen.lines)]
+
+
+def _settled(app) -> bool:
+    """Whether every change made so far is in the frames written (nothing is waiting to
+    be laid out or drawn)."""
+    screen = app.screen
+    # (Its dirty widgets are forgotten only once the frame is written: they are in it.)
+    if screen._compositor._dirty_regions or screen._layout_required:
+        return False
+    return not any(widget._repaint_required or widget._layout_required
+                   for widget in screen.walk_children(with_self=False))
+
+
+class Terminal:
+    """The terminal of one app: fed every frame the app writes; after each one, its
+    cells are compared with a full repaint of the screen at that moment."""
+
+    def __init__(self, app, each_frame: bool = True) -> None:
+        self.app = app
+        self.each_frame = each_frame
+        self.frames = 0
+        self.checked = 0
+        self.partial_bytes = 0
+        self.wrong: list[tuple[int, list[str], list[str]]] = []
+        self.screen: pyte.Screen | None = None
+        self._display = app._display
+        app._display = self._written
+
+    def _written(self, screen, renderable) -> None:
+        self._display(screen, renderable)
+        if renderable is None or self.app._batch_count:
+            return
+        size = tuple(self.app.size)
+        console = _console(size)
+        if self.screen is None or (self.screen.columns, self.screen.lines) != size:
+            self.screen = pyte.Screen(*size)
+        text = renderable.render_segments(console)
+        pyte.Stream(self.screen).feed(text)
+        self.frames += 1
+        if isinstance(renderable, shown_pieces.ShownChops):
+            self.partial_bytes += len(text)
+        if not self.each_frame or not _settled(self.app):
+            return  # the screen has changed since: the next frame shows it
+        self.check()
+
+    def check(self) -> None:
+        """Compare the terminal with what a full repaint would show now (Textual's
+        own, which forgets nothing)."""
+        size = tuple(self.app.size)
+        console = _console(size)
+        self.checked += 1
+        compositor: Compositor = self.app.screen._compositor
+        dirty = compositor._dirty_regions.copy()
+        full = _textual_full_update(compositor)
+        compositor._dirty_regions.update(dirty)
+        expected = _screen_of(full.render_segments(console), size)
+        if _cells(self.screen) != _cells(expected):
+            self.wrong.append((self.frames, self.screen.display, expected.display))
+
+
+async def test_the_terminal_shows_every_frame_of_a_game_whole(monkeypatch):
+    """Two people and a spectator, in three languages and two sizes, through a game:
+    the rules shown and closed, the leave dialog refused, the chance shown, the chat box
+    and its toasts, a resize, the round summaries and the final scores."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:4",), pace=0.02, seed=5))
+    people = [table.sit("ann", "ann"), table.sit("bob", "bob")]
+    members = people + [table.watch("wes", "wes")]
+    apps = [DiamantApp(lang=lang, member=member)
+            for member, lang in zip(members, ("en", "fr", "uk"))]
+    async with AsyncExitStack() as stack:
+        pilots = [await stack.enter_async_context(app.run_test(size=size, notifications=True))
+                  for app, size in zip(apps, ((80, 24), (100, 30), (80, 24)))]
+        terminals = [Terminal(app) for app in apps]
+        ann, bob, wes = pilots
+        await ann.press("f1")
+        await ann.pause()
+        await ann.press("escape")
+        await bob.press("p", "q")
+        await bob.pause()
+        await bob.press("n")
+        await ann.press("t", *"hello", "enter")
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 90
+        resized = False
+        while table.status is not TableStatus.FINISHED:
+            assert loop.time() < end, "the game did not end"
+            for pilot in (ann, bob):
+                view = getattr(pilot.app.screen, "view", None)
+                if view is not None and view.decision_due and view.my_decision is None:
+                    if not resized and view.round == 2:
+                        await bob.resize_terminal(90, 28)
+                        resized = True
+                    await pilot.press("c" if view.step < 4 else "l")
+            await asyncio.sleep(0.02)
+        await ann.pause(0.3)
+        await ann.press("right")
+        await ann.pause()
+        for terminal in terminals:
+            terminal.check()  # (the last frames, whatever they were)
+    await table.close()
+    for terminal in terminals:
+        assert terminal.wrong == [], terminal.wrong[0]
+        assert terminal.frames > 15 and terminal.checked > 10, (terminal.frames,
+                                                                 terminal.checked)
+    assert resized
+
+
+async def test_a_frame_leaves_out_what_the_terminal_shows():
+    """A player's decided mark comes and goes: only the row's changed cells are sent,
+    and a change back to what the terminal shows sends no frame at all."""
+    from dataclasses import replace
+    from diamant_tui.ui.widgets.players import PlayerList
+
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        terminal = Terminal(app)
+        mid_round(table)
+        await pilot.pause()
+        players = app.screen.query_one(PlayerList)
+        first = players.state
+        view = first.view
+        marked = tuple(replace(p, decided=p.seat == 2) for p in view.players)
+        players.state = replace(first, view=replace(view, players=marked))
+        await pilot.pause()
+        frames, sent = terminal.frames, terminal.partial_bytes
+        # The same look again, through a new state: the row is drawn, nothing is sent.
+        players.state = replace(first, view=replace(view, players=marked))
+        players.refresh()
+        await pilot.pause()
+        assert terminal.frames == frames
+        players.state = first
+        await pilot.pause()
+        assert terminal.frames == frames + 1
+        assert terminal.partial_bytes - sent < 200  # one row's mark, not the list
+        assert terminal.wrong == []
+
+
+async def test_a_lost_frame_is_sent_again_in_full():
+    """The server could not send a frame: forgotten, what the terminal shows is sent
+    again with the next change of those places."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        Terminal(app)
+        mid_round(table)
+        await pilot.pause()
+        from diamant_tui.ui.widgets.players import PlayerList
+
+        players = app.screen.query_one(PlayerList)
+        players.refresh()
+        await pilot.pause()
+        # Nothing changed: the repaint the list asked for is left out.
+        compositor = app.screen._compositor
+        players.refresh()
+        app.screen._compositor.update_widgets({players})
+        assert compositor.render_partial_update() is None
+        shown_pieces.forget_shown(app)
+        players.refresh()
+        app.screen._compositor.update_widgets({players})
+        update = compositor.render_partial_update()
+        assert update is not None
+        assert "▶" in update.render_segments(_console((80, 24)))  # the whole list again
+
+
+class Halves(App):
+    """One line of words that changes whole, but is drawn again in two frames: first
+    its left part, then the rest."""
+
+    CSS = "Static { width: 20; height: 1; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("aaaaaaaaaaaaaaaaaaaa", id="line")
+
+
+async def test_a_piece_sent_in_part_is_not_taken_as_shown_whole():
+    app = Halves()
+    async with app.run_test(size=(40, 5)) as pilot:
+        terminal = Terminal(app, each_frame=False)
+        line = app.query_one("#line", Static)
+        line.refresh()
+        await pilot.pause()
+        # The words change; only the first five cells are said to have changed.
+        line.update("bbbbbbbbbbbbbbbbbbbb")
+        app.screen._compositor._dirty_regions.clear()
+        app.screen._dirty_widgets.clear()
+        line._repaint_regions.clear()
+        app.screen.refresh(Region(0, 0, 5, 1))
+        await pilot.pause()
+        # Then the rest: the terminal shows "bbbbbaaaa…" until it is sent.
+        app.screen.refresh(Region(5, 0, 15, 1))
+        await pilot.pause()
+        terminal.check()
+        assert terminal.wrong == [], terminal.wrong[0]
+        assert terminal.screen.display[0].startswith("b" * 20)
