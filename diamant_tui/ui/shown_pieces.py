@@ -9,16 +9,16 @@ were cells the terminal showed already.
 
 Here each app records what it last sent to its terminal, piece by piece: a piece is the
 part of a line between two of the compositor's cuts (where widgets begin and end), and
-the record holds the strip drawn at each piece's place. A frame leaves out every piece
-whose strip equals the one its terminal shows there, and a frame left with nothing to
-send is not sent at all.
+the record holds the text written at each piece's place. A frame leaves out every piece
+whose text is the one its terminal shows there, and a frame left with nothing to send is
+not sent at all.
 
 What the terminal shows is known only while nothing else writes to it:
 
 - the record belongs to one compositor and to the cuts it was made with: another screen
   drawing, or a layout moving the cuts, starts a new record;
 - a full repaint, once written, is the record (every piece of the screen);
-- a piece sent in part is recorded only if the rest of it already showed the same;
+- a piece sent in part is forgotten (its place shows something of both);
 - a frame the server could not send makes the server forget the record
   (:func:`forget_shown`).
 
@@ -34,7 +34,6 @@ from rich.console import Console
 from rich.control import Control
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.app import App
-from textual.strip import Strip
 
 from .widgets.shared_lines import app_of
 
@@ -42,15 +41,18 @@ _textual_render_full_update = Compositor.render_full_update  # Textual's own (te
 
 
 class Shown:
-    """What one terminal shows, as this process last sent it: the strip at each piece's
-    place (line, first column), for one compositor and the cuts it gathered with."""
+    """What one terminal shows, as this process last sent it: the text written at each
+    piece's place (line, first column), for one compositor and the cuts it gathered with.
+
+    Text, not the strips: a string holds nothing the cycle collector looks at, where a
+    strip held for each piece of every seat's screen made the collector's passes longer."""
 
     __slots__ = ("compositor", "cuts", "pieces")
 
     def __init__(self, compositor: Compositor, cuts: list[list[int]] | None) -> None:
         self.compositor = compositor
         self.cuts = cuts
-        self.pieces: dict[tuple[int, int], Strip] = {}
+        self.pieces: dict[tuple[int, int], str] = {}
 
 
 def _app_of(compositor: Compositor) -> App | None:
@@ -61,12 +63,9 @@ def _app_of(compositor: Compositor) -> App | None:
     return app if isinstance(app, App) else None
 
 
-def _shown(compositor: Compositor, cuts) -> Shown | None:
-    """The record of what the terminal of ``compositor``'s app shows, if it holds for
-    ``compositor`` and ``cuts`` (else a new, empty one); None without an app."""
-    app = _app_of(compositor)
-    if app is None:
-        return None
+def _shown(app: App, compositor: Compositor, cuts) -> Shown:
+    """The record of what ``app``'s terminal shows, if it holds for ``compositor`` and
+    ``cuts`` (else a new, empty one)."""
     shown: Shown | None = app.__dict__.get("_shown_pieces")
     if shown is None or shown.compositor is not compositor or shown.cuts is not cuts:
         shown = app._shown_pieces = Shown(compositor, cuts)  # type: ignore[attr-defined]
@@ -80,17 +79,18 @@ def forget_shown(app: App) -> None:
 
 
 class ShownChops(ChopsUpdate):
-    """Textual's partial update, which records the pieces it leaves shown whole."""
+    """Textual's partial update, which records the pieces it sends whole."""
 
-    def __init__(self, chops, spans, chop_ends, compositor: Compositor, cuts) -> None:
+    def __init__(self, chops, spans, chop_ends, app: App, compositor: Compositor,
+                 cuts) -> None:
         super().__init__(chops, spans, chop_ends)
+        self.app = app
         self.compositor = compositor
         self.cuts = cuts
 
     def render_segments(self, console: Console) -> str:
         # Textual's own, with the record kept as it writes.
-        shown = _shown(self.compositor, self.cuts)
-        pieces = shown.pieces if shown is not None else {}
+        pieces = _shown(self.app, self.compositor, self.cuts).pieces
         sequences: list[str] = []
         append = sequences.append
         move_to = Control.move_to
@@ -106,20 +106,14 @@ class ShownChops(ChopsUpdate):
                 if x > x2 or end <= x1:
                     continue
                 if x2 > x >= x1 and end <= x2:
-                    pieces[y, x] = strip
+                    text = pieces[y, x] = strip.render(console)
                     append(move_to(x, y).segment.text)
-                    append(strip.render(console))
+                    append(text)
                     continue
-                # Sent from its start to the span's end: the piece shows whole if what
-                # follows (a widget's padding, mostly) is what the terminal shows there.
-                sent = min(end, x2) - x
-                before = pieces.get((y, x))
-                if before is not None and before.crop(sent) == strip.crop(sent):
-                    pieces[y, x] = strip
-                else:
-                    pieces.pop((y, x), None)
+                pieces.pop((y, x), None)  # sent in part: its place shows something of both
+                strip = strip.crop(0, min(end, x2) - x)
                 append(move_to(x, y).segment.text)
-                append(strip.crop(0, sent).render(console))
+                append(strip.render(console))
             if y != last_y:
                 append("\n")
         return "".join(sequences)
@@ -128,44 +122,51 @@ class ShownChops(ChopsUpdate):
 class ShownLayout(LayoutUpdate):
     """Textual's full update, which records every piece it sends (all of them)."""
 
-    def __init__(self, update: LayoutUpdate, compositor: Compositor, cuts) -> None:
+    def __init__(self, update: LayoutUpdate, app: App, compositor: Compositor,
+                 cuts) -> None:
         super().__init__(update.strips, update.region)
+        self.app = app
         self.compositor = compositor
         self.cuts = cuts
 
     def render_segments(self, console: Console) -> str:
-        app = _app_of(self.compositor)
-        if app is not None:
-            shown = app._shown_pieces = Shown(self.compositor, self.cuts)  # type: ignore[attr-defined]
-            pieces = shown.pieces
-            # Each line's pieces by their first column (the compositor's own dict).
-            for y, line in enumerate(self.strips, self.region.y):
-                for x, strip in line.mapping.items():  # type: ignore[attr-defined]
-                    if strip is not None:
-                        pieces[y, x] = strip
+        shown = self.app._shown_pieces = Shown(self.compositor, self.cuts)  # type: ignore[attr-defined]
+        pieces = shown.pieces
+        # Each line's pieces by their first column (the compositor's own dict), each
+        # rendered here as Textual renders it just after (the strip keeps its text).
+        for y, line in enumerate(self.strips, self.region.y):
+            for x, strip in line.mapping.items():  # type: ignore[attr-defined]
+                if strip is not None:
+                    pieces[y, x] = strip.render(console)
         return super().render_segments(console)
 
 
-def _leave_out_shown(update: ChopsUpdate, compositor: Compositor) -> ShownChops | None:
+def _leave_out_shown(update: ChopsUpdate, compositor: Compositor) -> ChopsUpdate | None:
     """``update`` without the pieces its terminal shows already; None if none is left."""
+    app = _app_of(compositor)
+    if app is None:
+        return update
     cuts = compositor._cuts
-    shown = _shown(compositor, cuts)
+    pieces = _shown(app, compositor, cuts).pieces
     chops, chop_ends = update.chops, update.chop_ends
-    if shown is not None and shown.pieces:
-        pieces = shown.pieces
+    if pieces:
+        # Each piece's text as it would be written (a strip keeps it: written, it is
+        # not rendered again), compared with what its place shows.
+        console = app.console
         left = False
         for y, x1, x2 in update.spans:
             line = chops[y]
             for end, (x, strip) in zip(chop_ends[y], line.items()):
                 if strip is None or x >= x2 or end <= x1:
                     continue  # (one that begins at a span's end sends a cursor move alone)
-                if strip == pieces.get((y, x)):
+                shown = pieces.get((y, x))
+                if shown is not None and strip.render(console) == shown:
                     line[x] = None  # shown already, whole: nothing of it to send
                 else:
                     left = True
         if not left:
             return None
-    return ShownChops(chops, update.spans, chop_ends, compositor, cuts)
+    return ShownChops(chops, update.spans, chop_ends, app, compositor, cuts)
 
 
 def send_only_changed_pieces() -> None:
@@ -189,9 +190,9 @@ def send_only_changed_pieces() -> None:
         if app is not None:
             forget_shown(app)  # (until it is written, if it is: a screenshot is not)
         update = full(self, simplify=simplify)
-        if simplify:
+        if simplify or app is None:
             return update  # (for a screenshot: its lines are joined, never written)
-        return ShownLayout(update, self, self._cuts)
+        return ShownLayout(update, app, self, self._cuts)
 
     Compositor.render_partial_update = render_partial_update  # type: ignore[method-assign]
     Compositor.render_full_update = render_full_update  # type: ignore[method-assign]
