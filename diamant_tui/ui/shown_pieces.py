@@ -44,8 +44,8 @@ class Shown:
     """What one terminal shows, as this process last sent it: the text written at each
     piece's place (line, first column), for one compositor and the cuts it gathered with.
 
-    Text, not the strips: a string holds nothing the cycle collector looks at, where a
-    strip held for each piece of every seat's screen made the collector's passes longer."""
+    Text, not the strips: a string holds nothing the cycle collector looks at, where the
+    strips of every piece of every seat's screen would outlive their frames."""
 
     __slots__ = ("compositor", "cuts", "pieces")
 
