@@ -3,7 +3,6 @@ screen of a game in every look; and a line the plan cannot make is Textual's to 
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import AsyncExitStack
 
 import pytest
@@ -12,11 +11,11 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 import diamant_tui.ui.app  # noqa: F401  (installs the plans, as every app does)
-from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui import quick_styled_lines as quick
 from diamant_tui.ui.widgets.shared_lines import forget_shared_lines
-from ui_helpers import FixedTable, after_disaster, mid_round, until, whole_game
+from ui_helpers import (FixedTable, after_disaster, mid_round, play_to_the_end, three_at_a_table,
+                        until, whole_game)
 
 
 class BothWays:
@@ -56,25 +55,11 @@ async def test_every_line_of_a_game_is_styled_as_textual_styles_it(monkeypatch):
     """Two people and a spectator, in three languages and two sizes, play a whole game:
     the table, the round summaries, the final scores, the chat box and a toast."""
     both = BothWays(monkeypatch)
-    table = Table(TableSettings(name="den", seats=3, bots=("cards:4",), pace=0.02, seed=5))
-    people = [table.sit("ann", "ann"), table.sit("bob", "bob")]
-    members = people + [table.watch("wes", "wes")]
-    apps = [DiamantApp(lang=lang, member=member)
-            for member, lang in zip(members, ("en", "fr", "uk"))]
     async with AsyncExitStack() as stack:
-        pilots = [await stack.enter_async_context(app.run_test(size=size, notifications=True))
-                  for app, size in zip(apps, ((80, 24), (100, 30), (80, 24)))]
+        table, pilots = await three_at_a_table(stack, notifications=True)
         await pilots[1].press("t")  # the chat box opened, a line said: a toast for the others
         await pilots[1].press(*"salut", "enter")
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 90
-        while table.status is not TableStatus.FINISHED:
-            assert loop.time() < end, "the game did not end"
-            for pilot in pilots[:2]:
-                view = getattr(pilot.app.screen, "view", None)
-                if view is not None and view.decision_due and view.my_decision is None:
-                    await pilot.press("c" if view.step < 4 else "l")
-            await asyncio.sleep(0.02)
+        await play_to_the_end(table, pilots)
         await pilots[0].pause(0.3)
         await pilots[0].press("right")  # the focus on the final scores' other button
         await pilots[0].pause()

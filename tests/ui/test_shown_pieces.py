@@ -4,7 +4,6 @@ one, what a full repaint of that moment would show, cell by cell and look by loo
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import AsyncExitStack
 
 import pyte
@@ -15,10 +14,9 @@ from textual.geometry import Region
 from textual.widgets import Static
 
 import diamant_tui.ui.app  # noqa: F401  (installs the record, as every app does)
-from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui import shown_pieces
-from ui_helpers import FixedTable, mid_round, until
+from ui_helpers import FixedTable, mid_round, play_to_the_end, three_at_a_table, until
 
 _textual_full_update = shown_pieces._textual_render_full_update
 
@@ -101,15 +99,11 @@ async def test_the_terminal_shows_every_frame_of_a_game_whole(monkeypatch):
     """Two people and a spectator, in three languages and two sizes, through a game:
     the rules shown and closed, the leave dialog refused, the chance shown, the chat box
     and its toasts, a resize, the round summaries and the final scores."""
-    table = Table(TableSettings(name="den", seats=3, bots=("cards:4",), pace=0.02, seed=5))
-    people = [table.sit("ann", "ann"), table.sit("bob", "bob")]
-    members = people + [table.watch("wes", "wes")]
-    apps = [DiamantApp(lang=lang, member=member)
-            for member, lang in zip(members, ("en", "fr", "uk"))]
+    resized = []
+
     async with AsyncExitStack() as stack:
-        pilots = [await stack.enter_async_context(app.run_test(size=size, notifications=True))
-                  for app, size in zip(apps, ((80, 24), (100, 30), (80, 24)))]
-        terminals = [Terminal(app) for app in apps]
+        table, pilots = await three_at_a_table(stack, notifications=True)
+        terminals = [Terminal(pilot.app) for pilot in pilots]
         ann, bob, wes = pilots
         await ann.press("f1")
         await ann.pause()
@@ -118,19 +112,13 @@ async def test_the_terminal_shows_every_frame_of_a_game_whole(monkeypatch):
         await bob.pause()
         await bob.press("n")
         await ann.press("t", *"hello", "enter")
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 90
-        resized = False
-        while table.status is not TableStatus.FINISHED:
-            assert loop.time() < end, "the game did not end"
-            for pilot in (ann, bob):
-                view = getattr(pilot.app.screen, "view", None)
-                if view is not None and view.decision_due and view.my_decision is None:
-                    if not resized and view.round == 2:
-                        await bob.resize_terminal(90, 28)
-                        resized = True
-                    await pilot.press("c" if view.step < 4 else "l")
-            await asyncio.sleep(0.02)
+
+        async def resize_once(view) -> None:
+            if not resized and view.round == 2:
+                await bob.resize_terminal(90, 28)
+                resized.append(True)
+
+        await play_to_the_end(table, pilots, resize_once)
         await ann.pause(0.3)
         await ann.press("right")
         await ann.pause()

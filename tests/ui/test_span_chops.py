@@ -3,7 +3,6 @@ byte, and asks only the widgets that reach a change for their lines."""
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import AsyncExitStack
 
 from rich.console import Console
@@ -14,11 +13,10 @@ from textual.widget import Widget
 from textual._compositor import Compositor
 
 import diamant_tui.ui.app  # noqa: F401  (installs the gathering, as every app does)
-from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui import span_chops
 from diamant_tui.ui.widgets.players import PlayerList
-from ui_helpers import FixedTable, mid_round, until
+from ui_helpers import FixedTable, mid_round, play_to_the_end, three_at_a_table, until
 
 CONSOLE = Console(color_system="truecolor", force_terminal=True, legacy_windows=False,
                   width=200)
@@ -53,23 +51,9 @@ async def test_every_frame_of_a_game_is_sent_as_textual_would_send_it(monkeypatc
     cards, the choices, the marks, the round summaries shown and veiled, the deck's panel
     growing."""
     both = BothWays(monkeypatch)
-    table = Table(TableSettings(name="den", seats=3, bots=("cards:4",), pace=0.02, seed=5))
-    people = [table.sit("ann", "ann"), table.sit("bob", "bob")]
-    members = people + [table.watch("wes", "wes")]
-    apps = [DiamantApp(lang=lang, member=member)
-            for member, lang in zip(members, ("en", "fr", "uk"))]
     async with AsyncExitStack() as stack:
-        pilots = [await stack.enter_async_context(app.run_test(size=size))
-                  for app, size in zip(apps, ((80, 24), (100, 30), (80, 24)))]
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 90
-        while table.status is not TableStatus.FINISHED:
-            assert loop.time() < end, "the game did not end"
-            for pilot in pilots[:2]:
-                view = getattr(pilot.app.screen, "view", None)
-                if view is not None and view.decision_due and view.my_decision is None:
-                    await pilot.press("c" if view.step < 4 else "l")
-            await asyncio.sleep(0.02)
+        table, pilots = await three_at_a_table(stack)
+        await play_to_the_end(table, pilots)
         await pilots[0].pause(0.3)
     await table.close()
     assert both.frames > 50, both.frames

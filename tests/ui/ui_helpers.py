@@ -323,3 +323,39 @@ def screen_layouts(monkeypatch) -> list[Screen]:
 
     monkeypatch.setattr(Screen, "_refresh_layout", counted)
     return layouts
+
+
+THREE_LANGS = ("en", "fr", "uk")
+THREE_SIZES = ((80, 24), (100, 30), (80, 24))
+
+
+async def three_at_a_table(stack, **run_test) -> tuple:
+    """A real table with a computer player, two people (English at 80x24, French at
+    100x30) and a Ukrainian spectator, each in an app run on ``stack``: the table and the
+    three pilots."""
+    from diamant_tui.table import Table, TableSettings
+    from diamant_tui.ui import DiamantApp
+
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:4",), pace=0.02, seed=5))
+    members = [table.sit("ann", "ann"), table.sit("bob", "bob"), table.watch("wes", "wes")]
+    pilots = []
+    for member, lang, size in zip(members, THREE_LANGS, THREE_SIZES):
+        app = DiamantApp(lang=lang, member=member)
+        pilots.append(await stack.enter_async_context(app.run_test(size=size, **run_test)))
+    return table, pilots
+
+
+async def play_to_the_end(table, pilots, before_choice=None, timeout: float = 90.0) -> None:
+    """The people among ``pilots`` (the first two) play until the game is over: each goes
+    on for four cards, then leaves; ``before_choice(view)`` is awaited before a choice."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while table.status is not TableStatus.FINISHED:
+        assert loop.time() < end, "the game did not end"
+        for pilot in pilots[:2]:
+            view = getattr(pilot.app.screen, "view", None)
+            if view is not None and view.decision_due and view.my_decision is None:
+                if before_choice is not None:
+                    await before_choice(view)
+                await pilot.press("c" if view.step < 4 else "l")
+        await asyncio.sleep(0.02)
