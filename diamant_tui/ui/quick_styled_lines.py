@@ -6,7 +6,8 @@ reads the widget's border, outline, gutter, tint and hatch from its styles, buil
 border's colours and two closures, and asks the app for its colour theme: for every
 line, though none of these change from one line to the next. On a server every seat's
 app draws the lines nobody has drawn yet at every change at its table, and this was
-about a third of what drawing one cost (some 10 µs a line).
+a fifth to a half of what drawing a widget cost (the deck's panel 248 → 153 µs, the
+round bar 181 → 88 µs, measured with this in place).
 
 Here what a widget's lines have in common is worked out once for as long as its styles,
 size and background stay the same (:class:`_Plan`). A line of content between side
