@@ -95,7 +95,7 @@ class Terminal:
             self.wrong.append((self.frames, self.screen.display, expected.display))
 
 
-async def test_the_terminal_shows_every_frame_of_a_game_whole(monkeypatch):
+async def test_the_terminal_shows_every_frame_of_a_game_whole():
     """Two people and a spectator, in three languages and two sizes, through a game:
     the rules shown and closed, the leave dialog refused, the chance shown, the chat box
     and its toasts, a resize, the round summaries and the final scores."""
