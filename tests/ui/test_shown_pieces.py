@@ -44,6 +44,8 @@ def _settled(app) -> bool:
     # (Its dirty widgets are forgotten only once the frame is written: they are in it.)
     if screen._compositor._dirty_regions or screen._layout_required:
         return False
+    if screen._compositor.size != app.size:
+        return False  # resized: the layout for the new size has not been made yet
     return not any(widget._repaint_required or widget._layout_required
                    for widget in screen.walk_children(with_self=False))
 
@@ -69,8 +71,10 @@ class Terminal:
             return
         size = tuple(self.app.size)
         console = _console(size)
-        if self.screen is None or (self.screen.columns, self.screen.lines) != size:
+        if self.screen is None:
             self.screen = pyte.Screen(*size)
+        elif (self.screen.columns, self.screen.lines) != size:
+            self.screen.resize(size[1], size[0])  # as a terminal does: what it shows stays
         text = renderable.render_segments(console)
         pyte.Stream(self.screen).feed(text)
         self.frames += 1
