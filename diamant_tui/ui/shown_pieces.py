@@ -31,7 +31,6 @@ private: this relies on the pinned minor version of Textual.
 from __future__ import annotations
 
 from rich.console import Console
-from rich.control import Control
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.app import App
 
@@ -89,34 +88,18 @@ class ShownChops(ChopsUpdate):
         self.cuts = cuts
 
     def render_segments(self, console: Console) -> str:
-        # Textual's own, with the record kept as it writes.
+        # Recorded as Textual writes them: a piece inside a span is written whole, one
+        # that reaches past a span's edge only in part.
         pieces = _shown(self.app, self.compositor, self.cuts).pieces
-        sequences: list[str] = []
-        append = sequences.append
-        move_to = Control.move_to
-        chops = self.chops
-        chop_ends = self.chop_ends
-        last_y = self.spans[-1][0]
         for y, x1, x2 in self.spans:
-            line = chops[y]
-            ends = chop_ends[y]
-            for end, (x, strip) in zip(ends, line.items()):
-                if strip is None:
-                    continue
-                if x > x2 or end <= x1:
+            for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
+                if strip is None or x > x2 or end <= x1:
                     continue
                 if x2 > x >= x1 and end <= x2:
-                    text = pieces[y, x] = strip.render(console)
-                    append(move_to(x, y).segment.text)
-                    append(text)
-                    continue
-                pieces.pop((y, x), None)  # sent in part: its place shows something of both
-                strip = strip.crop(0, min(end, x2) - x)
-                append(move_to(x, y).segment.text)
-                append(strip.render(console))
-            if y != last_y:
-                append("\n")
-        return "".join(sequences)
+                    pieces[y, x] = strip.render(console)  # (kept on the strip for below)
+                else:
+                    pieces.pop((y, x), None)  # sent in part: its place shows something of both
+        return super().render_segments(console)
 
 
 class ShownLayout(LayoutUpdate):
