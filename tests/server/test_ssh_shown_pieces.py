@@ -1,33 +1,15 @@
 """Over SSH, frames leave out what each terminal shows already, and every terminal still
-shows its screen whole: at each quiet moment of a game, the cells a real client's
-terminal emulator holds are those of a full repaint of its app on the server."""
+shows its screen whole: whenever the screens have settled in a game, the cells a real
+client's terminal emulator holds are those of a full repaint of its app on the server."""
 
 from __future__ import annotations
 
-import asyncio
-
-from harness import TerminalScreen
 import pyte
 
 from diamant_tui.table import TableSettings
 from diamant_tui.ui import shown_pieces
-
-QUIET = 0.3
-"""Seconds without a byte from the server after which a screen is taken as drawn."""
-
-
-async def quiet(*players) -> None:
-    """Wait until no player has received anything for a while (bounded)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + 20
-    sizes = [len(p.raw) for p in players]
-    while loop.time() < end:
-        await asyncio.sleep(QUIET)
-        now = [len(p.raw) for p in players]
-        if now == sizes:
-            return
-        sizes = now
-    raise AssertionError("the server kept sending")
+from harness import TerminalScreen
+from test_ssh_game import sent, settle  # noqa: F401  (sent: the fixture settle counts with)
 
 
 def session_of(server, name: str):
@@ -51,8 +33,8 @@ def wrong_cells(server, player) -> list[tuple[int, str, str]]:
     return wrong
 
 
-async def shows_its_screen(server, player) -> list[tuple[int, str, str]]:
-    """What is wrong on ``player``'s terminal once it is quiet (nothing, if all is well).
+async def shows_its_screen(server, sent, player) -> list[tuple[int, str, str]]:
+    """What is wrong on ``player``'s terminal once settled (nothing, if all is well).
     A change on the server just before the comparison (another player's mark, gathered
     for a second) is on its way to the client: the terminal is looked at again once it
     has come, and only what stays wrong counts."""
@@ -60,12 +42,13 @@ async def shows_its_screen(server, player) -> list[tuple[int, str, str]]:
     for _ in range(3):
         if not wrong:
             break
-        await quiet(player)
+        await settle(server, sent, player)
         wrong = wrong_cells(server, player)
     return wrong
 
 
-async def test_each_terminal_shows_its_whole_screen_through_a_game(server, players, make_key):
+async def test_each_terminal_shows_its_whole_screen_through_a_game(server, players, make_key,
+                                                                  sent):
     server.lobby.create(TableSettings(name="den", seats=3, bots=("cards:5",), seed=4,
                                       pace=0.05), "test")
     ann, bob, wes = players("ann"), players("bob", size=(100, 30)), players("wes")
@@ -83,9 +66,9 @@ async def test_each_terminal_shows_its_whole_screen_through_a_game(server, playe
         if "Final scores" in text:
             break
         await bob.wait_for("À vous")
-        await quiet(*everyone)
+        await settle(server, sent, *everyone)
         for player in everyone:
-            assert await shows_its_screen(server, player) == [], player.name
+            assert await shows_its_screen(server, sent, player) == [], player.name
             checks += 1
         turns += 1
         if turns == 2:
@@ -96,17 +79,17 @@ async def test_each_terminal_shows_its_whole_screen_through_a_game(server, playe
             before = ann.text
             ann.press("f1")  # the rules over the table, then the table again
             await ann.wait_for(lambda t: t != before)
-            await quiet(ann)
-            assert await shows_its_screen(server, ann) == []
-            ann.press("escape")
-            await ann.wait_for("Your turn")
+            await settle(server, sent, ann)
+            assert await shows_its_screen(server, sent, ann) == []
+            ann.press("escape")  # (a lone Escape: given a moment before the next key)
+            await ann.wait_for(lambda t: "the rules" not in t and "Your turn" in t)
             shown_rules = True
             continue
         before = ann.text
         ann.press("c")
         bob.press("c")
         await ann.wait_for(lambda t: t != before)
-    await quiet(*everyone)
+    await settle(server, sent, *everyone)
     for player in everyone:
-        assert await shows_its_screen(server, player) == [], player.name
+        assert await shows_its_screen(server, sent, player) == [], player.name
     assert checks >= 9 and shown_rules
