@@ -116,8 +116,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._before_game: tuple[Widget, ...] = ()
         self._in_game: tuple[Widget, ...] = ()
         self._has_game_parts = False
-        """Whether the game's parts are mounted (and composed): until then nothing may
-        ask for them, a key handled while they mount included."""
+        """Whether the screen, and so the game's parts, are mounted: until then nothing
+        may ask for them."""
         self._unsubscribe = None
         self._due_since: float | None = None
         """When the round's first decision reached this screen: older keys never decide."""
@@ -153,8 +153,10 @@ class TableScreen(SharedBlank, DiamantScreen):
                 waiting = WaitingPanel(id="waiting")
                 yield waiting
                 self._before_game = (waiting,)
-                if self.table.status is not TableStatus.WAITING:
-                    yield from self._game_parts()
+                # The game's parts are made with the screen, hidden while the table waits:
+                # made as the game began, they were mounted for every seat of the table at
+                # once, a third of what its beginning cost each seat.
+                yield from self._game_parts()
                 # Before they are first laid out, so that hidden ones are never drawn.
                 self._show_part("waiting" if self.table.status is TableStatus.WAITING
                                 else "game")
@@ -171,9 +173,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         yield KeyBar()
 
     def _game_parts(self) -> tuple[Widget, ...]:
-        """The cave, the players, the deck, the banner and the decision, made when the
-        game begins (or at once when it has): a session waiting at a table holds none of
-        them, which was about a third of its memory."""
+        """The cave, the players, the deck, the banner and the decision, made with the
+        screen (hidden while the table waits, :meth:`_show_part`)."""
         cave_path = CavePath(id="cave-path")
         cave_path.empty_text = self.app.t("path.empty")
         parts = self._parts = _GameParts(
@@ -189,22 +190,9 @@ class TableScreen(SharedBlank, DiamantScreen):
         )
         return self._in_game
 
-    async def _begin_game_parts(self) -> None:
-        """Mount the game's parts, hidden, where the waiting panel stands."""
-        parts = self._game_parts()
-        for part in parts:
-            part.display = False  # shown by _show_part, in the same layout as the panel goes
-        await mount_in_one_layout(self.query_one("#table-main"), *parts, before=self._chat)
-        if self.is_attached:  # not closed meanwhile (the person left, the session ended)
-            self._game_parts_mounted()
-
-    def _game_parts_mounted(self) -> None:
+    def on_mount(self) -> None:
         self._parts.decision.watching = self.seat is None
         self._has_game_parts = True
-
-    def on_mount(self) -> None:
-        if self._in_game:  # composed with the screen: a game was already on
-            self._game_parts_mounted()
         self._unsubscribe = self.member.subscribe(self._on_table_update)
 
     def on_unmount(self) -> None:
@@ -242,11 +230,6 @@ class TableScreen(SharedBlank, DiamantScreen):
         view = update.view
         if view is not None and self.view is None:
             self._summary.reserve(view)  # sized in the layout that shows the game
-        if view is not None and not self._has_game_parts:
-            if not self._in_game:
-                await self._begin_game_parts()  # the game has begun
-            if not self._has_game_parts:
-                return  # closed meanwhile (the person left, the session ended)
         if view is not None and view.decision_due and view.round != self._due_round:
             # The round's first decision: keys sent before it arrived were meant for
             # something else (the round summary), never for this choice (see on_key).
