@@ -195,9 +195,10 @@ async def test_whoever_decided_alone_is_not_sent_the_others_marks_update():
 
 
 async def test_a_rounds_start_reaches_everyone_with_its_first_card():
-    """From the second round on, the round's start and its first card come in one update
-    (one frame for each screen, where there were two within milliseconds), after the
-    round's end in an update of its own; no event is lost or sent twice."""
+    """A round's start and its first card come in one update (one frame for each screen,
+    where there were two within milliseconds), the game's first round as well; from the
+    second on, after the round's end in an update of its own; no event is lost or sent
+    twice."""
     table = Table(settings(seed=5))
     ann = table.sit("ann", "key-ann")
     rec, sam = Recorder(), Recorder()
@@ -209,17 +210,43 @@ async def test_a_rounds_start_reaches_everyone_with_its_first_card():
             ann.decide(Decision.LEAVE)
             rec.answered()
     for seen in (rec, sam):
-        # (The first round began as ann sat down, before anyone listened. A game's start
-        # goes out at once: every screen makes its game parts on it, before the card.)
+        # (The game began as ann sat down, before anyone listened: its first round's
+        # start went out with the first card, which they were listening for.)
         starts = [u for u in seen.updates if any(isinstance(e, RoundStarted) for e in u.events)]
-        assert [e.round for u in starts for e in u.events if isinstance(e, RoundStarted)] == [2, 3, 4, 5]
+        assert [e.round for u in starts for e in u.events if isinstance(e, RoundStarted)] \
+            == [1, 2, 3, 4, 5]
         for update in starts:
             kinds = [type(e) for e in update.events]
             assert kinds == [RoundStarted, CardRevealed], kinds
             assert update.view.round == update.events[0].round and len(update.view.path) == 1
         steps = (RoundStarted, CardRevealed, DecisionsRevealed, GameEnded)
         assert ([e for e in seen.events() if isinstance(e, steps)]
-                == [e for e in table.game.events if isinstance(e, steps)][1:])
+                == [e for e in table.game.events if isinstance(e, steps)])
+    await table.close()
+
+
+async def test_the_seat_that_fills_a_table_reaches_the_others_with_the_games_first_card():
+    """Whoever sits in the last free seat starts the game: the people already seated and
+    the spectators learn of them, of the game's start and of its first card in one update
+    (one frame for each screen), not in three within milliseconds."""
+    table = Table(settings(bots=("cards:3",), seats=3, seed=11, pace=0.05))
+    ann = table.sit("ann", "key-ann")
+    anns, sam = Recorder(), Recorder()
+    ann.subscribe(anns)
+    table.watch("sam", "key-sam").subscribe(sam)
+    before = len(anns.updates), len(sam.updates)
+    bob = table.sit("bob", "key-bob")
+    assert table.status is TableStatus.PLAYING
+    await until(lambda: anns.asks())
+    for seen, count in zip((anns, sam), before):
+        new = seen.updates[count:]
+        assert len(new) == 1, [(u.status, u.events) for u in new]
+        update = new[0]
+        assert update.status is TableStatus.PLAYING
+        assert [type(e) for e in update.events] == [RoundStarted, CardRevealed]
+        assert [s.name for s in update.seats][:2] == ["ann", "bob"]
+        assert len(update.view.path) == 1
+    assert bob.seat == 1
     await table.close()
 
 
@@ -526,7 +553,10 @@ async def test_a_rematch_starts_when_every_person_has_voted():
     assert table.status is TableStatus.PLAYING and table.game is not first
     after = table.seats
     assert [(s.name, s.kind, s.bot) for s in after] == [(s.name, s.kind, s.bot) for s in seats_before]
+    # Told with the new game's first card (the game's start goes out with it).
+    await until(lambda: watcher.last.status is TableStatus.PLAYING)
     assert watcher.last.rematch_votes == frozenset()
+    assert [type(e) for e in watcher.last.events] == [RoundStarted, CardRevealed]
     await table.close()
 
 

@@ -298,9 +298,13 @@ class Table:
         if not self._seats.free:
             raise TableFull(f"table {self.name!r} is full; you can watch it.")
         seat = self._seats.seat_person(name, identity)
-        member = self._join(Member(self, seat, identity, self._seats[seat].name))
-        if not self._seats.free:
-            self.start()
+        member = Member(self, seat, identity, self._seats[seat].name)
+        if self._seats.free:
+            return self._join(member)
+        # The last free seat: the others learn of it with the game's first card, in one
+        # update (and one frame) with its start, not in one of its own just before.
+        self._seats.join(member)
+        self.start()
         return member
 
     def watch(self, name: str, identity: str) -> Member:
@@ -411,9 +415,10 @@ class Table:
         )
         state.status = TableStatus.PLAYING
         state.votes.clear()
-        # At once, not with the first card (as later rounds' starts go): every screen
-        # at the table makes its game parts on this, while the table is saved.
-        self._updates.publish(tuple(state.game.events))
+        # With the first card, as later rounds' starts go: on its own it was a frame for
+        # every screen at the table, and an update to handle, followed within
+        # milliseconds (the time to save the table) by the card.
+        self._updates.publish_with_next(tuple(state.game.events))
         self._play.begin()
 
     def rematch(self) -> None:
