@@ -531,6 +531,29 @@ async def test_a_waiting_seat_holds_the_games_widgets_hidden_and_the_game_begins
     await table.close()
 
 
+async def test_a_game_begins_on_a_waiting_seats_screen_in_one_frame():
+    """The last seat taken, a waiting seat's screen shows the game with its first card,
+    the seat that filled the table and the focused Continue button in one frame: the
+    game's start, its first card and the focus each came in a frame of their own."""
+    table = Table(TableSettings(name="cave-2", seats=3, bots=("ev",), pace=0.05, seed=3),
+                  creator="zoe")
+    me = table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="en", member=me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Free seats: 1" in screen_text(app))
+        await settled(pilot)
+        frames = FrameCounter(app)
+        table.sit("Max", "max")
+        await until(pilot, lambda: getattr(app.screen, "view", None) is not None
+                    and app.screen.view.decision_due)
+        await settled(pilot)
+        assert frames.frames == 1, frames.sent
+        assert isinstance(app.focused, ChoiceButton) and app.focused.id == "continue"
+        text = screen_text(app)
+        assert "Round 1/5" in text and "Max" in text and "Continue [c]" in text
+    await table.close()
+
+
 async def test_moving_between_the_buttons_redraws_them_without_restyling(monkeypatch):
     """The arrow keys move the focus between the two buttons: the focused one is drawn
     as focused, and no stylesheet is applied again for it."""

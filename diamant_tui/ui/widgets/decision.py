@@ -239,7 +239,12 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
         if (new.due and not old.due and not self.app.screen.is_modal
                 and not isinstance(self.screen.focused, Input)):
             if not any(button.has_focus for button in self.query(ChoiceButton)):
-                self.query_one("#continue" if new.choice is not Decision.LEAVE else "#leave").focus()
+                # At once, not as Textual's focus() does, once the app's pending messages
+                # are handled: the focused look then came a frame after the state that
+                # asked for it (at every game's start, for every seat).
+                button = self.query_one("#continue" if new.choice is not Decision.LEAVE
+                                        else "#leave", ChoiceButton)
+                self.screen.set_focus(button)
         if new.due and new.deadline is not None:
             self._ticker.resume()
         else:
