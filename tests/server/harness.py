@@ -34,9 +34,14 @@ KEYS = {
 
 
 class TerminalScreen(pyte.Screen):
-    """pyte's screen, skipping zero-width characters that combine with nothing (such as
-    U+E0129, a variation selector) as terminals do: pyte 0.8 stops drawing the rest of
-    the text at such a character, which no real terminal does."""
+    """pyte's screen, drawing what terminals draw where pyte 0.8 does not:
+
+    - zero-width characters that combine with nothing (such as U+E0129, a variation
+      selector) are skipped: pyte stops drawing the rest of the text at one;
+    - a combining mark after a wide character (two cells) goes with that character:
+      pyte puts it in the character's second cell, which its ``display`` leaves out, so
+      the mark vanished from the screen's text (U+A92B after U+7F21 in a table's name).
+    """
 
     @staticmethod
     def visible(text: str) -> str:
@@ -46,7 +51,29 @@ class TerminalScreen(pyte.Screen):
         return "".join(ch for ch in text if wcwidth(ch) != 0 or unicodedata.combining(ch))
 
     def draw(self, data: str) -> None:
-        super().draw(self.visible(data))
+        data = self.visible(data)
+        if data.isascii():
+            super().draw(data)
+            return
+        start = 0
+        for index, char in enumerate(data):
+            if wcwidth(char) == 0 and unicodedata.combining(char):
+                super().draw(data[start:index])
+                start = index + 1
+                if not self._combined_with_wide(char):
+                    super().draw(char)
+        super().draw(data[start:])
+
+    def _combined_with_wide(self, mark: str) -> bool:
+        """Put ``mark`` with the wide character just before the cursor (whose second
+        cell is the one before it); False if that is not a wide character."""
+        line, x = self.buffer[self.cursor.y], self.cursor.x
+        if x < 2 or line[x - 1].data != "" or wcwidth(line[x - 2].data[:1] or " ") != 2:
+            return False
+        wide = line[x - 2]
+        line[x - 2] = wide._replace(data=unicodedata.normalize("NFC", wide.data + mark))
+        return True
+
 
 class _Client(asyncssh.SSHClientSession):
     """Feeds every byte received to the player's terminal emulator."""

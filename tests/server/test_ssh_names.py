@@ -52,6 +52,7 @@ def session_of(server, player_key) -> object:
 @example(user="[/bold]", listed="漢字の洞窟", typed="[/bold]")
 @example(user="[bold]x[/bold]", listed="café_ÅØ", typed="[@click=app.quit]")
 @example(user="漢字かな", listed="0C", typed="ŃĲ®*𪟕ăı\U000E0129/¿k/")  # a variation selector
+@example(user="'\"", listed="ŴġŲ", typed="촶𧤜$Ôû{/9İ缡\ua92bđä")  # a mark on a wide character
 async def test_the_lobby_shows_names_as_typed(server, players, make_key, user, listed, typed):
     """The user name in the lobby's header, a table in the list, and a table name typed in
     the dialog (opening the table, or quoted in the message saying why it cannot)."""
