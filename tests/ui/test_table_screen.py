@@ -494,6 +494,14 @@ def count_styling(monkeypatch, nodes: bool = False) -> list:
     return styled
 
 
+def waiting_for_one_more(name: str) -> tuple[Table, DiamantApp]:
+    """A table of three with a computer player, where Zoe waits for one more person, and
+    her app (not running yet)."""
+    table = Table(TableSettings(name=name, seats=3, bots=("ev",), pace=0.05, seed=3),
+                  creator="zoe")
+    return table, DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
+
+
 async def test_a_waiting_seat_holds_the_games_widgets_hidden_and_the_game_begins_without_making_any(
         monkeypatch):
     """While the table waits, the screen holds the cave, the players, the deck, the
@@ -501,10 +509,7 @@ async def test_a_waiting_seat_holds_the_games_widgets_hidden_and_the_game_begins
     screen: when the game begins nothing is made or styled, they are only shown. Made
     when the game began, they were mounted for every seat at once, a third of what the
     game's beginning cost each seat."""
-    table = Table(TableSettings(name="cave-1", seats=3, bots=("ev",), pace=0.05, seed=3),
-                  creator="zoe")
-    me = table.sit("Zoe", "zoe")
-    app = DiamantApp(lang="en", member=me)
+    table, app = waiting_for_one_more("cave-1")
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "Free seats: 1" in screen_text(app))
         await pilot.pause()
@@ -535,10 +540,7 @@ async def test_a_game_begins_on_a_waiting_seats_screen_in_one_frame():
     """The last seat taken, a waiting seat's screen shows the game with its first card,
     the seat that filled the table and the focused Continue button in one frame: the
     game's start, its first card and the focus each came in a frame of their own."""
-    table = Table(TableSettings(name="cave-2", seats=3, bots=("ev",), pace=0.05, seed=3),
-                  creator="zoe")
-    me = table.sit("Zoe", "zoe")
-    app = DiamantApp(lang="en", member=me)
+    table, app = waiting_for_one_more("cave-2")
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "Free seats: 1" in screen_text(app))
         await settled(pilot)
