@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from diamant_tui.table import ChatLimits, Table, TableSettings
+from diamant_tui.table import ChatLimits, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens import table as table_screen
 from diamant_tui.ui.screens.table import TableScreen
@@ -140,4 +140,34 @@ async def test_a_toast_already_on_screen_is_not_shown_again():
         app.notify("Something else.")
         await pilot.pause()
         assert [n.message for n in app._notifications].count("Something else.") == 1
+    await table.close()
+
+
+async def test_before_the_game_a_refusal_is_a_toast_and_a_closed_chat_box_focuses_nothing():
+    """While the table waits, the note line and the choice buttons are not on the screen
+    (the waiting panel stands in their place, they are only made): a refused spectator is
+    told in a toast, and a player's chat box closed leaves the keyboard's focus on
+    nothing, not on a hidden button that Enter would press."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:3",), pace=0.05),
+                  chat=ChatLimits(person=1, window=60.0))
+    ann = table.sit("ann", "ann")
+    wes = table.watch("wes", "wes")
+    app = DiamantApp(lang="en", member=wes)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: "Free seats: 1" in screen_text(app))
+        wes.say("hello")
+        await pilot.press("t")
+        await until(pilot, lambda: refusals(app))
+        assert not any("before you chat again" in panel.note
+                       for panel in app.screen.query(DecisionPanel))  # (hidden, if made)
+    player_app = DiamantApp(lang="en", member=ann)
+    async with player_app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Free seats: 1" in screen_text(player_app))
+        await pilot.press("t")
+        await until(pilot, lambda: "-open" in player_app.screen.query_one("#chat-input").classes)
+        await pilot.press("escape")
+        await until(pilot, lambda: "-open" not in player_app.screen.query_one("#chat-input").classes)
+        await pilot.pause()
+        assert player_app.focused is None, player_app.focused
+    assert table.status is TableStatus.WAITING
     await table.close()

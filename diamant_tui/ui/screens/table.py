@@ -115,9 +115,6 @@ class TableScreen(SharedBlank, DiamantScreen):
         """What stands in the main column: "waiting", "game" or "final" (:meth:`_show_part`)."""
         self._before_game: tuple[Widget, ...] = ()
         self._in_game: tuple[Widget, ...] = ()
-        self._has_game_parts = False
-        """Whether the screen, and so the game's parts, are mounted: until then nothing
-        may ask for them."""
         self._unsubscribe = None
         self._due_since: float | None = None
         """When the round's first decision reached this screen: older keys never decide."""
@@ -190,9 +187,15 @@ class TableScreen(SharedBlank, DiamantScreen):
         )
         return self._in_game
 
+    @property
+    def _game_shown(self) -> bool:
+        """Whether the game's parts are on the screen (from the game's start on): before
+        it the waiting panel stands in their place, and nothing may be told on their note
+        line or focused among their buttons."""
+        return self._part not in (None, "waiting")
+
     def on_mount(self) -> None:
         self._parts.decision.watching = self.seat is None
-        self._has_game_parts = True
         self._unsubscribe = self.member.subscribe(self._on_table_update)
 
     def on_unmount(self) -> None:
@@ -426,7 +429,7 @@ class TableScreen(SharedBlank, DiamantScreen):
                 # note line: a toast costs a layout of the whole screen coming and going,
                 # and a crowd chatting would cost each of its apps one for each line.
                 # (Not over why a line was refused: that came after this line was said.)
-                if (line.author == self.member.name and self._has_game_parts
+                if (line.author == self.member.name and self._game_shown
                         and time.monotonic() >= self._refusal_until):
                     self._parts.decision.said(self.app.t("chat.you_said", line=line.text))
                 continue
@@ -651,7 +654,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         if now < self._refusal_until:
             return
         self._refusal_until = now + REFUSAL_SHOWN
-        if self.seat is None and self._has_game_parts:
+        if self.seat is None and self._game_shown:
             # A spectator reads it on their note line (as their own lines): a crowd
             # watching is who meets the spectators' allowance, each of them at once.
             self._parts.decision.said(error.text(self.app.t))
@@ -674,7 +677,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         chat.remove_class("-open")
         if self._part == "final":
             self.focus_next(Button)  # the final scores' first button
-        elif not self._has_game_parts or self.seat is None:
+        elif not self._game_shown or self.seat is None:
             self.set_focus(None)  # no buttons (yet, or ever) to go back to
         else:
             self._parts.decision.focus_choice(Decision.CONTINUE)
