@@ -223,3 +223,30 @@ async def test_the_round_summary_is_fitted_to_the_terminal_before_its_first_layo
         summary = app.screen.query_one(RoundSummary)
         assert heights and heights[0] == 23
         assert summary.size.height == 23
+
+
+async def test_the_final_scores_come_in_one_frame_with_their_button_focused():
+    """The game's end reaches a seat's terminal as one frame: the last card, the final
+    scores and the focused Rematch button together, at the first game's end (the scores
+    made) and at a later one (shown again). Textual's focus() waits for the app's
+    pending messages, so the focused look came a frame after the scores, for every
+    seat at every game's end."""
+    table = whole_game(FixedTable(), last_card=False)
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        counts = []
+        for game in range(2):
+            await settled(pilot)
+            frames = FrameCounter(app)
+            table.reveal(H("boulders"))  # the second: the fifth round, and the game, end
+            await until(pilot, lambda: final_shown(app))
+            await settled(pilot)
+            counts.append(frames.frames)
+            app._display = frames._display  # (the next game counts afresh)
+            assert app.focused.id == "rematch"
+            assert "Final scores" in screen_text(app)
+            table.rematch()
+            await until(pilot, lambda: not final_shown(app))
+            await settled(pilot)
+            whole_game(table, last_card=False)
+        assert counts == [1, 1], counts

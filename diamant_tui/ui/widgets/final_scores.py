@@ -199,7 +199,9 @@ class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
         self.query_one(_Scores).show(view)
         if not isinstance(self.screen.focused, Input):
             # Not from a chat line being typed: its next keys would press these buttons.
-            self.query_one("#rematch" if self.may_vote else "#quit", Button).focus()
+            # At once, not as Textual's focus() does, once the app's pending messages are
+            # handled: the focused look then came a frame after the scores.
+            self.screen.set_focus(self.query_one("#rematch" if self.may_vote else "#quit", Button))
         self.show_votes(self._votes)
 
     def hide(self) -> None:
