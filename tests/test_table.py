@@ -560,6 +560,39 @@ async def test_a_rematch_starts_when_every_person_has_voted():
     await table.close()
 
 
+async def test_the_vote_that_starts_a_rematch_reaches_the_others_with_the_new_game():
+    """The last vote, or the departure of the last person who had not voted, starts the
+    rematch: nobody gets an update of it alone (a frame for every screen that the new
+    game's first card replaced a moment later), only the new game with its first card.
+    A vote that does not complete the agreement is told at once."""
+    table = Table(settings(seats=5, bots=("cards:2", "cards:3"), timer=0.01), creator="k1")
+    ann, bob, cy = (table.sit(n, f"k-{n}") for n in ("ann", "bob", "cy"))
+    seen = Recorder()
+    table.watch("sam", "k-sam").subscribe(seen)
+    await _finished(table)
+    for person in (ann, bob, cy):
+        person.wake()
+    count = len(seen.updates)
+    ann.vote_rematch()
+    bob.vote_rematch()
+    assert [u.rematch_votes for u in seen.updates[count:]] == [{ann.seat}, {ann.seat, bob.seat}]
+    cy.vote_rematch()
+    await until(lambda: seen.last.status is TableStatus.PLAYING)
+    assert [type(e) for e in seen.last.events] == [RoundStarted, CardRevealed]
+    assert len(seen.updates) == count + 3, [u.status for u in seen.updates[count:]]
+    await _finished(table)
+    for person in (ann, bob, cy):
+        person.wake()
+    ann.vote_rematch()
+    bob.vote_rematch()
+    count = len(seen.updates)
+    cy.leave()  # the last one who had not voted
+    await until(lambda: seen.last.status is TableStatus.PLAYING)
+    assert len(seen.updates) == count + 1, [u.status for u in seen.updates[count:]]
+    assert not seen.last.seats[cy.seat].connected
+    await table.close()
+
+
 async def test_a_rematch_never_starts_on_one_persons_say_so():
     table = Table(settings(seats=4, bots=("cards:2", "cards:3"), timer=0.01), creator="k1")
     ann, bob = table.sit("ann", "k1"), table.sit("bob", "k2")

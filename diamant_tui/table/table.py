@@ -328,8 +328,8 @@ class Table:
                 self._seats[member.seat].connected = False
                 self._set_away(member.seat)
             self._state.votes.discard(member.seat)
-        self._updates.publish(())
-        self._rematch_if_agreed()
+        if not self._rematch_if_agreed():
+            self._updates.publish(())  # (else told with the new game, as a last vote is)
 
     def _wake(self, member: Member) -> None:
         seat = self._seats.check(member, seated=False)
@@ -384,15 +384,21 @@ class Table:
         assert seat is not None
         self._seats[seat].away = False  # voting is being at the keyboard
         self._state.votes.add(seat)
-        self._updates.publish(())
-        self._rematch_if_agreed()
+        if not self._rematch_if_agreed():
+            self._updates.publish(())
+        # The vote that completes the agreement goes out with the new game: told on its
+        # own, it was a frame for every screen at the table that the game's first card
+        # replaced a moment later.
 
-    def _rematch_if_agreed(self) -> None:
+    def _rematch_if_agreed(self) -> bool:
+        """Start the rematch if every person who may vote has voted; whether it began."""
         votes = self._state.votes
         if self.status is not TableStatus.FINISHED or not votes:
-            return
+            return False
         if all(seat in votes for seat in self._seats.rematch_voters()):
             self.rematch()
+            return True
+        return False
 
     # -- the host's commands -----------------------------------------------------------
 
