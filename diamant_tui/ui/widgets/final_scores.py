@@ -12,7 +12,7 @@ from textual.widgets import Button, Input, Label
 from ...engine.view import PlayerView
 from ...table import Member, TableUpdate
 from ..veils import veil
-from .direct_repaint import RepaintedDirectly
+from .blank_containers import SharedBlank
 from .one_layout import SizedInOneLayout
 from .score_table import ScoreTable
 from .shared_lines import SharedLines
@@ -23,11 +23,11 @@ from .shared_lines import SharedLines
 # What changes as they are shown (the scores, the winners' line) asks for its layout at
 # once (.direct_repaint), not once its own loop is idle: that came after the layout that
 # shows them, and laid the screen out again.
-class _Box(SizedInOneLayout, Vertical):
+class _Box(SharedBlank, SizedInOneLayout, Vertical):
     """The final scores' frame."""
 
 
-class _Buttons(SizedInOneLayout, Horizontal):
+class _Buttons(SharedBlank, SizedInOneLayout, Horizontal):
     """The row of the final scores' buttons."""
 
 
@@ -75,7 +75,7 @@ class _Scores(SizedInOneLayout, SharedLines, ScoreTable):
         self.refresh(layout=not same)
 
 
-class FinalScores(RepaintedDirectly, SizedInOneLayout, Vertical):
+class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
     """Final scores and the rematch vote, a part of the table screen, laid over the cave.
 
     Not a screen of its own: a new screen for every seat at every game's end composed,

@@ -14,6 +14,7 @@ from ...engine.view import PlayerView, RoundResult
 from ..cells import cell, widest
 from ..describe import RUBY, hazard_name
 from ..veils import veil
+from .blank_containers import SharedBlank
 from .direct_repaint import RepaintedDirectly
 from .drawn_runs import DrawnFromText, group_lines
 from .one_layout import SizedInOneLayout
@@ -76,7 +77,7 @@ class SummaryBox(RepaintedDirectly, SizedInOneLayout, DrawnFromText, Static):
         return super().get_content_height(container, viewport, width)
 
 
-class RoundSummary(RepaintedDirectly, Vertical):
+class RoundSummary(SharedBlank, Vertical):
     """How the round that just ended went, over the table (not the last round: the final
     scores sum up the game instead); Enter, Space or Escape closes it (the table screen's
     keys).
@@ -88,7 +89,9 @@ class RoundSummary(RepaintedDirectly, Vertical):
     (:mod:`~diamant_tui.ui.veils`): by its display style each cost a layout of the whole
     screen, and a CSS class would restyle it and everything in it. Its box takes its size
     in one layout (:mod:`.one_layout`); the summary itself does not: so sized, its first
-    showing sent every seat the whole screen.
+    showing sent every seat the whole screen. Its blank lines around the box, which
+    the compositor asks for at every round's end, are drawn once for every app
+    (:class:`~.blank_containers.SharedBlank`).
     """
 
     # Over the table down to the footer (its height is set to leave the footer's line, see
