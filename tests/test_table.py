@@ -547,7 +547,7 @@ async def test_a_rematch_starts_when_every_person_has_voted():
     first = table.game
     ann.vote_rematch()
     assert table.status is TableStatus.FINISHED
-    assert watcher.last.rematch_votes == {ann.seat}
+    await until(lambda: watcher.last.rematch_votes == {ann.seat})  # within MARKS_DELAY
     assert watcher.last.rematch_voters == {ann.seat, bob.seat}
     bob.vote_rematch()
     assert table.status is TableStatus.PLAYING and table.game is not first
@@ -560,36 +560,54 @@ async def test_a_rematch_starts_when_every_person_has_voted():
     await table.close()
 
 
-async def test_the_vote_that_starts_a_rematch_reaches_the_others_with_the_new_game():
-    """The last vote, or the departure of the last person who had not voted, starts the
-    rematch: nobody gets an update of it alone (a frame for every screen that the new
-    game's first card replaced a moment later), only the new game with its first card.
-    A vote that does not complete the agreement is told at once."""
-    table = Table(settings(seats=5, bots=("cards:2", "cards:3"), timer=0.01), creator="k1")
+async def test_a_vote_reaches_its_voter_at_once_and_the_others_within_the_marks_delay():
+    """As a decision's mark: whoever votes for a rematch sees it at once, the others with
+    the next update, at the latest the marks' delay later (votes come close together as
+    a game ends, and each was a frame for every screen at the table). The vote that
+    completes the agreement, or the departure of the last person who had not voted,
+    starts the rematch: nobody gets an update of it alone (a frame that the new game's
+    first card replaced a moment later), only the new game with its first card."""
+    table = Table(settings(seats=5, bots=("cards:2", "cards:3"), timer=0.01), creator="k1",
+                  marks_delay=0.3)
     ann, bob, cy = (table.sit(n, f"k-{n}") for n in ("ann", "bob", "cy"))
-    seen = Recorder()
-    table.watch("sam", "k-sam").subscribe(seen)
+    seen = {name: Recorder() for name in ("ann", "bob", "sam")}
+    ann.subscribe(seen["ann"])
+    bob.subscribe(seen["bob"])
+    table.watch("sam", "k-sam").subscribe(seen["sam"])
     await _finished(table)
     for person in (ann, bob, cy):
         person.wake()
-    count = len(seen.updates)
+    await asyncio.sleep(0.4)  # (the wakes' updates are put off too)
+    count = {name: len(r.updates) for name, r in seen.items()}
+
+    def new(name: str) -> list:
+        return [u.rematch_votes for u in seen[name].updates[count[name]:]]
+
     ann.vote_rematch()
     bob.vote_rematch()
-    assert [u.rematch_votes for u in seen.updates[count:]] == [{ann.seat}, {ann.seat, bob.seat}]
+    assert new("ann") == [{ann.seat}] and new("bob") == [{ann.seat, bob.seat}]
+    assert new("sam") == []
+    await until(lambda: new("sam"))
+    assert new("sam") == [{ann.seat, bob.seat}]
+    assert new("ann") == [{ann.seat}, {ann.seat, bob.seat}]
+    assert new("bob") == [{ann.seat, bob.seat}], "nothing new for whoever saw it all"
+    count = {name: len(r.updates) for name, r in seen.items()}
     cy.vote_rematch()
-    await until(lambda: seen.last.status is TableStatus.PLAYING)
-    assert [type(e) for e in seen.last.events] == [RoundStarted, CardRevealed]
-    assert len(seen.updates) == count + 3, [u.status for u in seen.updates[count:]]
+    watcher = seen["sam"]
+    await until(lambda: watcher.last.status is TableStatus.PLAYING)
+    assert [type(e) for e in watcher.last.events] == [RoundStarted, CardRevealed]
+    assert len(watcher.updates) == count["sam"] + 1, [u.status for u in watcher.updates[count["sam"]:]]
     await _finished(table)
     for person in (ann, bob, cy):
         person.wake()
     ann.vote_rematch()
     bob.vote_rematch()
-    count = len(seen.updates)
+    await asyncio.sleep(0.4)
+    count = len(watcher.updates)
     cy.leave()  # the last one who had not voted
-    await until(lambda: seen.last.status is TableStatus.PLAYING)
-    assert len(seen.updates) == count + 1, [u.status for u in seen.updates[count:]]
-    assert not seen.last.seats[cy.seat].connected
+    await until(lambda: watcher.last.status is TableStatus.PLAYING)
+    assert len(watcher.updates) == count + 1, [u.status for u in watcher.updates[count:]]
+    assert not watcher.last.seats[cy.seat].connected
     await table.close()
 
 

@@ -82,6 +82,9 @@ class Updates:
         self._owed: tuple[Attendee, asyncio.TimerHandle] | None = None
         """Whoever ended the turn, and the timer that sends them their choice alone if the
         card is late."""
+        self._behind: set[Attendee] = set()
+        """Members not yet sent a change put off for them (:meth:`told_first`): the
+        update put off goes to them too, not only to those owed marks."""
 
     def subscribe(self, member: Attendee, callback: Listener) -> Callable[[], None]:
         """Send ``member``'s updates to ``callback``, starting with one now; returns the
@@ -121,6 +124,7 @@ class Updates:
             # that came first.
             events, self._ahead = self._ahead + events, ()
         held, self._held = self._held, []
+        behind, self._behind = self._behind, set()
         self.cancel()  # this update carries whatever was put off
         only_marks = put_off and not events and not self._chat_waiting
         if self._chat_waiting:
@@ -130,7 +134,7 @@ class Updates:
         for member, callback in list(self._seats.members.items()):
             if callback is not None:
                 mine = tuple(event for sent, event in held if member not in sent)
-                if only_marks and not mine:
+                if only_marks and not mine and member not in behind:
                     continue
                 self._send(member, callback, mine + events, shared)
 
@@ -142,6 +146,21 @@ class Updates:
         too many. It is saved as a change now."""
         self._on_change()
         self._ahead += tuple(events)
+
+    def told_first(self, member: Attendee) -> None:
+        """A change made by ``member`` (a vote for a rematch): they see it at once, the
+        others with the next update, at the latest :data:`MARKS_DELAY` later, as they
+        see a decision mark. Votes come close together as a game ends, and each went
+        out to the whole table, a frame for every screen."""
+        self._on_change()
+        if self._marks_delay <= 0:
+            self.publish((), changed=False)
+            return
+        callback = self._seats.members.get(member)
+        if callback is not None:
+            self._send(member, callback, (), self._shared())
+        self._behind = {other for other in self._seats.members if other is not member}
+        self._publish_within(self._marks_delay)
 
     def decided(self, events: list[Event], decider: Attendee | None = None) -> None:
         """Send the events of a decision (by ``decider``, or by a computer player).
