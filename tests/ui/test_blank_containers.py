@@ -22,22 +22,11 @@ async def test_seats_at_a_table_share_the_lines_of_its_containers():
     forget_shared_lines()
     table = mid_round(FixedTable())
     async with AsyncExitStack() as stack:
-        pilots = []
-        for seat in (0, 1):
-            app = DiamantApp(lang="en", member=table.member(seat))
-            pilots.append(await stack.enter_async_context(app.run_test(size=(80, 24))))
-        for pilot in pilots:
-            await settled(pilot)
+        pilots = await _two_players(stack, table)
         ana, bruno = (pilot.app.screen for pilot in pilots)
-        pairs = [(ana, bruno)] + [(ana.query_one(c), bruno.query_one(c)) for c in CONTAINERS]
-        for mine, theirs in pairs:
-            assert mine.size == theirs.size and mine.size.area, mine
-            lines = drawn_lines(mine)
-            assert all(a is b for a, b in zip(lines, drawn_lines(theirs), strict=True)), mine
-            # What stock Textual draws for that widget alone.
-            own = Widget.render_lines(mine, Region(0, 0, *mine.size))
-            assert [line.text for line in lines] == [line.text for line in own], mine
-            assert [list(line) for line in lines] == [list(line) for line in own], mine
+        _same_lines_as_textual_draws(ana, bruno)
+        for container in CONTAINERS:
+            _same_lines_as_textual_draws(ana.query_one(container), bruno.query_one(container))
 
 
 async def test_seats_share_the_blank_lines_of_the_round_summary_and_the_final_scores():
@@ -47,12 +36,7 @@ async def test_seats_share_the_blank_lines_of_the_round_summary_and_the_final_sc
     forget_shared_lines()
     table = FixedTable()
     async with AsyncExitStack() as stack:
-        pilots = []
-        for seat in (0, 1):
-            app = DiamantApp(lang="en", member=table.member(seat))
-            pilots.append(await stack.enter_async_context(app.run_test(size=(80, 24))))
-        for pilot in pilots:
-            await settled(pilot)
+        pilots = await _two_players(stack, table)
         after_disaster(table)
         for pilot in pilots:
             await until(pilot, lambda app=pilot.app: summary_shown(app))
@@ -68,9 +52,23 @@ async def test_seats_share_the_blank_lines_of_the_round_summary_and_the_final_sc
             _same_lines_as_textual_draws(ana.query_one(part), bruno.query_one(part))
 
 
+async def _two_players(stack: AsyncExitStack, table: FixedTable) -> list:
+    """Ana's and Bruno's apps at ``table``, at 80x24, settled: their pilots."""
+    pilots = []
+    for seat in (0, 1):
+        app = DiamantApp(lang="en", member=table.member(seat))
+        pilots.append(await stack.enter_async_context(app.run_test(size=(80, 24))))
+    for pilot in pilots:
+        await settled(pilot)
+    return pilots
+
+
 def _same_lines_as_textual_draws(mine: Widget, theirs: Widget) -> None:
+    """The two widgets' lines are the same lines, not a copy each, and they are what
+    stock Textual draws for that widget alone."""
     assert mine.size == theirs.size and mine.size.area, mine
     lines = drawn_lines(mine)
     assert all(a is b for a, b in zip(lines, drawn_lines(theirs), strict=True)), mine
     own = Widget.render_lines(mine, Region(0, 0, *mine.size))
+    assert [line.text for line in lines] == [line.text for line in own], mine
     assert [list(line) for line in lines] == [list(line) for line in own], mine

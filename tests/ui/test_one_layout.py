@@ -132,19 +132,25 @@ async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkey
     made, veiled, and shown in the one layout that places them (made as the cave was
     hidden, they took two or three: the scores placed, then their parts, then their
     sizes). After a rematch the next game's end lays out nothing: the veil comes off
-    with the new scores (hiding the cave for them laid the screen out twice a game)."""
+    with the new scores (hiding the cave for them laid the screen out twice a game).
+    Each game's end reaches the terminal as one frame, the Rematch button focused in it
+    (Textual's focus() waits for the app's pending messages: the focused look came a
+    frame after the scores)."""
     layouts = screen_layouts(monkeypatch)
     table = whole_game(FixedTable(), last_card=False)
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
-        counts = []
+        counts, frames = [], []
         for game in range(2):
             await settled(pilot)
             layouts.clear()
+            counter = FrameCounter(app)
             table.reveal(H("boulders"))  # the second: the fifth round, and the game, end
             await until(pilot, lambda: final_shown(app))
             await settled(pilot)
             counts.append(len([s for s in layouts if s is app.screen]))
+            frames.append(counter.frames)
+            app._display = counter._display  # (the next game's end is counted afresh)
             text = screen_text(app)
             assert "Final scores" in text and "Ana" in text and "Rematch" in text
             assert app.focused.id == "rematch"
@@ -154,6 +160,7 @@ async def test_the_games_end_lays_the_screen_out_once_the_scores_are_made(monkey
             assert "Final scores" not in screen_text(app)
             whole_game(table, last_card=False)
         assert counts == [1, 0], counts
+        assert frames == [1, 1], frames
 
 
 @asynccontextmanager
@@ -224,29 +231,3 @@ async def test_the_round_summary_is_fitted_to_the_terminal_before_its_first_layo
         assert heights and heights[0] == 23
         assert summary.size.height == 23
 
-
-async def test_the_final_scores_come_in_one_frame_with_their_button_focused():
-    """The game's end reaches a seat's terminal as one frame: the last card, the final
-    scores and the focused Rematch button together, at the first game's end (the scores
-    made) and at a later one (shown again). Textual's focus() waits for the app's
-    pending messages, so the focused look came a frame after the scores, for every
-    seat at every game's end."""
-    table = whole_game(FixedTable(), last_card=False)
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        counts = []
-        for game in range(2):
-            await settled(pilot)
-            frames = FrameCounter(app)
-            table.reveal(H("boulders"))  # the second: the fifth round, and the game, end
-            await until(pilot, lambda: final_shown(app))
-            await settled(pilot)
-            counts.append(frames.frames)
-            app._display = frames._display  # (the next game counts afresh)
-            assert app.focused.id == "rematch"
-            assert "Final scores" in screen_text(app)
-            table.rematch()
-            await until(pilot, lambda: not final_shown(app))
-            await settled(pilot)
-            whole_game(table, last_card=False)
-        assert counts == [1, 1], counts
