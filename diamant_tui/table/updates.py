@@ -3,8 +3,8 @@
 Every change reaches every member as a :class:`~diamant_tui.table.info.TableUpdate`: their
 own view, the events since their last update, the seats, the chat. Each update is a frame
 for every screen at the table, so :class:`Updates` sends fewer of them where nobody loses
-by it: a mark that someone has decided reaches the others a moment later
-(:data:`MARKS_DELAY`), a turn's choices reach them with the card that follows (and reach
+by it: a mark that someone has decided, or a vote for a rematch, reaches the others a
+moment later (:data:`MARKS_DELAY`), a turn's choices reach them with the card that follows (and reach
 whoever ended the turn with it too, when it is due: :data:`CARD_GRACE`), lines of chat
 said close together go out together, and whatever was put off rides on the next
 update, one timer for all of it.
@@ -30,9 +30,10 @@ log = logging.getLogger("diamant_tui.table")
 CHAT_GATHER_PEOPLE = 10
 """Past this many people at a table, chat updates are gathered for proportionally longer."""
 MARKS_DELAY = 1.0
-"""Seconds the others may wait to see that a player has decided. Marks made meanwhile go
-out together, or with the card when the turn ends first: every update is a frame for
-every screen at the table, and one per decision was most of what a table cost a server.
+"""Seconds the others may wait to see that a player has decided (or asked for a rematch).
+Marks made meanwhile go out together, or with the card when the turn ends first: every
+update is a frame for every screen at the table, and one per decision was most of what a
+table cost a server.
 A second is about when a wait begins to be noticed, that is when who is still choosing
 starts to matter. Whoever decides sees it at once."""
 CARD_GRACE = 0.05
