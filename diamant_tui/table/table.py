@@ -384,11 +384,11 @@ class Table:
         assert seat is not None
         self._seats[seat].away = False  # voting is being at the keyboard
         self._state.votes.add(seat)
-        if not self._rematch_if_agreed():
-            self._updates.told_first(member)  # the others within a second, as a mark
         # The vote that completes the agreement goes out with the new game: told on its
         # own, it was a frame for every screen at the table that the game's first card
         # replaced a moment later.
+        if not self._rematch_if_agreed():
+            self._updates.told_first(member)  # the others within a second, as a mark
 
     def _rematch_if_agreed(self) -> bool:
         """Start the rematch if every person who may vote has voted; whether it began."""

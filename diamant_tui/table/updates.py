@@ -4,10 +4,10 @@ Every change reaches every member as a :class:`~diamant_tui.table.info.TableUpda
 own view, the events since their last update, the seats, the chat. Each update is a frame
 for every screen at the table, so :class:`Updates` sends fewer of them where nobody loses
 by it: a mark that someone has decided, or a vote for a rematch, reaches the others a
-moment later (:data:`MARKS_DELAY`), a turn's choices reach them with the card that follows (and reach
-whoever ended the turn with it too, when it is due: :data:`CARD_GRACE`), lines of chat
-said close together go out together, and whatever was put off rides on the next
-update, one timer for all of it.
+moment later (:data:`MARKS_DELAY`), a turn's choices reach them with the card that
+follows (and reach whoever ended the turn with it too, when it is due:
+:data:`CARD_GRACE`), lines of chat said close together go out together, and whatever was
+put off rides on the next update, one timer for all of it.
 """
 
 from __future__ import annotations
