@@ -3,6 +3,7 @@ together is still drawn together, in one frame."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import replace
 
@@ -81,3 +82,49 @@ async def test_a_widget_drawn_again_whole_asks_its_screen_nothing_of_its_size(mo
         drawn = "".join(segment.text for strip in bar.render_lines(bar.size.region)
                         for segment in strip)
         assert f"card {bar.state.step}" in drawn
+
+
+
+async def _frames_reach(frames: FrameCounter, count: int) -> None:
+    """Wait until ``count`` frames are written, then a few of the screen's timer periods
+    more. (The pilot's own waits post to the screen, and the screen leaves an update
+    whose handling finds messages waiting to be drawn at its idle, with them.)"""
+    for _ in range(400):
+        if frames.frames >= count:
+            break
+        await asyncio.sleep(0.005)
+    await asyncio.sleep(0.1)
+
+
+async def test_a_table_update_is_drawn_as_it_is_handled_not_at_the_screens_timer(monkeypatch):
+    """A table's update is drawn at the end of its handling: the screen's update timer
+    (a turn of the event loop, and its sleep another) never wakes for it. Updates that
+    wait for the screen together are still drawn in one frame."""
+    from textual.timer import Timer
+
+    ticks: list[str] = []
+    tick = Timer._tick
+
+    async def counted(self, **kwargs):
+        ticks.append(self.name)
+        return await tick(self, **kwargs)
+
+    monkeypatch.setattr(Timer, "_tick", counted)
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        frames = FrameCounter(app)
+        ticks.clear()
+        table.decide(Ana="continue")  # her own choice
+        await _frames_reach(frames, 1)
+        table.reveal(T(4))  # a card
+        await _frames_reach(frames, 2)
+        assert frames.frames == 2 and "4" in ESCAPES.sub("", frames.sent[-1])
+        assert "screen_update" not in ticks, ticks
+        frames.reset()
+        table.everyone("continue")
+        table.reveal(T(7))  # two updates waiting together
+        await _frames_reach(frames, 1)
+        assert frames.frames == 1 and "7" in ESCAPES.sub("", frames.sent[0])
+        assert "screen_update" not in ticks, ticks

@@ -89,11 +89,13 @@ async def test_seats_share_the_looks_of_their_keys_and_buttons_yet_keep_their_ow
         drawn.clear()
         table.reveal(T(17))
         for pilot in (ana, dmytro):
-            await until(pilot, lambda app=pilot.app: "Continue [c]" in screen_text(app))
+            # (Waiting on what the screen shows would draw it, as it stood, for the test.)
+            await until(pilot, lambda app=pilot.app: "17" in str(app.screen.query_one(CavePath).path))
             await settled(pilot)
         # One app drew the bar and the two buttons; the other took them as drawn.
         assert drawn.count("KeyBar") == 1, drawn
         assert drawn.count("ChoiceButton") == 2, drawn
+        assert all("Continue [c]" in screen_text(pilot.app) for pilot in (ana, dmytro))
         await ana.press("c")
         await until(ana, lambda: "▶ Continue ✔" in screen_text(ana.app))
         await settled(dmytro)

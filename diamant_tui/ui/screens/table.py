@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.messages import Prompt
 from textual.widget import Widget
 from textual.widgets import Button, Input
 
@@ -54,6 +55,11 @@ SPECTATOR_DELAY = 0.2
 """Seconds a spectator's screen lets the table's updates wait (those arriving meanwhile
 are drawn together): every screen at a table draws each update, and on a server they all
 take turns on one processor, so the players' screens, which have turns to take, go first."""
+
+
+_NOT_WAITING = (type(None), Prompt)
+"""What the message the screen's loop holds back may be for an update to be drawn at
+once (:meth:`TableScreen._draw_now`): none, or a prompt to go idle."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +233,25 @@ class TableScreen(SharedBlank, DiamantScreen):
             # Told whatever became of this screen meanwhile, as it was when the update
             # bubbled up to it.
             self.app.table_update_shown(message.update)
+        self._draw_now()
+
+    def _draw_now(self) -> None:
+        """Draw what the update changed now, not at the screen's timer.
+
+        Textual draws a screen from a timer of its own, woken when the screen is idle:
+        the update's frame waited for the timer's task to take its turn on the event
+        loop, behind whatever the other seats had queued meanwhile, and its sleep after
+        the frame was one more turn (at every card, for every seat). Drawn here, at the
+        end of the update's handling, when no other message waits (those are drawn
+        together, at the screen's idle, as Textual would; a prompt to go idle, which a
+        widget changed by the update asks for, is no message of that kind).
+        ``_on_timer_update``, Textual's own frame, the queue's ``values`` and the message
+        the loop has taken out to look at (``_pending_message``) are private: this relies
+        on the pinned minor version of Textual."""
+        if (self.is_current and not self.app._batch_count
+                and type(self._pending_message) in _NOT_WAITING
+                and all(type(waiting) is Prompt for waiting in self._message_queue.values)):
+            self._on_timer_update()
 
     async def _show_update(self, message: TableUpdated) -> None:
         update = message.update
