@@ -98,8 +98,9 @@ async def _frames_reach(frames: FrameCounter, count: int) -> None:
 
 async def test_a_table_update_is_drawn_as_it_is_handled_not_at_the_screens_timer(monkeypatch):
     """A table's update is drawn at the end of its handling: the screen's update timer
-    (a turn of the event loop, and its sleep another) never wakes for it. Updates that
-    wait for the screen together are still drawn in one frame."""
+    (a turn of the event loop, and its sleep another) never wakes for it, and the
+    screen handles no other message for it (no prompt to go idle). Updates that wait for
+    the screen together are still drawn in one frame."""
     from textual.timer import Timer
 
     ticks: list[str] = []
@@ -114,6 +115,9 @@ async def test_a_table_update_is_drawn_as_it_is_handled_not_at_the_screens_timer
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
+        handled: list[str] = []
+        app.screen.message_signal.subscribe(
+            app.screen, lambda message: handled.append(type(message).__name__), immediate=True)
         frames = FrameCounter(app)
         ticks.clear()
         table.decide(Ana="continue")  # her own choice
@@ -122,6 +126,7 @@ async def test_a_table_update_is_drawn_as_it_is_handled_not_at_the_screens_timer
         await _frames_reach(frames, 2)
         assert frames.frames == 2 and "4" in ESCAPES.sub("", frames.sent[-1])
         assert "screen_update" not in ticks, ticks
+        assert handled == ["TableUpdated", "TableUpdated"], handled
         frames.reset()
         table.everyone("continue")
         table.reveal(T(7))  # two updates waiting together

@@ -139,6 +139,10 @@ class TableScreen(SharedBlank, DiamantScreen):
         """The game log, whose widget is made when it is first shown (:meth:`_want_log`)."""
         self._parts: _GameParts | None = None
         """The game's widgets, once made (:meth:`_game_parts`); used once mounted."""
+        self.idle_follows = False
+        """Whether the screen's loop is handling a table's update, after which it goes
+        idle by itself (:class:`~diamant_tui.ui.widgets.direct_repaint.RepaintedDirectly`
+        asks)."""
 
     @property
     def game_goes_on(self) -> bool:
@@ -227,13 +231,27 @@ class TableScreen(SharedBlank, DiamantScreen):
     # -- updates -------------------------------------------------------------------
 
     async def on_table_updated(self, message: TableUpdated) -> None:
+        # The screen's loop goes idle after this message (or after those waiting behind
+        # it): the widgets the update changes need not prompt it to (see
+        # RepaintedDirectly), which was one more message to handle, for every seat at
+        # every update.
+        self.idle_follows = True
         try:
             await self._show_update(message)
         finally:
+            self.idle_follows = False
             # Told whatever became of this screen meanwhile, as it was when the update
             # bubbled up to it.
             self.app.table_update_shown(message.update)
         self._draw_now()
+
+    def _on_idle(self, event: events.Idle) -> None:
+        if type(self._pending_message) is TableUpdated:
+            # Textual goes idle between a message and the one its loop has taken out to
+            # look at: here another update, after which the screen draws both at once
+            # (:meth:`_draw_now`). Textual's idle (the screen's, next in the classes'
+            # order) would wake the screen's timer for nothing meanwhile.
+            event.prevent_default()
 
     def _draw_now(self) -> None:
         """Draw what the update changed now, not at the screen's timer.

@@ -15,8 +15,10 @@ together must still be drawn together (the round's last card and its summary lai
 it, a widget and the line it grows), and a layout asked the long way would come a frame
 after the repaints asked the short way. A recomposition, a screen not on show (being
 made, or under another: it is drawn whole when shown) or a batch of updates goes
-Textual's way. ``Widget._set_dirty``, the screen's ``_dirty_widgets`` and
-``_compositor`` are private: this relies on the pinned minor version of Textual.
+Textual's way. The screen is then prompted to go idle (a message), unless it says it
+will anyway (``idle_follows``: the table's screen while it handles a table's update).
+``Widget._set_dirty``, the screen's ``_dirty_widgets`` and ``_compositor`` are private:
+this relies on the pinned minor version of Textual.
 """
 
 from __future__ import annotations
@@ -87,5 +89,6 @@ class RepaintedDirectly:
                 if not ancestor.styles.auto_dimensions:
                     break
             screen.post_message(messages.Layout(widget))
-        screen.check_idle()
+        if not getattr(screen, "idle_follows", False):
+            screen.check_idle()
         return widget
