@@ -84,7 +84,6 @@ async def test_a_widget_drawn_again_whole_asks_its_screen_nothing_of_its_size(mo
         assert f"card {bar.state.step}" in drawn
 
 
-
 async def _frames_reach(frames: FrameCounter, count: int) -> None:
     """Wait until ``count`` frames are written, then a few of the screen's timer periods
     more. (The pilot's own waits post to the screen, and the screen leaves an update

@@ -261,8 +261,9 @@ class TableScreen(SharedBlank, DiamantScreen):
         loop, behind whatever the other seats had queued meanwhile, and its sleep after
         the frame was one more turn (at every card, for every seat). Drawn here, at the
         end of the update's handling, when no other message waits (those are drawn
-        together, at the screen's idle, as Textual would; a prompt to go idle, which a
-        widget changed by the update asks for, is no message of that kind).
+        together, at the screen's idle, as Textual would; a prompt to go idle, which
+        the widgets changed by the update no longer send but other code may, is no
+        message of that kind).
         ``_on_timer_update``, Textual's own frame, the queue's ``values`` and the message
         the loop has taken out to look at (``_pending_message``) are private: this relies
         on the pinned minor version of Textual."""
