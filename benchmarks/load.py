@@ -107,6 +107,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the only cipher the clients offer, such as "
                              "aes128-ctr (default: asyncssh's list, of which the server "
                              "takes aes256-gcm@openssh.com)")
+    parser.add_argument("--app", choices=("game", "floor"), default="game",
+                        help="what each session runs on the server: the game's interface "
+                             "(default), or floor, one widget of plain text (see floor_app)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON on stdout (the table goes to stderr)")
     args = parser.parse_args(argv)
@@ -288,7 +291,8 @@ class Run:
         with load_server.temporary_data_dir() as data_dir:
             options = {"pace": args.pace, "seats": args.seats, "data_dir": data_dir,
                        "extra": (args.attack or 0) * 2 + 5,
-                       "profile": str(args.profile) if args.profile else None}
+                       "profile": str(args.profile) if args.profile else None,
+                       "app": args.app}
             server = ServerProcess(options)
             await server.start()
             await asyncio.sleep(1.0)  # let the server settle before reading its idle state
@@ -397,7 +401,7 @@ class Run:
             "config": {"seats": args.seats, "tables": len(self.sizes), "pace": args.pace,
                        "think": list(args.think), "games": args.games, "duration": args.duration,
                        "join_rate": args.join_rate, "seed": args.seed, "attack": args.attack,
-                       "screen": args.screen, "cipher": args.cipher},
+                       "screen": args.screen, "cipher": args.cipher, "app": args.app},
             "join_s": percentiles(joins),
             "join_by_wave_s": {"waiting": percentiles(join_times(waiting_people)),
                                "starting": percentiles(join_times(starting))},

@@ -188,7 +188,8 @@ def serve(conn: Connection, options: dict) -> None:
     """Run the server until SIGTERM (the process's entry point; see module docstring).
 
     ``options``: ``pace``, ``seats`` (to size the connection limits), ``data_dir`` and
-    optionally ``profile`` (a path for cProfile's statistics of the whole run).
+    optionally ``profile`` (a path for cProfile's statistics of the whole run) and ``app``
+    (``floor``: every session gets :class:`floor_app.FloorApp` instead of the game's).
     """
     # Apps of Textual are not to write to this process's terminal.
     logging.basicConfig(level=logging.WARNING, format="server: %(levelname)s %(name)s: %(message)s")
@@ -229,7 +230,12 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
         connect_rate=max(100.0, seats * 10.0), connect_burst=seats + 10,
         log_level="warning",
     )
-    server = GameServer(config)
+    app_factory = None
+    if options.get("app") == "floor":
+        from floor_app import floor_factory
+
+        app_factory = floor_factory
+    server = GameServer(config, app_factory=app_factory)
     await server.start()
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()

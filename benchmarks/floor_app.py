@@ -1,0 +1,192 @@
+"""The floor under a seat: each person's own Textual app, drawing the table as plain text.
+
+``load.py --app floor`` gives every SSH session this app instead of the game's interface:
+one widget of unstyled lines (the round bar, the path, the players, the person's choice,
+the round's end and the final scores), drawn the plain Textual way (the line API, a
+``refresh`` on every change), and nothing else: no lobby, no CSS of the game's, no
+buttons, no log. It sits at the same tables, gets the same updates from them, over the
+same SSH server, and shows the load generator's people what they read (``Round R/N · card
+C`` on the top line, ``Your turn``, ``Final scores``). So a run measures what a seat costs
+when its app draws next to nothing: what every seat pays for keeping a Textual app of its
+own (its messages, its frames, the SSH layer), under which the game's interface cannot go
+while each seat keeps one. The process-wide changes the game makes to how Textual gathers
+and sends a frame apply to it too (the server imports the interface).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from diamant_server.commands import CommandError, parse_command
+from diamant_server.console import client_environment, configure_app
+from diamant_server.lobby import Lobby, default_bot
+from rich.segment import Segment
+from textual import events
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+from diamant_tui.engine.errors import DiamantError
+from diamant_tui.engine.view import Decision, Phase, PlayerView
+from diamant_tui.table import TableSettings, TableStatus, TableUpdate
+
+if TYPE_CHECKING:
+    from diamant_server.session import GameSession
+
+log = logging.getLogger("floor_app")
+
+
+def plain_lines(table: str, update: TableUpdate) -> tuple[str, ...]:
+    """What the plain screen shows of ``update`` at ``table``, line by line."""
+    view = update.view
+    if view is None:
+        seated = ", ".join(seat.name for seat in update.seats if seat.name) or "nobody"
+        return (f"Table {table}: waiting ({seated})",)
+    lines = [f"Round {view.round}/{view.rounds} · card {view.step}", f"Table {table}",
+             "Path: " + " ".join(_card(place) for place in view.path), ""]
+    for player in view.players:
+        mark = ">" if player.seat == view.seat else " "
+        where = "cave" if player.in_cave else "camp"
+        tick = "*" if player.decided else " "
+        chest = "?" if player.chest is None else player.chest
+        lines.append(f"{mark} {player.name:<12} {where} {tick} carried {player.carried:>3}"
+                     f"  chest {chest}")
+    lines.append("")
+    lines.append(_decision(view))
+    if view.phase is Phase.ROUND_OVER and view.round_results:
+        lines.append(f"Round {view.round} of {view.rounds} is over")
+    if update.status is TableStatus.FINISHED:
+        # Once the table has finished (a moment after the last card): as the game's
+        # screen, which takes a vote for a rematch from then on.
+        scores = view.scores or ()
+        lines.append("Final scores: " + ", ".join(
+            f"{player.name} {score}" for player, score in zip(view.players, scores)))
+        lines.append("r: play again")
+    return tuple(lines)
+
+
+def _card(place) -> str:
+    return f"{place.card.code}({place.rubies})" if place.rubies else place.card.code
+
+
+def _decision(view: PlayerView) -> str:
+    if view.decision_due:
+        if view.my_decision is None:
+            return "Your turn: c to go on, l to leave"
+        return f"You chose: {view.my_decision.name.lower()}"
+    me = view.me
+    if me is not None and not me.in_cave:
+        return "At camp"
+    return ""
+
+
+class PlainLines(Widget):
+    """Lines of unstyled text, drawn through Textual's line API."""
+
+    DEFAULT_CSS = "PlainLines { height: 1fr; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: tuple[str, ...] = ()
+
+    def show(self, lines: tuple[str, ...]) -> None:
+        """Show ``lines`` from the top: a refresh of the lines that changed (a refresh of
+        the whole widget would send the whole screen at every change)."""
+        old, self.lines = self.lines, lines
+        width = self.size.width
+        changed = [Region(0, y, width, 1) for y in range(max(len(old), len(lines)))
+                   if y >= len(old) or y >= len(lines) or old[y] != lines[y]]
+        if changed:
+            self.refresh(*changed)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        text = self.lines[y][:width] if y < len(self.lines) else ""
+        return Strip([Segment(text.ljust(width))], width)
+
+
+class FloorApp(App[None]):
+    """One person's app: takes a seat at the table the session's command names, shows
+    it as :func:`plain_lines`, and passes ``c``, ``l`` and ``r`` to the table."""
+
+    class Updated(Message):
+        """The table sent this app's member an update."""
+
+        def __init__(self, update: TableUpdate) -> None:
+            super().__init__()
+            self.update = update
+
+    def __init__(self, session: GameSession, lobby: Lobby) -> None:
+        super().__init__()
+        self.session = session
+        self.lobby = lobby
+        self.member = None
+        self._unsubscribe = None
+        configure_app(self, client_environment(session.term_type, session.environment),
+                      log, session.id)
+
+    @property
+    def seated_in_a_game(self) -> bool:
+        """As the game's server app says (the fair share of the loop reads it)."""
+        member = self.member
+        return (member is not None and member.seat is not None and member.active
+                and member.table.status is TableStatus.PLAYING)
+
+    def compose(self) -> ComposeResult:
+        yield PlainLines()
+
+    def on_mount(self) -> None:
+        try:
+            command = parse_command(self.session.command or "")
+        except CommandError as exc:
+            self.exit(message=f"floor app: {exc}")
+            return
+        if command.verb != "play":
+            self.exit(message="floor app: only play TABLE [--seats N] [--bots N]")
+            return
+        identity = self.session.identity
+        table = self.lobby.get(command.name)
+        if table is None:
+            # As the game's server app makes it (the load generator fills small tables
+            # with computer players).
+            table = self.lobby.create(
+                TableSettings(name=command.name, rules=command.rules, seats=command.seats,
+                              bots=(default_bot(),) * command.bots, filler=default_bot(),
+                              pace=self.lobby.pace),
+                creator=identity.key, owner=identity.person, session=self.session.id)
+        self.member = table.sit(identity.name, identity.key)
+        self.lobby.take_seat(self.member, self)
+        self._unsubscribe = self.member.subscribe(
+            lambda update: self.post_message(self.Updated(update)))
+
+    def on_floor_app_updated(self, message: Updated) -> None:
+        assert self.member is not None
+        self.query_one(PlainLines).show(plain_lines(self.member.table.name, message.update))
+
+    def on_key(self, event: events.Key) -> None:
+        member = self.member
+        if member is None:
+            return
+        try:
+            if event.key == "c":
+                member.decide(Decision.CONTINUE)
+            elif event.key == "l":
+                member.decide(Decision.LEAVE)
+            elif event.key == "r":
+                member.vote_rematch()
+        except DiamantError:
+            pass  # a key at the wrong moment: the people of the benchmark never mean it
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self.member is not None:
+            self.lobby.release(self.member, self)
+
+
+def floor_factory(lobby: Lobby):
+    """The function the server's sessions call to build their app: a :class:`FloorApp`."""
+    return lambda session: FloorApp(session, lobby)
