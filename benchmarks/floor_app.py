@@ -1,16 +1,21 @@
 """The floor under a seat: each person's own Textual app, drawing the table as plain text.
 
 ``load.py --app floor`` gives every SSH session this app instead of the game's interface:
-one widget of unstyled lines (the round bar, the path, the players, the person's choice,
-the round's end and the final scores), drawn the plain Textual way (the line API, a
-``refresh`` on every change), and nothing else: no lobby, no CSS of the game's, no
-buttons, no log. It sits at the same tables, gets the same updates from them, over the
-same SSH server, and shows the load generator's people what they read (``Round R/N · card
-C`` on the top line, ``Your turn``, ``Final scores``). So a run measures what a seat costs
-when its app draws next to nothing: what every seat pays for keeping a Textual app of its
-own (its messages, its frames, the SSH layer), under which the game's interface cannot go
-while each seat keeps one. The process-wide changes the game makes to how Textual gathers
-and sends a frame apply to it too (the server imports the interface).
+one widget of unstyled lines (the round bar, the path, the players, the deck, the
+person's choice, the round's end and the final scores), drawn the plain Textual way (the
+line API, a ``refresh`` of the lines that changed), and nothing else: no lobby, no CSS of
+the game's, no buttons, no log. It sits at the same tables, gets the same updates from
+them, over the same SSH server, and shows the load generator's people what they read
+(``Round R/N · card C`` on the top line, ``Your turn``, ``Final scores``). So a run
+measures what a seat costs when its app draws next to nothing: what every seat pays for
+keeping a Textual app of its own (its messages, its frames, the SSH layer), under which
+the game's interface cannot go while each seat keeps one. The process-wide changes the
+game makes to how Textual gathers and sends a frame apply to it too (the server imports
+the interface).
+
+``--app floor-parts`` puts the same lines in a widget for each part of the table, laid out
+as the game's table screen lays out its own: what the number of widgets costs, apart from
+what they draw.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from diamant_server.lobby import Lobby, default_bot
 from rich.segment import Segment
 from textual import events
 from textual.app import App, ComposeResult
+from textual.containers import Horizontal
 from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
@@ -39,33 +45,51 @@ if TYPE_CHECKING:
 log = logging.getLogger("floor_app")
 
 
-def plain_lines(table: str, update: TableUpdate) -> tuple[str, ...]:
-    """What the plain screen shows of ``update`` at ``table``, line by line."""
+PARTS = ("bar", "path", "players", "deck", "banner", "decision", "keys")
+"""The parts of the plain screen, top to bottom, named after those of the game's."""
+KEYS = "c go on · l leave · r play again"
+
+
+def plain_parts(table: str, update: TableUpdate) -> dict[str, tuple[str, ...]]:
+    """What the plain screen shows of ``update`` at ``table``: the lines of each part."""
     view = update.view
     if view is None:
         seated = ", ".join(seat.name for seat in update.seats if seat.name) or "nobody"
-        return (f"Table {table}: waiting ({seated})",)
-    lines = [f"Round {view.round}/{view.rounds} · card {view.step}", f"Table {table}",
-             "Path: " + " ".join(_card(place) for place in view.path), ""]
+        return {"path": (f"Table {table}: waiting ({seated})",)}
+    players = []
     for player in view.players:
         mark = ">" if player.seat == view.seat else " "
         where = "cave" if player.in_cave else "camp"
         tick = "*" if player.decided else " "
         chest = "?" if player.chest is None else player.chest
-        lines.append(f"{mark} {player.name:<12} {where} {tick} carried {player.carried:>3}"
-                     f"  chest {chest}")
-    lines.append("")
-    lines.append(_decision(view))
+        players.append(f"{mark} {player.name:<12} {where} {tick} carried {player.carried:>3}"
+                       f"  chest {chest}")
+    banner = []
     if view.phase is Phase.ROUND_OVER and view.round_results:
-        lines.append(f"Round {view.round} of {view.rounds} is over")
+        banner.append(f"Round {view.round} of {view.rounds} is over")
     if update.status is TableStatus.FINISHED:
         # Once the table has finished (a moment after the last card): as the game's
         # screen, which takes a vote for a rematch from then on.
         scores = view.scores or ()
-        lines.append("Final scores: " + ", ".join(
+        banner.append("Final scores: " + ", ".join(
             f"{player.name} {score}" for player, score in zip(view.players, scores)))
-        lines.append("r: play again")
-    return tuple(lines)
+    return {
+        "bar": (f"Round {view.round}/{view.rounds} · card {view.step}",),
+        "path": (f"Table {table}", "Path: " + " ".join(_card(place) for place in view.path)),
+        "players": tuple(players),
+        "deck": (f"Deck: {view.deck_size} cards",
+                 "Hazards out: " + " ".join(h.name.lower() for h in view.hazards_removed)),
+        "banner": tuple(banner),
+        "decision": (_decision(view),),
+        "keys": (KEYS,),
+    }
+
+
+def plain_lines(table: str, update: TableUpdate) -> tuple[str, ...]:
+    """What the plain screen of one widget shows of ``update`` at ``table``, line by line:
+    the parts one under the other (the round bar on the top line)."""
+    parts = plain_parts(table, update)
+    return tuple(line for part in PARTS for line in (*parts.get(part, ()), ""))
 
 
 def _card(place) -> str:
@@ -88,8 +112,8 @@ class PlainLines(Widget):
 
     DEFAULT_CSS = "PlainLines { height: 1fr; }"
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.lines: tuple[str, ...] = ()
 
     def show(self, lines: tuple[str, ...]) -> None:
@@ -110,7 +134,18 @@ class PlainLines(Widget):
 
 class FloorApp(App[None]):
     """One person's app: takes a seat at the table the session's command names, shows
-    it as :func:`plain_lines`, and passes ``c``, ``l`` and ``r`` to the table."""
+    it as :func:`plain_lines` in one widget (or, with ``parts``, each of
+    :func:`plain_parts` in a widget of its own, laid out as the game's table screen lays
+    out its parts), and passes ``c``, ``l`` and ``r`` to the table."""
+
+    CSS = """
+    #bar, #decision, #keys { height: 1; }
+    #path { height: 1fr; }
+    #middle, #players, #deck { height: 5; }
+    #players { width: 1fr; }
+    #deck { width: 26; }
+    #banner { height: 2; }
+    """
 
     class Updated(Message):
         """The table sent this app's member an update."""
@@ -119,8 +154,10 @@ class FloorApp(App[None]):
             super().__init__()
             self.update = update
 
-    def __init__(self, session: GameSession, lobby: Lobby) -> None:
+    def __init__(self, session: GameSession, lobby: Lobby, *, parts: bool = False) -> None:
         super().__init__()
+        self.parts = parts
+        self._parts: list[tuple[PlainLines, str | None]] | None = None
         self.session = session
         self.lobby = lobby
         self.member = None
@@ -136,7 +173,16 @@ class FloorApp(App[None]):
                 and member.table.status is TableStatus.PLAYING)
 
     def compose(self) -> ComposeResult:
-        yield PlainLines()
+        if not self.parts:
+            yield PlainLines()
+            return
+        yield PlainLines(id="bar")
+        yield PlainLines(id="path")
+        with Horizontal(id="middle"):
+            yield PlainLines(id="players")
+            yield PlainLines(id="deck")
+        for part in PARTS[4:]:
+            yield PlainLines(id=part)
 
     def on_mount(self) -> None:
         try:
@@ -164,7 +210,15 @@ class FloorApp(App[None]):
 
     def on_floor_app_updated(self, message: Updated) -> None:
         assert self.member is not None
-        self.query_one(PlainLines).show(plain_lines(self.member.table.name, message.update))
+        name = self.member.table.name
+        if not self.parts:
+            self.query_one(PlainLines).show(plain_lines(name, message.update))
+            return
+        parts = plain_parts(name, message.update)
+        if self._parts is None:  # found once: a query at every update costs as much as a part
+            self._parts = [(widget, widget.id) for widget in self.query(PlainLines)]
+        for widget, part in self._parts:
+            widget.show(parts.get(part, ()))
 
     def on_key(self, event: events.Key) -> None:
         member = self.member
@@ -187,6 +241,7 @@ class FloorApp(App[None]):
             self.lobby.release(self.member, self)
 
 
-def floor_factory(lobby: Lobby):
-    """The function the server's sessions call to build their app: a :class:`FloorApp`."""
-    return lambda session: FloorApp(session, lobby)
+def floor_factory(*, parts: bool = False):
+    """What the server calls with its lobby for the function its sessions call to build
+    their app: a :class:`FloorApp` (with ``parts``, of several widgets)."""
+    return lambda lobby: lambda session: FloorApp(session, lobby, parts=parts)

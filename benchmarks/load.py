@@ -107,9 +107,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the only cipher the clients offer, such as "
                              "aes128-ctr (default: asyncssh's list, of which the server "
                              "takes aes256-gcm@openssh.com)")
-    parser.add_argument("--app", choices=("game", "floor"), default="game",
+    parser.add_argument("--app", choices=("game", "floor", "floor-parts"), default="game",
                         help="what each session runs on the server: the game's interface "
-                             "(default), or floor, one widget of plain text (see floor_app)")
+                             "(default), floor, one widget of plain text, or floor-parts, "
+                             "the same text in a widget for each part (see floor_app)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON on stdout (the table goes to stderr)")
     args = parser.parse_args(argv)

@@ -189,7 +189,8 @@ def serve(conn: Connection, options: dict) -> None:
 
     ``options``: ``pace``, ``seats`` (to size the connection limits), ``data_dir`` and
     optionally ``profile`` (a path for cProfile's statistics of the whole run) and ``app``
-    (``floor``: every session gets :class:`floor_app.FloorApp` instead of the game's).
+    (``floor``: every session gets :class:`floor_app.FloorApp` instead of the game's;
+    ``floor-parts``: the same, its lines in a widget for each part of the table).
     """
     # Apps of Textual are not to write to this process's terminal.
     logging.basicConfig(level=logging.WARNING, format="server: %(levelname)s %(name)s: %(message)s")
@@ -231,10 +232,10 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
         log_level="warning",
     )
     app_factory = None
-    if options.get("app") == "floor":
+    if options.get("app") in ("floor", "floor-parts"):
         from floor_app import floor_factory
 
-        app_factory = floor_factory
+        app_factory = floor_factory(parts=options["app"] == "floor-parts")
     server = GameServer(config, app_factory=app_factory)
     await server.start()
     loop = asyncio.get_running_loop()

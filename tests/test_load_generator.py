@@ -67,20 +67,21 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen, cipher):
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
 
 
-def test_people_play_two_games_at_plain_text_apps_for_the_floor():
-    """With ``--app floor`` every session runs the plain-text app of ``floor_app``: the same
-    people play at the same tables to the end, a rematch included. They press ``r`` for it
-    as soon as the final scores show, which must not be before the table has finished
-    (a vote a moment too early is refused, and the table waited for it for ever)."""
+@pytest.mark.parametrize("app", ["floor", "floor-parts"])
+def test_people_play_two_games_at_plain_text_apps_for_the_floor(app):
+    """With ``--app floor`` (or ``floor-parts``) every session runs the plain-text app of
+    ``floor_app``: the same people play at the same tables to the end, a rematch
+    included. They press ``r`` for it as soon as the final scores show, which must not be
+    before the table has finished (a vote a moment too early is refused, and the table
+    waited for it for ever)."""
     done = subprocess.run(
         [sys.executable, str(LOAD), "--seats", "3", "--pace", "0.15", "--think", "0-0.03",
-         "--games", "2", "--duration", "60", "--screen", "light", "--app", "floor",
-         "--json"],
+         "--games", "2", "--duration", "60", "--screen", "light", "--app", app, "--json"],
         capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
-    assert results["config"]["app"] == "floor"
+    assert results["config"]["app"] == app
     assert results["games_completed"] == results["games_expected"] == 2
     assert results["errors"]["count"] == 0, results["errors"]
     assert results["reveal_to_screen_s"]["n"] > 0 and results["reveal_to_screen_s"]["missed"] == 0
