@@ -44,6 +44,10 @@ the end of the joins to the end of the games, and a fresh person connects to the
 two seconds meanwhile; the reveal delays above are then the bystanders'. ``--attack 0``
 makes the same fresh-join probes without attackers, for comparison.
 
+With ``--app floor`` (or ``floor-parts``) every session runs the plain-text app of
+:mod:`floor_app` instead of the game's interface, at the same tables: what a seat costs
+under the interface.
+
 Run: ``python benchmarks/load.py --seats 25`` (``--json`` for JSON on stdout).
 """
 
@@ -121,6 +125,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--seats {args.seats}: give between 1 and 1000 clients")
     if args.attack is not None and not 0 <= args.attack <= 100:
         parser.error(f"--attack {args.attack}: give between 0 and 100 abusive clients")
+    if args.attack is not None and args.app != "game":
+        # The attackers watch tables and the fresh joins open the lobby: the plain app
+        # only takes a seat.
+        parser.error(f"--attack needs the game's app: --app {args.app} only plays")
     if args.games < 1 or args.duration <= 0 or args.join_rate <= 0 or args.pace < 0:
         parser.error("--games, --duration and --join-rate must be more than 0, --pace not negative")
     return args

@@ -118,3 +118,12 @@ def test_a_cipher_the_server_does_not_offer_is_refused_before_anything_starts(ci
     assert done.returncode == 2
     assert f"--cipher {cipher}: not a cipher the server offers" in done.stderr
     assert "aes128-gcm@openssh.com" in done.stderr and "aes256-ctr" in done.stderr
+
+
+def test_attacks_are_refused_with_the_plain_app_which_only_plays():
+    """``--attack`` has clients watch tables and open the lobby, which the floor's plain
+    app does not offer: said at once, rather than failing every attacker."""
+    done = subprocess.run([sys.executable, str(LOAD), "--seats", "2", "--app", "floor",
+                           "--attack", "1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--attack needs the game's app: --app floor only plays" in done.stderr
