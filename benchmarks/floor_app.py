@@ -15,7 +15,9 @@ the interface).
 
 ``--app floor-parts`` puts the same lines in a widget for each part of the table, laid out
 as the game's table screen lays out its own: what the number of widgets costs, apart from
-what they draw.
+what they draw. ``--app floor-direct`` does the same with widgets that put themselves among
+those their screen draws next when refreshed, as the game's do, without Textual's messages
+in between.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from textual.widget import Widget
 from diamant_tui.engine.errors import DiamantError
 from diamant_tui.engine.view import Decision, Phase, PlayerView
 from diamant_tui.table import TableSettings, TableStatus, TableUpdate
+from diamant_tui.ui.widgets.direct_repaint import RepaintedDirectly
 
 if TYPE_CHECKING:
     from diamant_server.session import GameSession
@@ -132,6 +135,11 @@ class PlainLines(Widget):
         return Strip([Segment(text.ljust(width))], width)
 
 
+class DirectPlainLines(RepaintedDirectly, PlainLines):
+    """Plain lines handed to their screen at once when refreshed, as the game's widgets
+    are (:mod:`diamant_tui.ui.widgets.direct_repaint`)."""
+
+
 class FloorApp(App[None]):
     """One person's app: takes a seat at the table the session's command names, shows
     it as :func:`plain_lines` in one widget (or, with ``parts``, each of
@@ -154,9 +162,11 @@ class FloorApp(App[None]):
             super().__init__()
             self.update = update
 
-    def __init__(self, session: GameSession, lobby: Lobby, *, parts: bool = False) -> None:
+    def __init__(self, session: GameSession, lobby: Lobby, *, parts: bool = False,
+                 direct: bool = False) -> None:
         super().__init__()
         self.parts = parts
+        self.direct = direct
         self._parts: list[tuple[PlainLines, str | None]] | None = None
         self.session = session
         self.lobby = lobby
@@ -176,13 +186,14 @@ class FloorApp(App[None]):
         if not self.parts:
             yield PlainLines()
             return
-        yield PlainLines(id="bar")
-        yield PlainLines(id="path")
+        lines = DirectPlainLines if self.direct else PlainLines
+        yield lines(id="bar")
+        yield lines(id="path")
         with Horizontal(id="middle"):
-            yield PlainLines(id="players")
-            yield PlainLines(id="deck")
+            yield lines(id="players")
+            yield lines(id="deck")
         for part in PARTS[4:]:
-            yield PlainLines(id=part)
+            yield lines(id=part)
 
     def on_mount(self) -> None:
         try:
@@ -241,7 +252,8 @@ class FloorApp(App[None]):
             self.lobby.release(self.member, self)
 
 
-def floor_factory(*, parts: bool = False):
+def floor_factory(*, parts: bool = False, direct: bool = False):
     """What the server calls with its lobby for the function its sessions call to build
-    their app: a :class:`FloorApp` (with ``parts``, of several widgets)."""
-    return lambda lobby: lambda session: FloorApp(session, lobby, parts=parts)
+    their app: a :class:`FloorApp` (with ``parts``, of several widgets; with ``direct``,
+    widgets that hand themselves to their screen as the game's do)."""
+    return lambda lobby: lambda session: FloorApp(session, lobby, parts=parts, direct=direct)

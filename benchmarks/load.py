@@ -44,7 +44,7 @@ the end of the joins to the end of the games, and a fresh person connects to the
 two seconds meanwhile; the reveal delays above are then the bystanders'. ``--attack 0``
 makes the same fresh-join probes without attackers, for comparison.
 
-With ``--app floor`` (or ``floor-parts``) every session runs the plain-text app of
+With ``--app floor`` (or ``floor-parts``, ``floor-direct``) every session runs the plain-text app of
 :mod:`floor_app` instead of the game's interface, at the same tables: what a seat costs
 under the interface.
 
@@ -111,10 +111,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the only cipher the clients offer, such as "
                              "aes128-ctr (default: asyncssh's list, of which the server "
                              "takes aes256-gcm@openssh.com)")
-    parser.add_argument("--app", choices=("game", "floor", "floor-parts"), default="game",
+    parser.add_argument("--app", choices=("game", "floor", "floor-parts", "floor-direct"),
+                        default="game",
                         help="what each session runs on the server: the game's interface "
-                             "(default), floor, one widget of plain text, or floor-parts, "
-                             "the same text in a widget for each part (see floor_app)")
+                             "(default), floor, one widget of plain text, floor-parts, the "
+                             "same text in a widget for each part, or floor-direct, those "
+                             "widgets drawn as the game's are (see floor_app)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON on stdout (the table goes to stderr)")
     args = parser.parse_args(argv)

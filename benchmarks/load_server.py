@@ -190,7 +190,8 @@ def serve(conn: Connection, options: dict) -> None:
     ``options``: ``pace``, ``seats`` (to size the connection limits), ``data_dir`` and
     optionally ``profile`` (a path for cProfile's statistics of the whole run) and ``app``
     (``floor``: every session gets :class:`floor_app.FloorApp` instead of the game's;
-    ``floor-parts``: the same, its lines in a widget for each part of the table).
+    ``floor-parts``: the same, its lines in a widget for each part of the table;
+    ``floor-direct``: those widgets handed to their screen as the game's are).
     """
     # Apps of Textual are not to write to this process's terminal.
     logging.basicConfig(level=logging.WARNING, format="server: %(levelname)s %(name)s: %(message)s")
@@ -232,10 +233,11 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
         log_level="warning",
     )
     app_factory = None
-    if options.get("app") in ("floor", "floor-parts"):
+    if options.get("app") in ("floor", "floor-parts", "floor-direct"):
         from floor_app import floor_factory
 
-        app_factory = floor_factory(parts=options["app"] == "floor-parts")
+        app_factory = floor_factory(parts=options["app"] != "floor",
+                                    direct=options["app"] == "floor-direct")
     server = GameServer(config, app_factory=app_factory)
     await server.start()
     loop = asyncio.get_running_loop()

@@ -67,9 +67,9 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen, cipher):
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
 
 
-@pytest.mark.parametrize("app", ["floor", "floor-parts"])
+@pytest.mark.parametrize("app", ["floor", "floor-parts", "floor-direct"])
 def test_people_play_two_games_at_plain_text_apps_for_the_floor(app):
-    """With ``--app floor`` (or ``floor-parts``) every session runs the plain-text app of
+    """With ``--app floor`` (or ``floor-parts``, ``floor-direct``) every session runs the plain-text app of
     ``floor_app``: the same people play at the same tables to the end, a rematch
     included. They press ``r`` for it as soon as the final scores show, which must not be
     before the table has finished (a vote a moment too early is refused, and the table
