@@ -44,9 +44,9 @@ the end of the joins to the end of the games, and a fresh person connects to the
 two seconds meanwhile; the reveal delays above are then the bystanders'. ``--attack 0``
 makes the same fresh-join probes without attackers, for comparison.
 
-With ``--app floor`` (or ``floor-parts``, ``floor-direct``) every session runs the plain-text app of
-:mod:`floor_app` instead of the game's interface, at the same tables: what a seat costs
-under the interface.
+With ``--app floor`` (or ``floor-parts``, ``floor-direct``) every session runs the
+plain-text app of :mod:`floor_app` instead of the game's interface, at the same tables:
+what a seat costs under the interface.
 
 Run: ``python benchmarks/load.py --seats 25`` (``--json`` for JSON on stdout).
 """

@@ -69,11 +69,11 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen, cipher):
 
 @pytest.mark.parametrize("app", ["floor", "floor-parts", "floor-direct"])
 def test_people_play_two_games_at_plain_text_apps_for_the_floor(app):
-    """With ``--app floor`` (or ``floor-parts``, ``floor-direct``) every session runs the plain-text app of
-    ``floor_app``: the same people play at the same tables to the end, a rematch
-    included. They press ``r`` for it as soon as the final scores show, which must not be
-    before the table has finished (a vote a moment too early is refused, and the table
-    waited for it for ever)."""
+    """With ``--app floor`` (or ``floor-parts``, ``floor-direct``) every session runs the
+    plain-text app of ``floor_app``: the same people play at the same tables to the end, a
+    rematch included. They press ``r`` for it as soon as the final scores show, which must
+    not be before the table has finished (a vote a moment too early is refused, and the
+    table waited for it for ever)."""
     done = subprocess.run(
         [sys.executable, str(LOAD), "--seats", "3", "--pace", "0.15", "--think", "0-0.03",
          "--games", "2", "--duration", "60", "--screen", "light", "--app", app, "--json"],
