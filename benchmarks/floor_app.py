@@ -25,9 +25,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from diamant_server.app import seated_in_a_game, table_settings
 from diamant_server.commands import CommandError, parse_command
 from diamant_server.console import client_environment, configure_app
-from diamant_server.lobby import Lobby, default_bot
+from diamant_server.lobby import Lobby
 from rich.segment import Segment
 from textual import events
 from textual.app import App, ComposeResult
@@ -39,7 +40,7 @@ from textual.widget import Widget
 
 from diamant_tui.engine.errors import DiamantError
 from diamant_tui.engine.view import Decision, Phase, PlayerView
-from diamant_tui.table import TableSettings, TableStatus, TableUpdate
+from diamant_tui.table import TableStatus, TableUpdate
 from diamant_tui.ui.widgets.direct_repaint import RepaintedDirectly
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ class DirectPlainLines(RepaintedDirectly, PlainLines):
 
 class FloorApp(App[None]):
     """One person's app: takes a seat at the table the session's command names, shows
-    it as :func:`plain_lines` in one widget (or, with ``parts``, each of
+    it as :func:`plain_lines` in one widget (or, as any ``kind`` but ``floor``, each of
     :func:`plain_parts` in a widget of its own, laid out as the game's table screen lays
     out its parts), and passes ``c``, ``l`` and ``r`` to the table."""
 
@@ -162,11 +163,10 @@ class FloorApp(App[None]):
             super().__init__()
             self.update = update
 
-    def __init__(self, session: GameSession, lobby: Lobby, *, parts: bool = False,
-                 direct: bool = False) -> None:
+    def __init__(self, session: GameSession, lobby: Lobby, kind: str = "floor") -> None:
         super().__init__()
-        self.parts = parts
-        self.direct = direct
+        self.parts = kind != "floor"
+        self.direct = kind == "floor-direct"
         self._parts: list[tuple[PlainLines, str | None]] | None = None
         self.session = session
         self.lobby = lobby
@@ -178,9 +178,7 @@ class FloorApp(App[None]):
     @property
     def seated_in_a_game(self) -> bool:
         """As the game's server app says (the fair share of the loop reads it)."""
-        member = self.member
-        return (member is not None and member.seat is not None and member.active
-                and member.table.status is TableStatus.PLAYING)
+        return seated_in_a_game(self.member)
 
     def compose(self) -> ComposeResult:
         if not self.parts:
@@ -210,9 +208,7 @@ class FloorApp(App[None]):
             # As the game's server app makes it (the load generator fills small tables
             # with computer players).
             table = self.lobby.create(
-                TableSettings(name=command.name, rules=command.rules, seats=command.seats,
-                              bots=(default_bot(),) * command.bots, filler=default_bot(),
-                              pace=self.lobby.pace),
+                table_settings(command, self.lobby.pace),
                 creator=identity.key, owner=identity.person, session=self.session.id)
         self.member = table.sit(identity.name, identity.key)
         self.lobby.take_seat(self.member, self)
@@ -252,8 +248,9 @@ class FloorApp(App[None]):
             self.lobby.release(self.member, self)
 
 
-def floor_factory(*, parts: bool = False, direct: bool = False):
+def floor_factory(kind: str):
     """What the server calls with its lobby for the function its sessions call to build
-    their app: a :class:`FloorApp` (with ``parts``, of several widgets; with ``direct``,
-    widgets that hand themselves to their screen as the game's do)."""
-    return lambda lobby: lambda session: FloorApp(session, lobby, parts=parts, direct=direct)
+    their app: a :class:`FloorApp` of ``kind``, one of ``load_server.FLOOR_APPS``
+    (``floor``: one widget; ``floor-parts``: a widget for each part; ``floor-direct``:
+    those widgets handed to their screen as the game's are)."""
+    return lambda lobby: lambda session: FloorApp(session, lobby, kind)

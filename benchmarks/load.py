@@ -111,8 +111,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the only cipher the clients offer, such as "
                              "aes128-ctr (default: asyncssh's list, of which the server "
                              "takes aes256-gcm@openssh.com)")
-    parser.add_argument("--app", choices=("game", "floor", "floor-parts", "floor-direct"),
-                        default="game",
+    parser.add_argument("--app", choices=("game", *load_server.FLOOR_APPS), default="game",
                         help="what each session runs on the server: the game's interface "
                              "(default), floor, one widget of plain text, floor-parts, the "
                              "same text in a widget for each part, or floor-direct, those "

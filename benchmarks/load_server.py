@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+FLOOR_APPS = ("floor", "floor-parts", "floor-direct")
+"""The plain apps a session may run instead of the game's (:mod:`floor_app`)."""
 ERRORS_KEPT = 20
 """Error messages kept word for word; the rest are only counted."""
 
@@ -233,11 +235,10 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
         log_level="warning",
     )
     app_factory = None
-    if options.get("app") in ("floor", "floor-parts", "floor-direct"):
+    if options.get("app") in FLOOR_APPS:
         from floor_app import floor_factory
 
-        app_factory = floor_factory(parts=options["app"] != "floor",
-                                    direct=options["app"] == "floor-direct")
+        app_factory = floor_factory(options["app"])
     server = GameServer(config, app_factory=app_factory)
     await server.start()
     loop = asyncio.get_running_loop()

@@ -50,6 +50,21 @@ IDLE_CHECK = 30.0
 """Seconds a session may stay at a table with no game going on, by default."""
 
 
+def seated_in_a_game(member: Member | None) -> bool:
+    """Whether ``member`` holds a seat in a game being played (a turn may be theirs)."""
+    return (member is not None and member.seat is not None and member.active
+            and member.table.status is TableStatus.PLAYING)
+
+
+def table_settings(command: Command, pace: float) -> TableSettings:
+    """The table a ``play`` command makes when its table does not exist yet: the seats
+    and rules it asks for, its computer players and the default one for the seats left
+    by people, at the server's ``pace``."""
+    return TableSettings(name=command.name, rules=command.rules, seats=command.seats,
+                         bots=(default_bot(),) * command.bots, filler=default_bot(),
+                         pace=pace)
+
+
 class ServerApp(DiamantApp):
     """One person's app on the server (see module docstring)."""
 
@@ -83,9 +98,7 @@ class ServerApp(DiamantApp):
     def seated_in_a_game(self) -> bool:
         """Whether this person holds a seat in a game being played: a turn may be theirs,
         so their session gets more of the server's loop than a spectator's."""
-        member = self.member
-        return (member is not None and member.seat is not None and member.active
-                and member.table.status is TableStatus.PLAYING)
+        return seated_in_a_game(self.member)
 
     # --- where the person lands ---------------------------------------------------------
 
@@ -127,9 +140,7 @@ class ServerApp(DiamantApp):
             return
         if table is None:
             table = self.lobby.create(
-                TableSettings(name=command.name, rules=command.rules, seats=command.seats,
-                              bots=(default_bot(),) * command.bots, filler=default_bot(),
-                              pace=self.lobby.pace),
+                table_settings(command, self.lobby.pace),
                 creator=self.identity.key, owner=self.identity.person, session=self.session.id,
             )
         self.join(table)
