@@ -9,7 +9,10 @@ for a rematch at the final scores) until every table has played G games or the t
 Joins come in two waves so that their cost is measured apart from play: first every seat
 but the last of each table (tables waiting, nothing played), then the last seat of each
 table, which starts its game. The play window runs from the end of the joins to the end
-of the games.
+of the games. With ``--arrival in-order`` people come table after table instead, as a
+crowd fills a lobby: each game starts as its table fills, while the tables before it
+play; the joins' CPU is then not told apart from play's (those figures are left out),
+and the reveal delays count from each seat's join, the joins' seconds included.
 
 What it measures:
 
@@ -97,6 +100,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="most seconds of play after the joins (default 300)")
     parser.add_argument("--join-rate", type=float, default=20.0,
                         help="new connections per second (default 20)")
+    parser.add_argument("--arrival", choices=("waves", "in-order"), default="waves",
+                        help="how people come: waves (default), every seat but the last of "
+                             "each table, then the last seats, whose joins start the "
+                             "games, so that their cost is measured apart; or in-order, "
+                             "table after table, each game starting as its table fills, "
+                             "while the tables before play, as a crowd arriving fills a "
+                             "lobby")
     parser.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="run the server under cProfile and write its statistics to FILE")
@@ -307,10 +317,13 @@ class Run:
             await server.start()
             await asyncio.sleep(1.0)  # let the server settle before reading its idle state
             self.mark("idle", server, await server.ask("snapshot"))
-            first, last = self._waves()
-            await self.join(first, server.port)
-            self.mark("waiting", server)
-            await self.join(last, server.port)
+            if args.arrival == "waves":
+                first, last = self._waves()
+                await self.join(first, server.port)
+                self.mark("waiting", server)
+                await self.join(last, server.port)
+            else:
+                await self.join(self.people, server.port)
             self.mark("joined", server, await server.ask("snapshot"))
             attack = asyncio.create_task(self._attack(server.port))
             await self._wait_for_games()
@@ -396,7 +409,9 @@ class Run:
         joins = join_times(self.people)
         waiting_people, starting = self._waves()
         waiting = len(waiting_people)
-        join_cpu = marks["waiting"]["server_cpu"] - marks["idle"]["server_cpu"]
+        # In order, the joins overlap play: their CPU is not theirs alone (None).
+        waves = marks.get("waiting")
+        join_cpu = waves["server_cpu"] - marks["idle"]["server_cpu"] if waves else None
         play_cpu = played["server_cpu"] - joined["server_cpu"]
         play_wall = played["time"] - joined["time"]
         own_play = played["own_cpu"] - joined["own_cpu"]
@@ -410,7 +425,8 @@ class Run:
         return {
             "config": {"seats": args.seats, "tables": len(self.sizes), "pace": args.pace,
                        "think": list(args.think), "games": args.games, "duration": args.duration,
-                       "join_rate": args.join_rate, "seed": args.seed, "attack": args.attack,
+                       "join_rate": args.join_rate, "arrival": args.arrival,
+                       "seed": args.seed, "attack": args.attack,
                        "screen": args.screen, "cipher": args.cipher, "app": args.app},
             "join_s": percentiles(joins),
             "join_by_wave_s": {"waiting": percentiles(join_times(waiting_people)),
@@ -421,15 +437,15 @@ class Run:
                 "slots": [{"from_s": DELAY_SLOT * n, **percentiles(slot)}
                           for n, slot in enumerate(by_time)]},
             "server_cpu": {
-                "per_join_ms": 1000 * join_cpu / waiting if waiting else None,
+                "per_join_ms": 1000 * join_cpu / waiting if waves and waiting else None,
                 "per_seat_per_reveal_ms": (1000 * per_seat_reveal(play_cpu)
                                            if seat_reveals else None),
                 "join_wave_s": join_cpu,
                 # The second wave: each join starts its table's game (every seat's screen
                 # makes the cave), and the first cards come meanwhile.
                 "per_starting_join_ms": (
-                    1000 * (joined["server_cpu"] - marks["waiting"]["server_cpu"])
-                    / len(starting) if starting else None),
+                    1000 * (joined["server_cpu"] - waves["server_cpu"])
+                    / len(starting) if waves and starting else None),
                 "play_s": play_cpu,
                 "play_core_share": play_cpu / play_wall if play_wall > 0 else None,
                 # The cycle collector's share of it (its thread's CPU in its passes).
@@ -448,11 +464,11 @@ class Run:
                 played["client_bytes"] - joined["client_bytes"]),
             "server_rss_mib": {
                 "idle": idle_kib / mib,
-                "after_waiting_joins": marks["waiting"]["memory"]["VmRSS"] / mib,
+                "after_waiting_joins": waves["memory"]["VmRSS"] / mib if waves else None,
                 "after_joins": joined["memory"]["VmRSS"] / mib,
                 "peak": peak["VmHWM"] / mib,
-                "per_waiting_seat": ((marks["waiting"]["memory"]["VmRSS"] - idle_kib) / mib / waiting
-                                     if waiting else None),
+                "per_waiting_seat": ((waves["memory"]["VmRSS"] - idle_kib) / mib / waiting
+                                     if waves and waiting else None),
                 "per_seat_after_joins": (joined["memory"]["VmRSS"] - idle_kib) / mib / args.seats,
                 "per_seat_peak": (peak["VmHWM"] - idle_kib) / mib / args.seats,
             },
@@ -462,6 +478,8 @@ class Run:
                 for key in ("db_values", "db_bytes")},
             "play_window_s": play_wall,
             "reveals": len(in_window),
+            # Cards turned before the last join (by the tables that filled first).
+            "reveals_during_joins": sum(r[4] < start for r in reveals),
             "seat_reveals": seat_reveals,
             "games_completed": report["games"],
             "games_expected": len(self.sizes) * args.games,
@@ -516,7 +534,8 @@ def table_text(r: dict) -> str:
     own = r["load_generator_cpu"]
     rows = [
         ("seats / tables", f"{c['seats']} / {c['tables']} (pace {c['pace']:g} s, "
-                           f"think {c['think'][0]:g}-{c['think'][1]:g} s)"),
+                           f"think {c['think'][0]:g}-{c['think'][1]:g} s, "
+                           f"arrival {c['arrival']})"),
         ("join p50 / p99 / max", f"{_fmt(j['p50'], 1000, 0)} / {_fmt(j['p99'], 1000, 0)} / "
                                  f"{_fmt(j['max'], 1000, 0)} ms  (n={j['n']})"),
         ("  waiting tables / starting games", " / ".join(
@@ -539,7 +558,7 @@ def table_text(r: dict) -> str:
          + f"  (SSH data messages: {_fmt(r['chunks_per_seat_per_reveal'], 1, 2)})"),
         ("bytes per seat per reveal", _fmt(r["bytes_per_seat_per_reveal"], 1, 0)),
         ("server RSS idle / waiting / joined / peak",
-         f"{m['idle']:.1f} / {m['after_waiting_joins']:.1f} / {m['after_joins']:.1f} / "
+         f"{m['idle']:.1f} / {_fmt(m['after_waiting_joins'])} / {m['after_joins']:.1f} / "
          f"{m['peak']:.1f} MiB"),
         ("server RSS per seat", f"waiting {_fmt(m['per_waiting_seat'], 1, 2)}, joined "
                                 f"{m['per_seat_after_joins']:.2f}, peak {m['per_seat_peak']:.2f} MiB"),

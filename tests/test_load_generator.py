@@ -67,6 +67,32 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen, cipher):
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
 
 
+def test_people_can_arrive_table_after_table_while_the_first_tables_play():
+    """With ``--arrival in-order`` the tables fill one after the other, each game starting
+    as its table fills: the first table plays while the second's people still come. The
+    joins' CPU is then not told apart from play's, and is left out rather than guessed."""
+    done = subprocess.run(
+        [sys.executable, str(LOAD), "--seats", "6", "--pace", "0.05", "--think", "0-0.03",
+         "--games", "1", "--duration", "60", "--join-rate", "2", "--screen", "light",
+         "--arrival", "in-order", "--json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    assert results["config"]["arrival"] == "in-order"
+    assert results["games_completed"] == results["games_expected"] == 2
+    assert results["errors"]["count"] == 0, results["errors"]
+    assert results["reveal_to_screen_s"]["missed"] == 0
+    assert results["reveals_during_joins"] > 0  # the first table's game began meanwhile
+    waves = results["join_by_wave_s"]
+    assert waves["waiting"]["n"] == 4 and waves["starting"]["n"] == 2
+    assert results["server_cpu"]["per_join_ms"] is None
+    assert results["server_cpu"]["per_starting_join_ms"] is None
+    assert results["server_rss_mib"]["after_waiting_joins"] is None
+    assert "arrival in-order" in done.stderr
+    assert results["stop"]["exit_code"] == 0
+
+
 @pytest.mark.parametrize("app", ["floor", "floor-parts", "floor-direct"])
 def test_people_play_two_games_at_plain_text_apps_for_the_floor(app):
     """With ``--app floor`` (or ``floor-parts``, ``floor-direct``) every session runs the
