@@ -182,3 +182,37 @@ def _stock_rules_map(stylesheet: Stylesheet) -> dict:
         for name in rule.selector_names:
             rules_map[name].append(rule)
     return dict(rules_map)
+
+
+async def test_a_second_app_works_out_no_theme_variables(monkeypatch):
+    """The CSS variables come from the theme alone: the second app with a theme (as a
+    second SSH session) works out none, and gets what Textual works out for it, in a
+    dict of its own. Another theme gets its own."""
+    from textual.app import App
+    from textual.design import ColorSystem
+
+    worked_out: list[ColorSystem] = []
+    real_generate = ColorSystem.generate
+
+    def counting_generate(self, *args, **kwargs):
+        worked_out.append(self)
+        return real_generate(self, *args, **kwargs)
+
+    monkeypatch.setattr(ColorSystem, "generate", counting_generate)
+    first = DiamantApp(lang="en")
+    first.get_css_variables()
+    worked_out.clear()
+    second = DiamantApp(lang="en")
+    variables = second.get_css_variables()
+    assert worked_out == []
+    assert second.theme_variables == variables
+    assert variables is not first.get_css_variables()
+    theme = second.current_theme
+    expected = {**second.get_theme_variable_defaults(),
+                **theme.to_color_system().generate(), **theme.variables}
+    assert variables == expected
+    other = next(name for name in second.available_themes if name != second.theme)
+    second.theme = other
+    assert second.get_css_variables()["primary"] == \
+        second.current_theme.to_color_system().generate()["primary"]
+    assert App.get_css_variables.__doc__
