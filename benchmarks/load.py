@@ -429,6 +429,9 @@ class Run:
                        "seed": args.seed, "attack": args.attack,
                        "screen": args.screen, "cipher": args.cipher, "app": args.app},
             "join_s": percentiles(joins),
+            # The slowest joins, each with when it began (seconds after the first), to
+            # tell a moment that held several (a pause, a burst) from a slow kind of join.
+            "slowest_joins_s": _slowest_joins(self.people),
             "join_by_wave_s": {"waiting": percentiles(join_times(waiting_people)),
                                "starting": percentiles(join_times(starting))},
             "reveal_to_screen_s": {**percentiles(delays), "missed": missed},
@@ -513,6 +516,22 @@ class Run:
         }
 
 
+SLOWEST_SHOWN = 10
+"""Joins listed in ``slowest_joins_s``."""
+
+
+def _slowest_joins(people: list[Person]) -> list[dict[str, float]]:
+    """The :data:`SLOWEST_SHOWN` longest joins: when each began (seconds after the first
+    join began) and how long it took."""
+    joins = [(p.connect_at, p.joined_at - p.connect_at) for p in people
+             if p.connect_at is not None and p.joined_at is not None]
+    if not joins:
+        return []
+    first = min(began for began, _ in joins)
+    return [{"began_s": began - first, "took_s": took}
+            for began, took in sorted(joins, key=lambda join: -join[1])[:SLOWEST_SHOWN]]
+
+
 def _share(part: float, whole: float) -> float | None:
     return part / whole if whole > 0 else None
 
@@ -538,6 +557,9 @@ def table_text(r: dict) -> str:
                            f"arrival {c['arrival']})"),
         ("join p50 / p99 / max", f"{_fmt(j['p50'], 1000, 0)} / {_fmt(j['p99'], 1000, 0)} / "
                                  f"{_fmt(j['max'], 1000, 0)} ms  (n={j['n']})"),
+        ("  slowest, began after the first", ", ".join(
+            f"{_fmt(j['took_s'], 1000, 0)} ms at {_fmt(j['began_s'], 1, 1)} s"
+            for j in r["slowest_joins_s"][:5]) or "—"),
         ("  waiting tables / starting games", " / ".join(
             f"{_fmt(r['join_by_wave_s'][w]['p99'], 1000, 0)}" for w in ("waiting", "starting"))
          + " ms (p99)"),

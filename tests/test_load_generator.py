@@ -84,6 +84,10 @@ def test_people_can_arrive_table_after_table_while_the_first_tables_play():
     assert results["errors"]["count"] == 0, results["errors"]
     assert results["reveal_to_screen_s"]["missed"] == 0
     assert results["reveals_during_joins"] > 0  # the first table's game began meanwhile
+    slowest = results["slowest_joins_s"]
+    assert len(slowest) == 6 and slowest[0]["took_s"] == results["join_s"]["max"]
+    assert [j["took_s"] for j in slowest] == sorted((j["took_s"] for j in slowest), reverse=True)
+    assert min(j["began_s"] for j in slowest) == 0 and max(j["began_s"] for j in slowest) >= 2
     waves = results["join_by_wave_s"]
     assert waves["waiting"]["n"] == 4 and waves["starting"]["n"] == 2
     assert results["server_cpu"]["per_join_ms"] is None
