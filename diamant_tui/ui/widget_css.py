@@ -20,6 +20,7 @@ from .widgets.cave_path import CavePath
 from .widgets.decision import ChoiceButton, DecisionPanel
 from .widgets.deck_info import DeckInfo
 from .widgets.event_banner import EventBanner
+from .widgets.final_scores import PARTS as FINAL_SCORES_PARTS
 from .widgets.final_scores import FinalScores
 from .widgets.game_log import GameLog
 from .widgets.key_bar import KeyBar
@@ -29,6 +30,7 @@ from .widgets.replay_progress import ReplayProgress
 from .widgets.round_bar import RoundBar
 from .widgets.round_summary import RoundSummary
 from .widgets.score_table import ScoreTable
+from .widgets.steady_input import SteadyInput
 from .widgets.too_small import TooSmall
 from .widgets.waiting import WaitingPanel
 
@@ -37,8 +39,13 @@ STYLED_WIDGETS: tuple[type[DOMNode], ...] = (
     KeyBar, PlayerList,
     ReplayHeader, ReplayProgress, RoundBar, RoundSummary, ScoreTable, TooSmall,
     WaitingPanel,
+    # CSS only through their bases (Textual's Input, Label, Button), mounted after the
+    # app's first parse: the chat box as the table shows, the final scores at a game's
+    # end. Each base's CSS added then parsed the whole stylesheet again and styled every
+    # widget of the app anew, for every seat.
+    SteadyInput, *FINAL_SCORES_PARTS,
 )
-"""The game's widgets that carry CSS of their own."""
+"""The game's widgets that carry CSS of their own, or that mount later with a base's."""
 
 
 def own_css_source(cls: type[DOMNode]) -> tuple[tuple[str, str], str, int, str]:

@@ -22,7 +22,7 @@ import diamant_tui.ui.screens
 import diamant_tui.ui.widgets
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widget_css import own_css_source
-from ui_helpers import FixedTable, mid_round, settled, table_shown, until
+from ui_helpers import FixedTable, final_shown, mid_round, settled, table_shown, until, whole_game
 
 PROJECT = ("diamant_tui.", "diamant_server.")
 
@@ -158,6 +158,31 @@ async def test_a_second_app_parses_no_css(monkeypatch):
     parsed.clear()
     await show_a_table()
     assert parsed == []
+
+
+async def test_no_widget_mounted_later_makes_the_app_parse_its_stylesheet_again(monkeypatch):
+    """Every widget's CSS is in the app's stylesheet before its first parse: the chat box
+    that a table's screen mounts as a person joins, and the labels and buttons of the
+    final scores at the game's end, add none of theirs later. Each such addition parsed
+    the whole stylesheet again and styled every widget of the app anew, for every seat."""
+    parses: list[Stylesheet] = []
+    real_parse = Stylesheet.parse
+
+    def counting_parse(self):
+        parses.append(self)
+        return real_parse(self)
+
+    monkeypatch.setattr(Stylesheet, "parse", counting_parse)
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: table_shown(app))
+        await settled(pilot)
+        assert parses.count(app.stylesheet) == 1  # its first, with every widget's CSS
+        whole_game(table)
+        await until(pilot, lambda: final_shown(app))
+        await settled(pilot)
+        assert parses.count(app.stylesheet) == 1
 
 
 async def test_apps_with_the_same_rules_share_one_map_of_them():

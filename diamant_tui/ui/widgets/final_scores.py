@@ -75,6 +75,11 @@ class _Scores(SizedInOneLayout, SharedLines, ScoreTable):
         self.refresh(layout=not same)
 
 
+PARTS: tuple[type, ...] = (_Box, _Buttons, _Line, _Button, _Scores)
+"""The kinds of widget the final scores are made of (their CSS, and their bases', is in
+every app's stylesheet from the start: see :mod:`~diamant_tui.ui.widget_css`)."""
+
+
 class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
     """Final scores and the rematch vote, a part of the table screen, laid over the cave.
 
