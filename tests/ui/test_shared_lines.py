@@ -230,7 +230,7 @@ async def test_the_process_keeps_few_lines_of_player_lists_no_list_shows():
             await pilot.resize_terminal(width, 24)
             await pilot.pause()
         await settled(pilot)
-        kept = players._ROWS.keys()
+        kept = players._ROWS.rows.keys()
         assert len(kept) <= 256 + 5, len(kept)
 
 
@@ -243,7 +243,7 @@ async def test_a_line_one_list_shows_serves_the_next_however_much_was_drawn_sinc
     from diamant_tui.ui.widgets import players
 
     forget_shared_lines()
-    monkeypatch.setattr(players._ROWS, "recent", LRUCache(1))
+    monkeypatch.setattr(players._ROWS.rows, "recent", LRUCache(1))
     drawn: list[int] = []
     render_line = PlayerList.render_line
 
@@ -325,3 +325,55 @@ async def test_seats_share_the_words_of_an_update_per_language(monkeypatch):
         assert banners[3].visual is not banners[0].visual
         lists = [p.app.screen.query_one(PlayerList) for p in pilots[:3]]
         assert lists[0]._layout() is lists[1]._layout() is lists[2]._layout()
+
+
+async def test_seats_at_a_table_draw_their_round_summaries_line_by_line_once(monkeypatch):
+    """Three players and a spectator see the same round's summary but for the mark on
+    each player's own row: the first to draw it draws every line, the others only the
+    rows that read otherwise for them, and each shows exactly what it would have drawn
+    alone (checked against a drawing of its own, nothing shared)."""
+    from rich.text import Text
+
+    from diamant_tui.ui.widgets.drawn_runs import DrawnFromText
+    from diamant_tui.ui.widgets.round_summary import SummaryBox
+    from ui_helpers import cell_looks, summary_shown
+
+    forget_shared_lines()
+    drawn: list[str] = []
+    render_line = DrawnFromText.render_line
+
+    def counted(self, y):
+        if isinstance(self, SummaryBox):
+            drawn.append(self.app.member.seat)
+        return render_line(self, y)
+
+    monkeypatch.setattr(DrawnFromText, "render_line", counted)
+    table = FixedTable()
+    table.reveal(T(9))
+    table.everyone("continue")
+    table.reveal(T(5))
+    async with AsyncExitStack() as stack:
+        pilots = await open_apps(stack, table, [(0, "en"), (1, "en"), (2, "en"), (None, "en")])
+        drawn.clear()
+        table.everyone("leave")
+        for pilot in pilots:
+            await until(pilot, lambda app=pilot.app: summary_shown(app))
+        for pilot in pilots:
+            await settled(pilot)
+        boxes = [pilot.app.screen.query_one(SummaryBox) for pilot in pilots]
+        rows = len(boxes[0].drawn_texts())
+        assert rows >= 9  # title, how, cards, blank, heading, four players, blank, next
+        # The first box drew all its words; each other player only its own row and the
+        # one of a player before it, which it shows unmarked; the spectator nothing.
+        assert len(drawn) <= rows + 2 * (len(pilots) - 1), drawn
+        assert drawn.count(None) == 0, drawn
+        shown = [[cell_looks(line) for line in drawn_lines(box)] for box in boxes]
+        forget_shared_lines()
+        for box, lines in zip(boxes, shown):
+            box._shown_rows.clear()
+            alone = [cell_looks(line) for line in box.render_lines(box.size.region)]
+            assert lines == alone
+        marked = ["".join(char for line in lines for char, _ in line).count("▶")
+                  for lines in shown]
+        assert marked == [1, 1, 1, 0]
+        assert isinstance(boxes[0].drawn_texts()[0], Text)

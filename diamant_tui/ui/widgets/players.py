@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from itertools import count
 
 from rich.style import Style
 from textual.cache import LRUCache
@@ -25,7 +24,7 @@ from .component_styles import KeptComponentStyles
 from .direct_repaint import RepaintedDirectly
 from .drawn_runs import Run, drawn_runs
 from .one_layout import SizedInOneLayout
-from .shared_lines import KeptBackgrounds, KeptWhileShown, app_of, look_key
+from .shared_lines import KeptBackgrounds, KeptRow, RowsKept, app_of, look_key
 
 MIN_NAME = 8
 """Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
@@ -59,42 +58,12 @@ table: kept by the thousand whether shown or not, lines of states long gone (som
 each) were most of what the lists cost a server."""
 
 
-class _Row:
-    """One line of a list as kept for the process (a strip, which can be referred to
-    weakly through this)."""
-
-    __slots__ = ("strip", "__weakref__")
-
-    def __init__(self, strip: Strip) -> None:
-        self.strip = strip
-
-
-_ROWS = KeptWhileShown(ROWS_KEPT)
+_ROWS = RowsKept(ROWS_KEPT)
 """The lists' lines, kept while a list shows one (the list holds it)."""
 
 LAYOUTS_KEPT = 256
 """Lists' columns kept for the process (by language, width and the players' words)."""
 _LAYOUTS: LRUCache[tuple, Layout] = LRUCache(LAYOUTS_KEPT)
-
-FRAMES_KEPT = 256
-"""Frames (see :func:`_frame_number`) remembered at most; then they are numbered anew."""
-_FRAMES: dict[Hashable, int] = {}
-_FRAME_NUMBERS = count()
-_NO_LINE = Strip([])
-"""Where a line not yet drawn goes, until it is."""
-
-
-def _frame_number(frame: Hashable) -> int:
-    """A number for ``frame``, all that decides how a list's lines look besides each
-    line's own words: the key of every line holds the number, not the frame, which would
-    be hashed again for every line of every list at every frame. No number is given twice,
-    so a frame numbered anew only has its lines drawn again."""
-    number = _FRAMES.get(frame)
-    if number is None:
-        if len(_FRAMES) >= FRAMES_KEPT:
-            _FRAMES.clear()
-        number = _FRAMES[frame] = next(_FRAME_NUMBERS)
-    return number
 
 
 class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptComponentStyles,
@@ -132,7 +101,7 @@ class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptCompo
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._shown_rows: dict[int, _Row] = {}
+        self._shown_rows: dict[int, KeptRow] = {}
         """The line this list shows at each y, as kept for the process."""
 
     def get_content_height(self, container, viewport, width: int) -> int:
@@ -234,32 +203,13 @@ class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptCompo
         # map at every asking), less the gutter, is the content's.
         outer = self._size
         gutter = self._gutter
-        frame = _frame_number((look, outer, gutter, crop.x, crop.width, self.classes,
-                               self.mouse_hover, self.background_colors))
+        frame = _ROWS.frame_number((look, outer, gutter, crop.x, crop.width, self.classes,
+                                    self.mouse_hover, self.background_colors))
         layout = self._layout(max(0, outer.width - gutter.width))
         top = gutter.top
-        shown = self._shown_rows
-        lines: list[Strip] = []
-        missing: list[tuple[int, Hashable]] = []
-        for y in range(crop.y, crop.bottom):
-            key = (_line_key(state, y - top, layout), frame)
-            row = _ROWS.find(key)
-            if row is None:
-                missing.append((y, key))
-                lines.append(_NO_LINE)
-            else:
-                shown[y] = row  # kept for the other apps while this list shows it
-                lines.append(row.strip)
-        if missing:
-            # Drawn together, with one pass of Textual's styling (some 30 µs a call):
-            # at a card, every row of the first list at a table to draw it is new.
-            first = missing[0][0]
-            drawn = super().render_lines(
-                Region(crop.x, first, crop.width, missing[-1][0] - first + 1))
-            for y, key in missing:
-                row = shown[y] = _ROWS.keep(key, _Row(drawn[y - first]))
-                lines[y - crop.y] = row.strip
-        return lines
+        # At a card, every row of the first list at a table to draw it is new.
+        return _ROWS.lines(crop, lambda y: _line_key(state, y - top, layout), frame,
+                           self._shown_rows, super().render_lines)
 
     def render_line(self, y: int) -> Strip:
         state = self.state

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.css.scalar import Unit
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import Static
 
 from ...engine.view import PlayerView, RoundResult
@@ -16,8 +20,9 @@ from ..describe import RUBY, hazard_name
 from ..veils import veil
 from .blank_containers import SharedBlank
 from .direct_repaint import RepaintedDirectly
-from .drawn_runs import DrawnFromText, group_lines
+from .drawn_runs import DrawnFromText, group_lines, text_runs
 from .one_layout import SizedInOneLayout
+from .shared_lines import KeptBackgrounds, KeptRow, RowsKept, app_of, look_key
 
 
 def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
@@ -45,16 +50,53 @@ def summary_text(t, view: PlayerView, result: RoundResult) -> Text:
     return Text("\n").join([Text(line(heads), style="bold")] + [Text(line(row)) for row in rows])
 
 
-class SummaryBox(RepaintedDirectly, SizedInOneLayout, DrawnFromText, Static):
+LINES_KEPT = 64
+"""Summary lines kept for the process though no summary shows them: the last ones drawn."""
+_LINES = RowsKept(LINES_KEPT)
+"""The summaries' lines, kept while a summary shows one (the summary holds it)."""
+
+
+class SummaryBox(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, DrawnFromText, Static):
     """The summary's framed words (drawn with the table's other changes, see
     :class:`~.direct_repaint.RepaintedDirectly`; sized in one layout, see
     :mod:`.one_layout`; each line drawn from its runs, see :class:`.DrawnFromText`,
-    unless a line would wrap on a narrow terminal)."""
+    unless a line would wrap on a narrow terminal).
+
+    Each line is drawn once for the process (:class:`~.shared_lines.RowsKept`): every
+    seat at a table sums up the same round, but for the mark on its own row, and each
+    seat's app drew the whole box, about a fifth of what a round's end cost it."""
 
     ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs
 
     words: tuple[int, int] | None = None
     """How many lines its words take and the widest, as the summary gave them."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._shown_rows: dict[int, KeptRow] = {}
+        """The line this box shows at each y, as kept for the process."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        look = look_key(app_of(self))
+        texts = self.drawn_texts() if look is not None else None
+        if texts is None:
+            return super().render_lines(crop)  # Textual's drawing (words that wrap)
+        # All that decides how a line looks besides its own words (its width among them,
+        # through the box's outer size and gutter), worked out once for all its lines.
+        gutter = self.styles.gutter
+        frame = _LINES.frame_number((look, self._size, gutter, crop.x, crop.width,
+                                     frozenset(self.classes), self.mouse_hover,
+                                     self.background_colors))
+        rows = [tuple(text_runs(text)) for text in texts]
+        top = gutter.top
+
+        def key(y: int) -> Hashable:
+            # A line of words by its runs; the frame's lines (border, padding, blank) by
+            # their place in the box.
+            row = y - top
+            return rows[row] if 0 <= row < len(rows) else y
+
+        return _LINES.lines(crop, key, frame, self._shown_rows, super().render_lines)
 
     def taken(self, words: tuple[int, int]) -> tuple[int, int]:
         """The lines and the width the box gives ``words`` (lines, widest): at least
