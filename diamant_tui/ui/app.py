@@ -37,6 +37,7 @@ from .parameter_counts import count_parameters_once
 from .strip_cycles import keep_strips_acyclic
 from .positioned_styles import keep_positioned_styles
 from .quick_styled_lines import style_lines_quickly
+from .mount_waits import wait_for_mounts_in_turn
 from .reflowed_maps import keep_reflowed_maps
 from .shown_pieces import send_only_changed_pieces
 from .unchanged_filters import keep_unfiltered_lines
@@ -65,6 +66,7 @@ gather_frames_from_spans()  # a frame's lines are gathered only where they are s
 keep_reflowed_maps()  # and a layout arranges the screen once, not again for the sizes it gave
 style_lines_quickly()  # a widget's lines are styled from what they share, worked out once
 send_only_changed_pieces()  # a frame leaves out what the terminal shows already
+wait_for_mounts_in_turn()  # and widgets being mounted are waited for without a task each
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 CHOICE_KEYS = frozenset({"c", "l"})

@@ -129,6 +129,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         """The turn (round, card) this person last chose in, as their view showed it."""
         self._refusal_until = float("-inf")
         self._waiting_updates: list[TableUpdate] = []
+        self._first_updates: list[TableUpdate] | None = None
+        """While the screen subscribes to its table: the update it sends at once."""
         # The parts check_action asks about, kept as composed (again by a new language):
         # a query walks the screen's widgets, and the key bar asks for every key it shows
         # at every change of the keys, for every seat.
@@ -204,9 +206,25 @@ class TableScreen(SharedBlank, DiamantScreen):
         line or focused among their buttons."""
         return self._part not in (None, "waiting")
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self._parts.decision.watching = self.seat is None
-        self._unsubscribe = self.member.subscribe(self._on_table_update)
+        # The table sends its first update as it is subscribed to: shown here, before the
+        # screen's first frame, rather than as a message after it. As a message it came
+        # after the screen showed itself, which drew the table without its state, then
+        # again with it, unless Textual's start happened to be still under way then (it
+        # holds frames back while it starts, and a seat's screen took long enough to
+        # compose that it was).
+        first: list[TableUpdate] = []
+        self._first_updates = first
+        try:
+            self._unsubscribe = self.member.subscribe(self._on_table_update)
+        finally:
+            self._first_updates = None
+        for update in first:
+            try:
+                await self._show_update(TableUpdated(update))
+            finally:
+                self.app.table_update_shown(update)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -215,6 +233,9 @@ class TableScreen(SharedBlank, DiamantScreen):
 
     def _on_table_update(self, update: TableUpdate) -> None:
         # The table calls this on the event loop; hand the update to the screen's queue.
+        if self._first_updates is not None:
+            self._first_updates.append(update)  # the first, shown as the screen mounts
+            return
         if self.seat is None and self.update_ is not None:
             # A spectator's screen (once it shows the table) draws after the players'.
             self._waiting_updates.append(update)
