@@ -24,8 +24,10 @@ final scores, at a game's end). Only the first of the two to finish asks now. No
 widget ask for its own layout once the children it composes are mounted (it is not
 mounted yet itself): asked then, the request reached the screen only when the widget's
 own loop was next idle, which now came after the screen had laid it out, with them, as
-the mount of the widget itself asked. ``AwaitMount.__await__`` is Textual's: this relies on the pinned minor
-version of Textual.
+the mount of the widget itself asked.
+
+``AwaitMount.__await__`` is Textual's: this relies on the pinned minor version of
+Textual.
 """
 
 from __future__ import annotations
