@@ -13,10 +13,17 @@ the record holds the text written at each piece's place. A frame leaves out ever
 whose text is the one its terminal shows there, and a frame left with nothing to send is
 not sent at all.
 
+A repaint of the whole screen (Textual asks for one as a screen is shown, and again as
+the app first learns the terminal's size) would send every piece again, though the
+terminal shows them already: every join sent the whole table screen three times. While
+the record holds for the screen, such a repaint is gathered as a frame of every line
+instead, and what its terminal shows is left out of it as from any other frame (an
+export to SVG still gets the whole screen).
+
 What the terminal shows is known only while nothing else writes to it:
 
-- the record belongs to one compositor and to the cuts it was made with: another screen
-  drawing, or a layout moving the cuts, starts a new record;
+- the record belongs to one compositor and to the places of the cuts it was made with:
+  another screen drawing, or a layout moving a cut, starts a new record;
 - a full repaint, once written, is the record (every piece of the screen);
 - a piece sent in part is forgotten (its place shows something of both);
 - a frame the server could not send makes the server forget the record
@@ -31,7 +38,7 @@ private: this relies on the pinned minor version of Textual.
 from __future__ import annotations
 
 from rich.console import Console
-from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, visible_screen_stack
 from textual.app import App
 
 from .widgets.shared_lines import app_of
@@ -66,9 +73,22 @@ def _shown(app: App, compositor: Compositor, cuts) -> Shown:
     """The record of what ``app``'s terminal shows, if it holds for ``compositor`` and
     ``cuts`` (else a new, empty one)."""
     shown: Shown | None = app.__dict__.get("_shown_pieces")
-    if shown is None or shown.compositor is not compositor or shown.cuts is not cuts:
+    if shown is None or not _holds(shown, compositor, cuts):
         shown = app._shown_pieces = Shown(compositor, cuts)  # type: ignore[attr-defined]
     return shown
+
+
+def _holds(shown: Shown, compositor: Compositor, cuts) -> bool:
+    """Whether ``shown`` tells what the terminal shows of ``compositor`` gathered with
+    ``cuts``: its own, or a layout's since then that left every cut in its place (as
+    most do: a screen shown again, the terminal's size told at a join)."""
+    if shown.compositor is not compositor:
+        return False
+    if shown.cuts is not cuts:
+        if cuts is None or shown.cuts != cuts:
+            return False
+        shown.cuts = cuts  # the same places: the record holds for them
+    return True
 
 
 def forget_shown(app: App) -> None:
@@ -177,8 +197,23 @@ def send_only_changed_pieces() -> None:
             return update  # (for a screenshot: its lines are joined, never written)
         return ShownLayout(update, app, self, self._cuts)
 
+    update = Compositor.render_update
+
+    def render_update(self: Compositor, full: bool = False, screen_stack=None,
+                      simplify: bool = False):
+        # Textual makes a full update of a frame whose changes cover the whole screen;
+        # one asked for as such (``full``: an export) stays one.
+        if not full and not simplify and self.size.region in self._dirty_regions:
+            app = _app_of(self)
+            shown = app.__dict__.get("_shown_pieces") if app is not None else None
+            if shown is not None and shown.pieces and _holds(shown, self, self.cuts):
+                visible_screen_stack.set([] if screen_stack is None else screen_stack)
+                return self.render_partial_update()  # every line, less what is shown
+        return update(self, full=full, screen_stack=screen_stack, simplify=simplify)
+
     Compositor.render_partial_update = render_partial_update  # type: ignore[method-assign]
     Compositor.render_full_update = render_full_update  # type: ignore[method-assign]
+    Compositor.render_update = render_update  # type: ignore[method-assign]
 
 
 __all__ = ["ShownChops", "forget_shown", "send_only_changed_pieces"]

@@ -171,8 +171,9 @@ async def test_a_big_terminal_that_never_reads_costs_bounded_memory_and_is_close
     before = rss()
     with caplog.at_level(logging.INFO, logger="diamant_server"):
         # Every window change the server follows (a few a second at most, fewer for a big
-        # screen) makes it draw the whole screen again, until the socket's buffers fill.
-        for step in range(400):
+        # screen) makes it draw the whole screen again, until the socket's buffers fill
+        # (once: a repaint of what the terminal shows already sends nothing).
+        for step in range(1200):
             if session._closed:
                 break
             sam.chan.change_terminal_size(480 + 20 * (step % 2), 1000)

@@ -93,3 +93,26 @@ async def test_each_terminal_shows_its_whole_screen_through_a_game(server, playe
     for player in everyone:
         assert await shows_its_screen(server, sent, player) == [], player.name
     assert checks >= 9 and shown_rules
+
+
+async def test_a_join_sends_the_whole_screen_once(server, players, make_key, sent):
+    """Textual repaints the whole screen as it is shown and again as the app learns the
+    terminal's size: each join sent its screen whole three times (some 11 KB for a table
+    at 80x24). A repaint of what the terminal shows already sends nothing now, and each
+    terminal still shows its whole screen."""
+    server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",), pace=0.02),
+                        "test")
+    ann, wes, lou = players("ann"), players("wes"), players("lou")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    await ann.wait_for("waiting for players")
+    await wes.connect(server.port, key=make_key(), command="watch den")
+    await wes.wait_for("waiting for players")
+    await lou.connect(server.port, key=make_key())
+    await lou.wait_for("lobby")
+    await settle(server, sent, ann, wes, lou)
+    # A heading is written by a whole screen, and by no later change of it.
+    assert bytes(ann.raw).count(b"waiting for players") == 1
+    assert bytes(wes.raw).count(b"waiting for players") == 1
+    assert bytes(lou.raw).count(b"known by your SSH key") == 1
+    for player in (ann, wes, lou):
+        assert await shows_its_screen(server, sent, player) == []

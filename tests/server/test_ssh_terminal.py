@@ -6,6 +6,7 @@ Whatever one client does, the server stays up and the other sessions keep playin
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 
 from diamant_tui.table import TableSettings
@@ -136,9 +137,14 @@ async def test_a_client_that_stops_reading_is_not_buffered_without_bound(
     await stalled.wait_for("Round")
     session = next(s for s in server.sessions if s.identity.name == "sam")
     stalled.chan.pause_reading()  # the client stops reading; its SSH window closes
-    # Each window change makes the server draw the whole screen again.
-    for width in range(100, 160):
-        stalled.chan.change_terminal_size(width, 40)
+    # Each change of width makes the server draw the whole screen again, until the output
+    # waiting for the client passes its bound (within a bounded number of changes: a
+    # repaint of what the terminal shows already sends nothing).
+    widths = itertools.cycle(range(100, 160))
+    for _ in range(2000):
+        if session.paused:
+            break
+        stalled.chan.change_terminal_size(next(widths), 40)
         await asyncio.sleep(0.02)
     await until(lambda: session.paused)
     for width in range(100, 160):

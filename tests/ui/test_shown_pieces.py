@@ -131,7 +131,9 @@ async def test_the_terminal_shows_every_frame_of_a_game_whole():
     await table.close()
     for terminal in terminals:
         assert terminal.wrong == [], terminal.wrong[0]
-        assert terminal.frames > 15 and terminal.checked > 10, (terminal.frames,
+        # (Enough frames to have seen the game: a repaint of what a terminal shows
+        # already sends none, so fewer than its changes.)
+        assert terminal.frames > 12 and terminal.checked > 10, (terminal.frames,
                                                                  terminal.checked)
     assert resized
 
