@@ -102,8 +102,9 @@ so that the identity stays its own)."""
 
 def _shared_css_variables(work_out):
     """``App.get_css_variables``, worked out by ``work_out`` once for each theme and class
-    of app in the process. Each app gets a copy of its own: Textual keeps the dict it is
-    given, and nothing says it never changes it."""
+    of app in the process. Each app gets a copy of its own, kept as its theme variables
+    and returned, as Textual does with the one it works out: Textual keeps the dict it
+    is given, and nothing says it never changes it."""
 
     def get_css_variables(self: App) -> dict[str, str]:
         theme = self.current_theme
@@ -113,8 +114,8 @@ def _shared_css_variables(work_out):
             if len(_THEME_VARIABLES) >= _THEMES_KEPT:
                 _THEME_VARIABLES.clear()
             kept = _THEME_VARIABLES[key] = (theme, dict(work_out(self)))
-        self.theme_variables = dict(kept[1])
-        return dict(kept[1])
+        variables = self.theme_variables = dict(kept[1])
+        return variables
 
     get_css_variables.__doc__ = work_out.__doc__
     return get_css_variables

@@ -85,7 +85,7 @@ class SummaryBox(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, DrawnFrom
         # through the box's outer size and gutter), worked out once for all its lines.
         gutter = self.styles.gutter
         frame = _LINES.frame_number((look, self._size, gutter, crop.x, crop.width,
-                                     frozenset(self.classes), self.mouse_hover,
+                                     self.classes, self.mouse_hover,
                                      self.background_colors))
         rows = [tuple(text_runs(text)) for text in texts]
         top = gutter.top
