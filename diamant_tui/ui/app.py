@@ -39,6 +39,7 @@ from .positioned_styles import keep_positioned_styles
 from .quick_styled_lines import style_lines_quickly
 from .mount_waits import wait_for_mounts_in_turn
 from .reflowed_maps import keep_reflowed_maps
+from .same_size_layouts import lay_out_only_new_sizes
 from .shown_pieces import send_only_changed_pieces
 from .unchanged_filters import keep_unfiltered_lines
 from .veils import use_veils
@@ -67,6 +68,7 @@ keep_reflowed_maps()  # and a layout arranges the screen once, not again for the
 style_lines_quickly()  # a widget's lines are styled from what they share, worked out once
 send_only_changed_pieces()  # a frame leaves out what the terminal shows already
 wait_for_mounts_in_turn()  # and widgets being mounted are waited for without a task each
+lay_out_only_new_sizes()  # and a screen told the size it has keeps its layout
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 CHOICE_KEYS = frozenset({"c", "l"})
