@@ -23,6 +23,11 @@ What it measures:
   by 10 s of the play window (the first also holding the cards turned during the last
   joins), which tells a backlog left by the games' beginning from a steady lateness;
 - joins also by wave: at waiting tables, and the last seats, whose joins start the games;
+  the slowest joins, with when each began and its parts (SSH's key exchange and login,
+  the session's opening, the table's screen);
+- how late the server's event loop ran, and this process's, by 10 s from the first join
+  (a tick every 50 ms in each, on the system-wide clock): the server's running late is
+  a server with no CPU to spare, this one's would be clients too slow to read;
 - server CPU (``/proc/PID/stat``) per join (first wave), per join that starts a game (the
   second wave: the games' beginnings for every seat, and the first cards meanwhile) and per
   seat per reveal (play window: its CPU divided by the cards revealed in it times the
@@ -76,6 +81,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 import load_server  # noqa: E402
 from diamant_server.ciphers import CIPHERS  # noqa: E402
 from load_client import ATTACKS, Attacker, Person, fresh_join  # noqa: E402
+from looplag import LagMeter  # noqa: E402
 from procstat import cpu_seconds, memory_kib, own_cpu_seconds  # noqa: E402
 
 TABLE_SIZE = 5
@@ -308,6 +314,10 @@ class Run:
         args = self.args
         began = time.monotonic()
         self.playing: list[asyncio.Task] = []
+        # This process's own loop, second by second: a client late to read its screen
+        # would make the server look slow.
+        self.lateness = LagMeter(tick=load_server.LATENESS_TICK, by_second=True)
+        self.lateness.start()
         with load_server.temporary_data_dir() as data_dir:
             options = {"pace": args.pace, "seats": args.seats, "data_dir": data_dir,
                        "extra": (args.attack or 0) * 2 + 5,
@@ -336,6 +346,7 @@ class Run:
             peak = server.memory()
             stopped = await server.stop()
             await asyncio.gather(*(p.close(CLOSE_TIMEOUT) for p in self.people))
+        await self.lateness.stop()
         return self.results(report, stopped, peak, time.monotonic() - began)
 
     async def _attack(self, port: int) -> None:
@@ -407,6 +418,8 @@ class Run:
                     if p.joined_at is not None and p.connect_at is not None]
 
         joins = join_times(self.people)
+        first_join = min((p.connect_at for p in self.people if p.connect_at is not None),
+                         default=start)
         waiting_people, starting = self._waves()
         waiting = len(waiting_people)
         # In order, the joins overlap play: their CPU is not theirs alone (None).
@@ -434,6 +447,13 @@ class Run:
             "slowest_joins_s": _slowest_joins(self.people),
             "join_by_wave_s": {"waiting": percentiles(join_times(waiting_people)),
                                "starting": percentiles(join_times(starting))},
+            # How late each process's event loop ran, by DELAY_SLOT from the first join to
+            # the end of the games: a join takes a score of turns of the server's loop.
+            "loop_late_by_time_s": {
+                "slot_s": DELAY_SLOT,
+                **{who: _late_slots(seconds, first_join, end) for who, seconds in (
+                    ("server", report["lateness"]),
+                    ("load_generator", self.lateness.seconds))}},
             "reveal_to_screen_s": {**percentiles(delays), "missed": missed},
             "reveal_to_screen_by_time_s": {
                 "slot_s": DELAY_SLOT,
@@ -522,14 +542,35 @@ SLOWEST_SHOWN = 10
 
 def _slowest_joins(people: list[Person]) -> list[dict[str, float]]:
     """The :data:`SLOWEST_SHOWN` longest joins: when each began (seconds after the first
-    join began) and how long it took."""
-    joins = [(p.connect_at, p.joined_at - p.connect_at) for p in people
-             if p.connect_at is not None and p.joined_at is not None]
-    if not joins:
+    join began), how long it took, and its parts: SSH's key exchange and login
+    (``ssh_s``), opening the session with its pty and command (``session_s``), and the
+    table's screen from then on (``screen_s``)."""
+    joined = [p for p in people if p.connect_at is not None and p.joined_at is not None]
+    if not joined:
         return []
-    first = min(began for began, _ in joins)
-    return [{"began_s": began - first, "took_s": took}
-            for began, took in sorted(joins, key=lambda join: -join[1])[:SLOWEST_SHOWN]]
+    first = min(p.connect_at for p in joined)
+    slowest = sorted(joined, key=lambda p: p.connect_at - p.joined_at)[:SLOWEST_SHOWN]
+    return [{"began_s": p.connect_at - first, "took_s": p.joined_at - p.connect_at,
+             "ssh_s": p.logged_in_at - p.connect_at, "session_s": p.opened_at - p.logged_in_at,
+             "screen_s": p.joined_at - p.opened_at} for p in slowest]
+
+
+def _late_slots(seconds: dict, start: float, end: float) -> list[dict[str, float | int]]:
+    """A :class:`looplag.LagMeter`'s seconds gathered by :data:`DELAY_SLOT` from ``start``
+    to ``end`` (monotonic clock): ticks, mean and worst lateness of each."""
+    slots: list[list[float]] = []
+    for second, (ticks, total, worst) in sorted(seconds.items()):
+        if not start - 1 < int(second) <= end:
+            continue
+        index = max(0, int((int(second) - start) // DELAY_SLOT))
+        slots.extend([0, 0.0, 0.0] for _ in range(index + 1 - len(slots)))
+        slot = slots[index]
+        slot[0] += ticks
+        slot[1] += total
+        slot[2] = max(slot[2], worst)
+    return [{"from_s": DELAY_SLOT * n, "ticks": int(ticks),
+             "mean": total / ticks if ticks else None, "max": worst}
+            for n, (ticks, total, worst) in enumerate(slots)]
 
 
 def _share(part: float, whole: float) -> float | None:
@@ -546,6 +587,12 @@ def _garbage_text(garbage: dict, seats: int) -> str:
             f", a pause of {_fmt(garbage['sweep_s'], 1000, 0)} ms")
 
 
+def _late_text(slots: list[dict]) -> str:
+    return (" ".join(f"{_fmt(slot['mean'], 1000, 0)}/{_fmt(slot['max'], 1000, 0)}"
+                     for slot in slots) + " ms (mean/worst, from the first join)"
+            if slots else "—")
+
+
 def table_text(r: dict) -> str:
     """The results as a small table for people."""
     c, j, d, cpu, m = (r["config"], r["join_s"], r["reveal_to_screen_s"], r["server_cpu"],
@@ -560,6 +607,9 @@ def table_text(r: dict) -> str:
         ("  slowest, began after the first", ", ".join(
             f"{_fmt(j['took_s'], 1000, 0)} ms at {_fmt(j['began_s'], 1, 1)} s"
             for j in r["slowest_joins_s"][:5]) or "—"),
+        ("  the slowest: SSH / session / screen", " / ".join(
+            _fmt(r["slowest_joins_s"][0][part], 1000, 0) for part in
+            ("ssh_s", "session_s", "screen_s")) + " ms" if r["slowest_joins_s"] else "—"),
         ("  waiting tables / starting games", " / ".join(
             f"{_fmt(r['join_by_wave_s'][w]['p99'], 1000, 0)}" for w in ("waiting", "starting"))
          + " ms (p99)"),
@@ -569,6 +619,9 @@ def table_text(r: dict) -> str:
         (f"  p99 by {_fmt(r['reveal_to_screen_by_time_s']['slot_s'], 1, 0)} s of play",
          " ".join(_fmt(slot["p99"], 1000, 0) for slot in r["reveal_to_screen_by_time_s"]["slots"])
          + " ms"),
+        (f"server's loop late by {_fmt(r['loop_late_by_time_s']['slot_s'], 1, 0)} s",
+         _late_text(r["loop_late_by_time_s"]["server"])),
+        ("  load generator's", _late_text(r["loop_late_by_time_s"]["load_generator"])),
         ("server CPU per join", f"{_fmt(cpu['per_join_ms'])} ms; per join that starts a "
                                 f"game {_fmt(cpu['per_starting_join_ms'])} ms"),
         ("server CPU per seat per reveal", f"{_fmt(cpu['per_seat_per_reveal_ms'], 1, 2)} ms"),

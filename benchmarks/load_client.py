@@ -11,7 +11,8 @@ played the games it was asked for.
 
 It also measures, on the monotonic clock the server's process reads too:
 
-- when it connected and when its screen first showed the table (the join);
+- when it connected, when SSH's key exchange and login were done, when its session was
+  open, and when its screen first showed the table (the join, and its parts);
 - when its screen first showed each card of the round bar's "Round R/5 · card N" (compared
   with the server's reveal times afterwards);
 - the bytes and the SSH data messages (one per frame the server flushes, unless a frame is
@@ -65,6 +66,10 @@ class Person(asyncssh.SSHClientSession):
         self.received_bytes = 0
         self.received_chunks = 0
         self.connect_at: float | None = None
+        self.logged_in_at: float | None = None
+        """When SSH's key exchange and the login were done."""
+        self.opened_at: float | None = None
+        """When the session (its pty and command) was open."""
         self.joined_at: float | None = None
         self.seen: dict[tuple[int, int, int], float] = {}
         """(game index, round, card) -> when the screen first showed it."""
@@ -147,9 +152,11 @@ class Person(asyncssh.SSHClientSession):
             "127.0.0.1", port, username=self.name, client_keys=[self.key], known_hosts=None,
             agent_path=None, preferred_auth="publickey", ignore_encrypted=True,
             keepalive_interval=0, **self.ssh_options), timeout)
+        self.logged_in_at = time.monotonic()
         self.chan, _ = await asyncio.wait_for(self.conn.create_session(
             lambda: self, self.command, encoding=None, term_type="xterm-256color",
             term_size=SIZE), timeout)
+        self.opened_at = time.monotonic()
         remaining = max(0.1, timeout - (time.monotonic() - self.connect_at))
         waiting = asyncio.ensure_future(self.joined.wait())
         lost = asyncio.ensure_future(self.closed.wait())

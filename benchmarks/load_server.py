@@ -12,7 +12,10 @@ of behaviour:
 - the games that reach their final scores, and every error the server logs;
 - every pass of Python's cycle collector (count, time in all and longest, by generation):
   a full collection looks at every app's objects at once, and stops every screen meanwhile;
-  and the collector's checks of how much the memory has grown, which stop them too.
+  and the collector's checks of how much the memory has grown, which stop them too;
+- how late its event loop ran, second by second (:class:`looplag.LagMeter`, a tick every
+  :data:`LATENESS_TICK` seconds): a loop running late is a server with no CPU to spare,
+  and everything that waits for a turn of it waits longer.
 
 Once the games are over, asked for its ``report``, it also weighs the garbage the cycle
 collector had frozen with the living (see :mod:`diamant_server.collector`): the
@@ -42,8 +45,14 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from looplag import LagMeter
+
 FLOOR_APPS = ("floor", "floor-parts", "floor-direct")
 """The plain apps a session may run instead of the game's (:mod:`floor_app`)."""
+LATENESS_TICK = 0.05
+"""Seconds between two looks at how late the server's event loop runs: as often as the
+server's own fair share looks (``fair_share.TICK``), twenty wake-ups a second, which cost
+the server next to nothing."""
 ERRORS_KEPT = 20
 """Error messages kept word for word; the rest are only counted."""
 
@@ -76,6 +85,8 @@ class Probe:
     """The collector's checks of how much the memory has grown, frozen garbage in it
     (:meth:`~diamant_server.collector.Collector.check`): count, seconds in all, longest,
     and how many of them swept (their time, a full collection, is counted above too)."""
+    lateness: dict[int, list[float]] = field(default_factory=dict)
+    """How late the event loop ran, by second (see :class:`looplag.LagMeter`)."""
     _last_step: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     _collecting_since: float = 0.0
     _collecting_cpu: float = 0.0
@@ -106,7 +117,7 @@ class Probe:
 
     def report(self) -> dict:
         """Everything, once the load is over."""
-        return {**self.snapshot(), "reveal_log": self.reveals,
+        return {**self.snapshot(), "reveal_log": self.reveals, "lateness": self.lateness,
                 "error_messages": self.error_messages, "collections": self.collections,
                 "growth_checks": self.growth_checks}
 
@@ -241,6 +252,9 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
         app_factory = floor_factory(options["app"])
     server = GameServer(config, app_factory=app_factory)
     await server.start()
+    lateness = LagMeter(tick=LATENESS_TICK, by_second=True)
+    lateness.start()
+    probe.lateness = lateness.seconds
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, stop.set)

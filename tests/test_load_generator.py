@@ -88,6 +88,19 @@ def test_people_can_arrive_table_after_table_while_the_first_tables_play():
     assert len(slowest) == 6 and slowest[0]["took_s"] == results["join_s"]["max"]
     assert [j["took_s"] for j in slowest] == sorted((j["took_s"] for j in slowest), reverse=True)
     assert min(j["began_s"] for j in slowest) == 0 and max(j["began_s"] for j in slowest) >= 2
+    for join in slowest:  # its parts, one after the other, make the whole join
+        parts = (join["ssh_s"], join["session_s"], join["screen_s"])
+        assert all(part > 0 for part in parts)
+        assert abs(sum(parts) - join["took_s"]) < 1e-6
+    late = results["loop_late_by_time_s"]
+    assert late["slot_s"] == 10
+    for who in ("server", "load_generator"):  # from the first join to the games' end
+        slots = late[who]
+        assert len(slots) >= 1 and slots[0]["from_s"] == 0
+        assert all(slot["ticks"] > 0 and 0 <= slot["mean"] <= slot["max"] for slot in slots)
+        # Ticks every 50 ms: at most twenty a second, over seconds of the run.
+        assert 20 <= sum(slot["ticks"] for slot in slots) <= 20 * results["wall_s"]
+    assert "SSH / session / screen" in done.stderr and "loop late by 10 s" in done.stderr
     waves = results["join_by_wave_s"]
     assert waves["waiting"]["n"] == 4 and waves["starting"]["n"] == 2
     assert results["server_cpu"]["per_join_ms"] is None
