@@ -96,6 +96,10 @@ class DiamantApp(App):
         **app_options,
     ) -> None:
         super().__init__(**app_options)
+        # No widget here has a tooltip: Textual would still give every screen a tooltip
+        # widget of its own to compose, style and lay out (about 5 % of a join's CPU on a
+        # server, two screens an app). Textual's tests run without them too.
+        self._disable_tooltips = True
         add_widget_css(self.stylesheet)  # all at once, before the first parse
         self.translator = Translator(lang or detect_language())
         self.member = member
