@@ -119,7 +119,16 @@ class ShownChops(ChopsUpdate):
                     pieces[y, x] = strip.render(console)  # (kept on the strip for below)
                 else:
                     pieces.pop((y, x), None)  # sent in part: its place shows something of both
-        return super().render_segments(console)
+        # Textual ends each line of the frame but the last with a line feed, though every
+        # piece it writes begins with a move of the cursor to its place: harmless while
+        # each line wrote something, not for the lines left out here. A frame whose first
+        # lines were all shown already began with their line feeds, which moved the
+        # cursor down from wherever the last frame had left it (the focused widget's
+        # place, near the bottom after the chat was closed): at the last line each one
+        # scrolled the whole terminal up a line, under the server's notice. A line of a
+        # frame holds no line feed of its own (the chat's text is cleaned of them), so
+        # every one in the frame is such a separator: none is sent.
+        return super().render_segments(console).replace("\n", "")
 
 
 class ShownLayout(LayoutUpdate):

@@ -116,3 +116,46 @@ async def test_a_join_sends_the_whole_screen_once(server, players, make_key, sen
     assert bytes(lou.raw).count(b"known by your SSH key") == 1
     for player in (ann, wes, lou):
         assert await shows_its_screen(server, sent, player) == []
+
+
+async def test_a_frame_whose_first_lines_are_shown_already_scrolls_nothing(
+        server, players, make_key, sent):
+    """A frame's lines were separated by line feeds, Textual's way, though each piece
+    begins with a move of the cursor to its place. Once the lines shown already were left
+    out, a frame could begin with their line feeds alone, moving the cursor down from
+    where the last frame left it: after the chat was closed, that was the focused
+    widget's place near the bottom, and each line feed past the last line scrolled the
+    terminal. Here bob (in French) says a line, his terminal grows and shrinks back, and
+    he chooses: his terminal showed the table two lines too high, and the server drew on
+    as if it did not. A partial frame sends no line feed now, and every terminal shows its
+    screen."""
+    server.lobby.create(TableSettings(name="den", seats=3, bots=("cards:5",), seed=4,
+                                      pace=0.05), "test")
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    await bob.connect(server.port, key=make_key(), command="play den",
+                      env={"LANG": "fr_FR.UTF-8"})
+    await ann.wait_for("Your turn")
+    await bob.wait_for("À vous")
+    bob.press("t")
+    await bob.wait_for("Écrivez un message")
+    bob.type("[bold]salut[/bold]")
+    bob.press("\r")
+    await ann.wait_for(lambda text: "bob: [bold]salut[/bold]" in text)
+    # The line sent, the chat closed: the focus back on his choice, near the bottom.
+    await bob.wait_for(lambda text: "Écrivez un message" not in text)
+    await settle(server, sent, ann, bob)
+    ann.press("c")
+    bob.press("c")
+    await bob.wait_for(lambda t: "carte 2" in t and "À vous" in t)
+    for size in ((100, 30), (80, 24)):
+        bob.resize(*size)
+        # The server follows a window's changes a few times a second at most.
+        await bob.wait_for(lambda _: session_of(server, "bob").app.size == size)
+        await settle(server, sent, ann, bob)
+        assert await shows_its_screen(server, sent, bob) == []
+    bob.press("l")
+    await bob.wait_for("Choix : Sortir")
+    await settle(server, sent, ann, bob)
+    assert await shows_its_screen(server, sent, bob) == []
+    assert await shows_its_screen(server, sent, ann) == []
