@@ -13,10 +13,11 @@ screen beneath it):
 
 Only the table screen's first layout, as it is shown, placed anything: the others arranged
 the same widgets in the same places, found nothing to redraw and threw away the screen's
-cached cuts. Here a screen told a size it was last laid out at, with no layout pending,
-keeps that layout; a layout asked for meanwhile (a widget mounted, a style changed) comes
-as Textual brings it, from the screen's update timer. What else a ``Resize`` does (the
-size classes, the handlers of the interface's screens) is unchanged.
+cached cuts. Here a screen told the size it was last laid out at keeps that layout; a
+layout asked for meanwhile (a widget mounted, a style changed) still comes as Textual
+brings it, from the screen's update timer, and a new size is laid out as before. What
+else a ``Resize`` does (the size classes, the handlers of the interface's screens) is
+unchanged.
 ``Screen._screen_resized`` and the compositor's ``size`` are private: this relies on the
 pinned minor version of Textual.
 """
