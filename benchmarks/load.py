@@ -549,7 +549,8 @@ def _slowest_joins(people: list[Person]) -> list[dict[str, float]]:
     if not joined:
         return []
     first = min(p.connect_at for p in joined)
-    slowest = sorted(joined, key=lambda p: p.connect_at - p.joined_at)[:SLOWEST_SHOWN]
+    slowest = sorted(joined, key=lambda p: p.joined_at - p.connect_at,
+                     reverse=True)[:SLOWEST_SHOWN]
     return [{"began_s": p.connect_at - first, "took_s": p.joined_at - p.connect_at,
              "ssh_s": p.logged_in_at - p.connect_at, "session_s": p.opened_at - p.logged_in_at,
              "screen_s": p.joined_at - p.opened_at} for p in slowest]

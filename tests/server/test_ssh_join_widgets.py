@@ -10,10 +10,7 @@ from textual.widgets._toast import ToastRack
 
 from diamant_tui.table import TableSettings
 from diamant_tui.ui.screens.table import TableScreen
-
-
-def session_of(server, name: str):
-    return next(s for s in server.sessions if s.identity.name == name)
+from test_ssh_shown_pieces import session_of
 
 
 async def test_a_seat_opens_with_one_layout_of_each_screen_and_no_tooltip(
