@@ -29,6 +29,7 @@ from .shared_css import share_parsed_css
 from .shared_rules import share_applied_rules
 from .span_chops import gather_frames_from_spans
 from .cursor_moves import keep_cursor_moves
+from .kept_binding_chains import keep_binding_chains
 from .dispatch_plans import plan_dispatches
 from .lazy_strip_caches import make_strip_caches_lazy
 from .light_component_nodes import use_light_component_nodes
@@ -69,6 +70,7 @@ style_lines_quickly()  # a widget's lines are styled from what they share, worke
 send_only_changed_pieces()  # a frame leaves out what the terminal shows already
 wait_for_mounts_in_turn()  # and widgets being mounted are waited for without a task each
 lay_out_only_new_sizes()  # and a screen told the size it has keeps its layout
+keep_binding_chains()  # its key bindings' chain is worked out once while the focus stays
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 CHOICE_KEYS = frozenset({"c", "l"})
