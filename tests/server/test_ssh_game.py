@@ -37,6 +37,33 @@ async def play_to_the_end(player: Player, key: str = "l") -> str:
         player.press(key)
 
 
+async def test_settle_draws_each_screen_with_its_own_app_active(server, players, make_key,
+                                                                sent, monkeypatch):
+    """The helper draws each screen as its app's own loop would: with that app active.
+    It drew from the test's task, where no app is, and the rules laid out there failed
+    (their text is measured through the active app): the app ended, now and then, in
+    the middle of a test."""
+    from textual._context import active_app
+    from textual.screen import Screen
+
+    drawn_with: list[tuple[object, object]] = []
+    timer_update = Screen._on_timer_update
+
+    def recorded(screen: Screen) -> None:
+        drawn_with.append((screen.app, active_app.get(None)))
+        timer_update(screen)
+
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3")
+    await bob.connect(server.port, key=make_key(), command="play den --seats 3")
+    await ann.wait_for("waiting for players")
+    await bob.wait_for("waiting for players")
+    monkeypatch.setattr(Screen, "_on_timer_update", recorded)
+    await settle(server, sent, ann, bob)
+    assert drawn_with and all(active is app for app, active in drawn_with), drawn_with
+    assert len({app for app, _ in drawn_with}) == 2
+
+
 async def test_three_people_play_a_whole_game_each_from_their_own_seat(server, players, make_key):
     """Three people join one table with `play NAME`; it starts when full; all reach the scores."""
     names = ("ann", "bob", "cy")
@@ -84,7 +111,13 @@ async def settle(server, sent: dict[GameSession, int], *people: Player) -> None:
     while True:
         before = {name: sent.get(session, 0) for name, session in mine.items()}
         for session in mine.values():
-            await Pilot(session.app).pause()
+            app = session.app
+            # Pilot's pause draws the screen from the caller's task. A test's task has no
+            # active app (every session's app runs in a task of its own), and a screen
+            # laid out there (the rules' text is measured through the active app) made
+            # the app fail now and then. Drawn with its own app active, as by its loop.
+            with app._context():
+                await Pilot(app).pause()
         for person in people:
             await person.wait_for(
                 lambda _, p=person: len(p.raw) == sent.get(mine[p.name], 0))

@@ -20,10 +20,12 @@ def wrong_cells(server, player) -> list[tuple[int, str, str]]:
     """The lines where the player's terminal differs from a full repaint of their app."""
     app = session_of(server, player.name).app
     compositor = app.screen._compositor
-    full = shown_pieces._textual_render_full_update(compositor)
+    with app._context():  # drawn as the app draws: with it active (see settle)
+        full = shown_pieces._textual_render_full_update(compositor)
+        segments = full.render_segments(app.console)
     width, height = app.size
     expected = TerminalScreen(width, height)
-    pyte.Stream(expected).feed(full.render_segments(app.console))
+    pyte.Stream(expected).feed(segments)
     got = player.screen
     wrong = []
     for y in range(height):
