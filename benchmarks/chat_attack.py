@@ -36,6 +36,7 @@ import statistics
 import sys
 import time
 
+import diamant_server  # noqa: F401  (first: it silences asyncssh's DSA warnings)
 import asyncssh
 import pyte
 

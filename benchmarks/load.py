@@ -73,6 +73,7 @@ import sys
 import time
 from pathlib import Path
 
+import diamant_server  # noqa: F401  (first: it silences asyncssh's DSA warnings)
 import asyncssh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

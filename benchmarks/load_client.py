@@ -26,6 +26,7 @@ import random
 import re
 import time
 
+import diamant_server  # noqa: F401  (first: it silences asyncssh's DSA warnings)
 import asyncssh
 import pyte
 

@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+import diamant_server  # noqa: F401  (first: it silences asyncssh's DSA warnings)
 import asyncssh
 from asyncssh.connection import SSHClientConnection, SSHConnection
 from asyncssh.constants import MSG_IGNORE
