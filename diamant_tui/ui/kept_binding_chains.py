@@ -42,15 +42,14 @@ def _kept_binding_chain(self: Screen) -> list[tuple[DOMNode, BindingsMap]]:
     focused = self.focused
     if focused is not None and focused.loading:
         focused = None  # as Textual: a widget loading takes no keys
-    app = self.app
-    keymap = app._keymap
-    source = (focused, _bindings_up_from(self if focused is None else focused))
+    # (Textual gives the app a new keymap dict, never changes one in place.)
+    source = (focused, _bindings_up_from(self if focused is None else focused),
+              self.app._keymap)
     kept = self.__dict__.get("_kept_binding_chain")
-    if kept is not None and kept[0] == source and kept[1] is keymap and kept[2] == keymap:
-        return kept[3]
+    if kept is not None and kept[0] == source:
+        return kept[1]
     chain = _textual_binding_chain(self)
-    # The keymap kept as it was, and by itself (Textual replaces it, never changes it).
-    self.__dict__["_kept_binding_chain"] = (source, keymap, dict(keymap), chain)
+    self.__dict__["_kept_binding_chain"] = (source, chain)
     return chain
 
 

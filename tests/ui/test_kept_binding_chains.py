@@ -9,15 +9,20 @@ from diamant_tui.ui.kept_binding_chains import _textual_binding_chain
 from ui_helpers import FixedTable, T, mid_round, settled
 
 
-def _as_textual_makes_it(screen: Screen) -> list:
-    """The chain Textual works out for ``screen`` now, as comparable values."""
+def _values(chain) -> list:
+    """A binding chain as comparable values: each node with its keys' bindings."""
     return [(node, {key: list(bindings) for key, bindings in kept.key_to_bindings.items()})
-            for node, kept in _textual_binding_chain(screen)]
+            for node, kept in chain]
+
+
+def _as_textual_makes_it(screen: Screen) -> list:
+    """The chain Textual works out for ``screen`` now."""
+    return _values(_textual_binding_chain(screen))
 
 
 def _kept(screen: Screen) -> list:
-    return [(node, {key: list(bindings) for key, bindings in kept.key_to_bindings.items()})
-            for node, kept in screen._binding_chain]
+    """The chain the screen gives now (kept, or worked out again)."""
+    return _values(screen._binding_chain)
 
 
 def _count_made(monkeypatch) -> list[Screen]:
