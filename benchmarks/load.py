@@ -77,7 +77,12 @@ import diamant_server  # noqa: F401  (first: it silences asyncssh's DSA warnings
 import asyncssh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+# This checkout's code, after what PYTHONPATH names (those entries follow the script's
+# folder): ahead of them, it ran in place of the version PYTHONPATH asked for, which
+# side_by_side.py gives each of the two versions it compares.
+_GIVEN = {os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p}
+sys.path.insert(max((i for i, p in enumerate(sys.path) if os.path.abspath(p) in _GIVEN),
+                    default=0) + 1, str(Path(__file__).resolve().parent.parent))
 
 import load_server  # noqa: E402
 from diamant_server.ciphers import CIPHERS  # noqa: E402
