@@ -1,7 +1,7 @@
 """Two versions of the server measured at once, side by side.
 
-This machine's speed drifts by tens of percent within an hour, so runs made one after the
-other cannot tell two versions apart below about ten percent. Two runs at once, one per
+This machine's speed drifts by a tenth within minutes and by more within an hour, so runs
+made one after the other cannot tell two versions apart below about ten percent. Two runs at once, one per
 version, go through the same moments of the machine (README, *Comparing two versions*).
 
 Run: ``python benchmarks/side_by_side.py OLD NEW --pairs 2 -- --seats 100 --pace 0.7
