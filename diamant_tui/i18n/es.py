@@ -55,7 +55,7 @@ CATALOGUE: dict[str, str] = {
     "hazard.boulders": "rocas",
     "hazard.rams": "arietes",
     "hazard_short.spiders": "Arañas",
-    "hazard_short.snakes": "Serpien",
+    "hazard_short.snakes": "Serp.",
     "hazard_short.lava": "Lava",
     "hazard_short.boulders": "Rocas",
     "hazard_short.rams": "Arietes",

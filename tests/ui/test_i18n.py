@@ -57,6 +57,19 @@ def test_keys_built_from_game_names_exist(lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hazards_name_on_a_card_is_a_word_or_marked_as_cut(lang):
+    """A card holds seven cells. A hazard's name that does not fit is cut and marked with a
+    period (``Araign.``), or given in the singular (``Boulder``): "Serpien" on a Spanish
+    card, the deck's panel and the round bar read as a misspelt word."""
+    catalogue = CATALOGUES[lang]
+    for hazard in HazardType:
+        name = catalogue[f"hazard.{hazard.value}"]
+        short = catalogue[f"hazard_short.{hazard.value}"].lower()
+        assert short in (name, name.removesuffix("s")) or (
+            short.endswith(".") and name.startswith(short[:-1])), (hazard, short)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_official_words_are_used(lang):
     cont, leave = OFFICIAL[lang]
     t = Translator(lang)
