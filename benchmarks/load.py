@@ -67,9 +67,11 @@ import json
 import math
 import multiprocessing
 import os
+import platform
 import random
 import signal
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -180,6 +182,26 @@ def tables_for(seats: int) -> list[int]:
 DELAY_SLOT = 10.0
 """Seconds of the play window over which the reveal delays are also summed up apart, to
 show whether the late ones came as the games began or all along."""
+
+
+def python_build() -> dict[str, str | bool]:
+    """The interpreter the server runs on (the server process is started with this
+    one's): how it was built moves a seat's CPU by a tenth (README, *Which Python*)."""
+    return {"version": platform.python_version(), "executable": sys.executable,
+            "libpython_shared": libpython_shared()}
+
+
+def libpython_shared() -> bool:
+    """Whether this interpreter runs from a shared libpython, not from its executable.
+
+    Read from the process's own memory map where there is one: ``sysconfig`` says how
+    the standard library's build was configured, and Debian's ``python3.11`` says "shared"
+    though its interpreter is linked into the executable."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            return any("/libpython" in line for line in maps)
+    except OSError:
+        return bool(sysconfig.get_config_var("Py_ENABLE_SHARED"))
 
 
 def percentiles(values: list[float]) -> dict[str, float | int | None]:
@@ -447,6 +469,7 @@ class Run:
                        "join_rate": args.join_rate, "arrival": args.arrival,
                        "seed": args.seed, "attack": args.attack,
                        "screen": args.screen, "cipher": args.cipher, "app": args.app},
+            "python": python_build(),
             "join_s": percentiles(joins),
             # The slowest joins, each with when it began (seconds after the first), to
             # tell a moment that held several (a pause, a burst) from a slow kind of join.
@@ -609,6 +632,9 @@ def table_text(r: dict) -> str:
         ("seats / tables", f"{c['seats']} / {c['tables']} (pace {c['pace']:g} s, "
                            f"think {c['think'][0]:g}-{c['think'][1]:g} s, "
                            f"arrival {c['arrival']})"),
+        ("server's Python", f"{r['python']['version']} ({r['python']['executable']}; "
+                            + ("libpython shared" if r["python"]["libpython_shared"]
+                               else "the interpreter in the executable") + ")"),
         ("join p50 / p99 / max", f"{_fmt(j['p50'], 1000, 0)} / {_fmt(j['p99'], 1000, 0)} / "
                                  f"{_fmt(j['max'], 1000, 0)} ms  (n={j['n']})"),
         ("  slowest, began after the first", ", ".join(

@@ -10,7 +10,10 @@ project; what follows ``--`` goes to ``benchmarks/load.py`` (this one, the same 
 both), which each pair runs twice at once, with OLD's code and with NEW's. It prints, for
 every pair and on average, each side's CPU per seat per reveal and per join, frames and
 bytes per seat per reveal, games completed and errors, and NEW's CPU against OLD's
-(``--json`` for JSON). Latencies are left out: two runs at once make a busier machine,
+(``--json`` for JSON). ``--old-python`` and ``--new-python`` run a side (its load
+generator and its server) on another interpreter, whose environment has this project's
+dependencies: the same checkout on two Pythons compares the interpreters (README, *Which
+Python*). Latencies are left out: two runs at once make a busier machine,
 so measure those alone.
 """
 
@@ -39,6 +42,17 @@ def checkout(path: str) -> Path:
     return folder
 
 
+def interpreter(path: str, side: str) -> str:
+    """The Python at ``path`` for ``side``; exits with a message if it cannot run."""
+    try:
+        subprocess.run([path, "-c", "import asyncssh, textual"], check=True,
+                       capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        sys.exit(f"side_by_side: --{side}-python {path} is not a Python with this "
+                 f"project's dependencies (asyncssh, textual) installed")
+    return path
+
+
 def environment(folder: Path, links: Path) -> dict[str, str]:
     """The environment that runs ``folder``'s code: its packages first on the path, its
     ``server/`` as ``diamant_server`` (a link in ``links``, as the package installs it)."""
@@ -52,7 +66,8 @@ def environment(folder: Path, links: Path) -> dict[str, str]:
 
 
 def run_pair(folders: dict[str, Path], envs: dict[str, dict[str, str]],
-             load_args: list[str], logs: Path, pair: int) -> dict[str, dict]:
+             pythons: dict[str, str], load_args: list[str], logs: Path,
+             pair: int) -> dict[str, dict]:
     """Run ``load.py`` for both sides at once; each side's results (its JSON)."""
     running = {}
     with ExitStack() as files:
@@ -60,7 +75,7 @@ def run_pair(folders: dict[str, Path], envs: dict[str, dict[str, str]],
             out = files.enter_context(open(logs / f"{side}_{pair}.json", "w"))
             err = files.enter_context(open(logs / f"{side}_{pair}.err", "w"))
             running[side] = subprocess.Popen(
-                [sys.executable, str(LOAD), *load_args, "--json"], cwd=folders[side],
+                [pythons[side], str(LOAD), *load_args, "--json"], cwd=folders[side],
                 env=envs[side], stdout=out, stderr=err)
         for process in running.values():
             process.wait()
@@ -108,12 +123,17 @@ def main() -> None:
     parser.add_argument("new", help="a checkout of the version compared")
     parser.add_argument("--pairs", type=int, default=2, help="runs of both at once")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    for side in SIDES:
+        parser.add_argument(f"--{side}-python", metavar="PATH", default=sys.executable,
+                            help=f"the interpreter that runs {side.upper()}'s side "
+                                 f"(default: this one)")
     args = parser.parse_args(argv)
     if args.pairs < 1:
         parser.error("--pairs must be at least 1")
     if "--json" in load_args:
         load_args.remove("--json")
     folders = {"old": checkout(args.old), "new": checkout(args.new)}
+    pythons = {side: interpreter(getattr(args, f"{side}_python"), side) for side in SIDES}
     rows = []
     with tempfile.TemporaryDirectory(prefix="side-by-side-") as temporary:
         base = Path(temporary)
@@ -122,7 +142,7 @@ def main() -> None:
             (base / side).mkdir()
             envs[side] = environment(folders[side], base / side)
         for pair in range(1, args.pairs + 1):
-            results = run_pair(folders, envs, load_args, base, pair)
+            results = run_pair(folders, envs, pythons, load_args, base, pair)
             row = {side: figures(results[side]) for side in SIDES}
             row["cpu_change_percent"] = change(row["old"]["cpu_per_seat_per_reveal_ms"],
                                                row["new"]["cpu_per_seat_per_reveal_ms"])
@@ -132,6 +152,7 @@ def main() -> None:
     changes = [row["cpu_change_percent"] for row in rows
                if row["cpu_change_percent"] is not None]
     summary = {"old": str(folders["old"]), "new": str(folders["new"]),
+               "pythons": pythons,
                "load_args": load_args, "pairs": rows,
                "cpu_change_percent_mean": mean(changes) if changes else None}
     if args.json:

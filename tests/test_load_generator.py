@@ -7,6 +7,7 @@ read, never asserted (the machine is shared).
 from __future__ import annotations
 
 import json
+import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ KEYS = {
     "chunks_per_seat_per_reveal", "bytes_per_seat_per_reveal", "server_rss_mib",
     "play_window_s", "reveals", "seat_reveals", "games_completed", "games_expected",
     "errors", "load_generator_cpu", "stop", "wall_s", "collector", "garbage_at_end",
-    "database_per_reveal", "join_by_wave_s", "reveal_to_screen_by_time_s",
+    "database_per_reveal", "join_by_wave_s", "reveal_to_screen_by_time_s", "python",
 }
 
 
@@ -65,6 +66,15 @@ def test_two_people_play_one_game_and_the_results_come_as_json(screen, cipher):
     database = results["database_per_reveal"]  # the table saved its game as it went
     assert database["db_values"] > 0 and database["db_bytes"] > database["db_values"]
     assert "reveal→screen" in done.stderr  # the table for people goes to stderr
+    # The interpreter the server ran on (this one: the server is started with it).
+    python = results["python"]
+    assert python["version"] == platform.python_version()
+    assert python["executable"] == sys.executable
+    with open("/proc/self/maps") as maps:  # (this one's, as the load generator reads its own)
+        assert python["libpython_shared"] == any("/libpython" in line for line in maps)
+    (row,) = [line for line in done.stderr.splitlines() if line.startswith("server's Python")]
+    assert f" {platform.python_version()} ({sys.executable}; libpython " in row or (
+        f" {platform.python_version()} ({sys.executable}; the interpreter in " in row)
 
 
 def test_people_can_arrive_table_after_table_while_the_first_tables_play():

@@ -58,3 +58,40 @@ def test_a_folder_that_is_not_a_checkout_is_refused_with_a_reason(tmp_path):
     assert done.stdout == ""
     assert done.stderr.strip() == (f"side_by_side: {tmp_path} is not a checkout of this "
                                    f"project (no diamant_tui/ and server/ in it)")
+
+
+def test_a_side_runs_on_the_interpreter_given_for_it(tmp_path):
+    """``--new-python``: the new side's load generator is started with the interpreter
+    given (a wrapper that logs its arguments, then runs this Python), the old side's with
+    this one; both play their game, and the JSON names the interpreter of each."""
+    log = tmp_path / "ran.log"
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec {sys.executable} "$@"\n')
+    wrapper.chmod(0o755)
+    done = subprocess.run(
+        [sys.executable, str(SIDE_BY_SIDE), str(ROOT), str(ROOT), "--pairs", "1", "--json",
+         "--new-python", str(wrapper), "--", *QUICK],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    assert results["pythons"] == {"old": sys.executable, "new": str(wrapper)}
+    (pair,) = results["pairs"]
+    assert pair["old"]["games"] == pair["new"]["games"] == "1/1"
+    runs = [line for line in log.read_text().splitlines() if "load.py" in line]
+    assert len(runs) == 1 and "--json" in runs[0]
+
+
+def test_an_interpreter_without_the_dependencies_is_refused_with_a_reason(tmp_path):
+    """Nothing runs: one line names the option, the path and what is missing."""
+    missing = tmp_path / "no-python"
+    done = subprocess.run(
+        [sys.executable, str(SIDE_BY_SIDE), str(ROOT), str(ROOT), "--old-python",
+         str(missing), "--", *QUICK],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode != 0
+    assert done.stdout == ""
+    assert done.stderr.strip() == (f"side_by_side: --old-python {missing} is not a Python "
+                                   f"with this project's dependencies (asyncssh, textual) "
+                                   f"installed")
