@@ -186,7 +186,10 @@ def arrival_lines(t: Translate, view: PlayerView) -> list[str]:
         first = sum(1 for pc in view.path if pc.card == card) == 1
         lines.append(_revealed(t, names, CardRevealed(view.round, view.step, card,
                                                       first_of_type=first)))
+    elif isinstance(card, Relic):
+        lines.append(_revealed(t, names, CardRevealed(view.round, view.step, card)))
     else:
+        # A treasure after someone left: its shares are no longer known, its name is.
         lines.append(card_name(t, card))
     return lines
 

@@ -262,3 +262,19 @@ def test_a_long_list_of_chosen_computer_players_is_counted_not_cut():
         assert cell_len(label) <= CHOICE_ROOM and "expert, ev" in label, label
         assert re.search(r"\b[34]\b", label), label  # how many more
     assert custom_label(Translator("en"), ("ev", "ev", "risk")) == "Chosen: ev ×2, risk"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_arriving_after_a_relic_is_told_it_as_the_table_was(language):
+    """Someone arriving at a game (a spectator, a person back after the server's restart)
+    whose last card is a relic reads the line the others read when it was turned, not
+    the card's bare name."""
+    from diamant_tui.engine.game import Game, GameConfig
+    from diamant_tui.ui.describe import arrival_lines
+
+    game = Game(GameConfig(("Ana", "Bruno", "Chiara"), Rules.RELICS), seed=1)
+    relic = next(card for card, _ in game.reveal_outcomes() if isinstance(card, Relic))
+    events = game.reveal(relic)
+    t = Translator(language)
+    told = describe(t, ("Ana", "Bruno", "Chiara"), events[-1])
+    assert arrival_lines(t, game.view_for(1)) == [t("event.round_started", round=1), told]
