@@ -96,6 +96,10 @@ class AdminDesk:
         """Whether ``identity`` logged in with one of the admins' keys."""
         return not identity.guest and identity.key.removeprefix("key:") in self._admins
 
+    def is_admin_key(self, fingerprint: str) -> bool:
+        """Whether ``fingerprint`` is one of the admins' keys (which cannot be banned)."""
+        return fingerprint in self._admins
+
     def _check(self, actor: "GameSession", action: str) -> None:
         if not self.is_admin(actor.identity):
             SessionLog(log, actor.id).warning(
@@ -136,6 +140,9 @@ class AdminDesk:
         """Close a session, telling its person ``reason``; returns what it was."""
         self._check(actor, "kick")
         target = self._session(session_id)
+        if target is actor:
+            # The admin would close the screen they act from, and with it their session.
+            raise AdminError("admin.error.own_session")
         reason = _clean(reason, REASON_MAX)
         info = self._info(target)
         admin_action(actor.id, "kick", target=target.id, player=info.name,
@@ -149,6 +156,10 @@ class AdminDesk:
         ``week``, ``forever``): in force at once, written to the database; the sessions
         it covers are closed, each told the ban. Returns the ban and how many were."""
         self._check(actor, "ban")
+        if kind == KEY and self.is_admin_key(value):
+            # Banned, an admin's key (the only way into this screen) could not come back to
+            # lift the ban: the host takes it out of ``admins`` first if they mean it.
+            raise AdminError("admin.error.admin_key")
         try:
             ban = self.bans.make(kind, value, duration, _clean(reason, REASON_MAX),
                                  by=actor.identity.key.removeprefix("key:"))

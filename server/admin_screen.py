@@ -184,6 +184,9 @@ class AdminScreen(DiamantScreen):
         if info is None:
             return
         t = self.app.t
+        if info.id == self._actor.id:
+            self.notify(t("admin.error.own_session"), severity="warning")
+            return  # (the desk refuses it too: said before a reason is asked for)
 
         def kick(_: str, reason: str) -> str:
             self._desk.kick(self._actor, info.id, reason)
@@ -199,6 +202,9 @@ class AdminScreen(DiamantScreen):
         if info.key is None:
             self.notify(self.app.t("admin.guest_no_key"), severity="warning")
             return
+        if self._desk.is_admin_key(info.key):
+            self.notify(self.app.t("admin.error.admin_key"), severity="warning", timeout=8)
+            return  # (the desk refuses it too: said before a reason is asked for)
         self._ban(KEY, info.key, self.app.t("admin.ban_key_title", name=info.name,
                                             fingerprint=info.key))
 

@@ -391,6 +391,8 @@ CATALOGUE: dict[str, str] = {
     "admin.error.no_table": "There is no table called {name} any more.",
     "admin.error.empty": "Type a message first.",
     "admin.error.not_saved": "Done, but the database could not be written: this will not survive a restart. See the server's log.",
+    "admin.error.own_session": "That is your own session: Esc takes you back to the lobby.",
+    "admin.error.admin_key": "That is an admin's key: it cannot be banned while it is in the server's admins setting.",
     "admin.no_reason": "none given",
     "admin.kicked": "An admin closed your session. Reason: {reason}",
     "admin.banned_until": "Banned from this server until {until}, reason: {reason}",

@@ -384,6 +384,8 @@ CATALOGUE: dict[str, str] = {
     "admin.error.no_table": "Ya no hay ninguna mesa llamada {name}.",
     "admin.error.empty": "Escribe primero un mensaje.",
     "admin.error.not_saved": "Hecho, pero no se ha podido escribir en la base de datos: no sobrevivirá a un reinicio. Mira el registro del servidor.",
+    "admin.error.own_session": "Es tu propia sesión: Esc te devuelve a la sala.",
+    "admin.error.admin_key": "Es la clave de un admin: no se puede vetar mientras figure en el ajuste admins del servidor.",
     "admin.no_reason": "sin motivo",
     "admin.kicked": "Un administrador ha cerrado tu sesión. Motivo: {reason}",
     "admin.banned_until": "Vetado en este servidor hasta el {until}, motivo: {reason}",

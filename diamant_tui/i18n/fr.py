@@ -387,6 +387,8 @@ CATALOGUE: dict[str, str] = {
     "admin.error.no_table": "Il n'y a plus de table nommée {name}.",
     "admin.error.empty": "Tapez d'abord un message.",
     "admin.error.not_saved": "C'est fait, mais la base de données n'a pas pu être écrite : cela ne survivra pas à un redémarrage. Voyez le journal du serveur.",
+    "admin.error.own_session": "C'est votre propre session : Échap vous ramène au salon.",
+    "admin.error.admin_key": "C'est la clé d'un admin : elle ne peut pas être bannie tant qu'elle figure dans le réglage admins du serveur.",
     "admin.no_reason": "aucun motif donné",
     "admin.kicked": "Un administrateur a fermé votre session. Motif : {reason}",
     "admin.banned_until": "Banni de ce serveur jusqu'au {until}, motif : {reason}",

@@ -304,3 +304,46 @@ async def test_closing_a_table_sends_its_people_back_to_the_lobby(room, players,
     # Back in the lobby, they can play on.
     cat.press("n")
     await cat.wait_for("Open a table")
+
+
+async def test_an_admin_cannot_shut_out_an_admin_key_nor_kick_their_own_session(
+        tmp_path, players, admin_key, make_key):
+    """Banned, an admin's key could never come back to the one screen that lifts bans,
+    and kicking one's own session closes that screen: the screen says so at once (before
+    asking for a reason), in the admin's language, and the desk refuses both when asked
+    directly. Another admin's key is refused as well; a person's key is still banned."""
+    other_admin = make_key()
+    server = await started(tmp_path, admin_key, other_admin)
+    try:
+        boss = players("boss", size=(100, 30))
+        await boss.connect(server.port, key=admin_key)
+        deputy, bob, bob_key = players("deputy"), players("bob"), make_key()
+        await deputy.connect(server.port, key=other_admin)
+        await bob.connect(server.port, key=bob_key)
+        await open_admin_screen(boss, "boss", "deputy", "bob")
+        for name in ("boss", "deputy"):
+            await choose_row(boss, name)
+            boss.press("b")
+            await notice(boss, "That is an admin's key: it cannot be banned while it is in "
+                               "the server's admins setting.")
+            assert "Reason" not in boss.text  # nothing asked
+            boss.press("up", "up", "up")  # back to the first row, the admin's own
+        boss.press("k")  # the cursor on the admin's own row
+        await notice(boss, "That is your own session: Esc takes you back to the lobby.")
+        assert "Reason" not in boss.text
+        desk, own = server.admin, session_of(server, "boss")
+        for key in (admin_key, other_admin):
+            with pytest.raises(AdminError) as error:
+                await desk.ban(own, "key", fingerprint(key), "forever")
+            assert error.value.key == "admin.error.admin_key"
+        with pytest.raises(AdminError) as error:
+            desk.kick(own, own.id, "oops")
+        assert error.value.key == "admin.error.own_session"
+        assert server.bans.in_force() == [] and not boss.closed.is_set()
+        assert not deputy.closed.is_set()
+        # A person's key is banned as before.
+        made, closed = await desk.ban(own, "key", fingerprint(bob_key), "hour")
+        assert closed == 1
+        await bob.wait_closed()
+    finally:
+        await server.stop()
