@@ -534,7 +534,8 @@ async def _finished(table: Table) -> None:
 
 async def test_a_rematch_starts_when_every_person_has_voted():
     """Each connected person votes; computer players and away seats do not block it, and
-    everyone is told who has voted. The rematch keeps the same seats."""
+    everyone is told who has voted. The rematch keeps the same seats, but for whoever
+    left the table: a computer player's of its own takes theirs."""
     table = Table(settings(seats=5, bots=("cards:2", "cards:3"), timer=0.01), creator="k1")
     ann, bob, cy = (table.sit(n, f"k-{n}") for n in ("ann", "bob", "cy"))
     watcher = Recorder()
@@ -552,7 +553,11 @@ async def test_a_rematch_starts_when_every_person_has_voted():
     bob.vote_rematch()
     assert table.status is TableStatus.PLAYING and table.game is not first
     after = table.seats
-    assert [(s.name, s.kind, s.bot) for s in after] == [(s.name, s.kind, s.bot) for s in seats_before]
+    kept = [i for i in range(5) if i != cy.seat]
+    assert [(after[i].name, after[i].kind, after[i].bot) for i in kept] == [
+        (seats_before[i].name, seats_before[i].kind, seats_before[i].bot) for i in kept]
+    assert after[cy.seat].kind is SeatKind.BOT and after[cy.seat].name != "cy"
+    assert after[cy.seat].bot == table.settings.filler and not after[cy.seat].away
     # Told with the new game's first card (the game's start goes out with it).
     await until(lambda: watcher.last.status is TableStatus.PLAYING)
     assert watcher.last.rematch_votes == frozenset()
@@ -607,7 +612,7 @@ async def test_a_vote_reaches_its_voter_at_once_and_the_others_within_the_marks_
     cy.leave()  # the last one who had not voted
     await until(lambda: watcher.last.status is TableStatus.PLAYING)
     assert len(watcher.updates) == count + 1, [u.status for u in watcher.updates[count:]]
-    assert not watcher.last.seats[cy.seat].connected
+    assert watcher.last.seats[cy.seat].kind is SeatKind.BOT  # gone: not in the new game
     await table.close()
 
 

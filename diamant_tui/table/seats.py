@@ -138,6 +138,19 @@ class Seats:
         """Empty a seat (its person left before the game began)."""
         self._seats[seat] = Seat()
 
+    def give_up_departed(self) -> list[int]:
+        """Empty the seats of the people no longer connected as a new game begins (they
+        left the table, or lost their connection, after the last game); returns which.
+
+        A computer player then takes each as its own (:meth:`fill`): a new game is played
+        by those who stayed for it, and one who was not there is neither kept nor rated
+        as having played it."""
+        gone = [i for i, s in enumerate(self._seats)
+                if s.kind is SeatKind.PERSON and not s.connected]
+        for i in gone:
+            self._seats[i] = Seat()
+        return gone
+
     def set_away(self, seat: int) -> None:
         """A computer plays for the seat's person now (a stand-in, unless it has one)."""
         s = self._seats[seat]

@@ -428,9 +428,13 @@ class Table:
         self._play.begin()
 
     def rematch(self) -> None:
-        """Play again at the same table with the same seats (once the people agree)."""
+        """Play again at the same table (once the people agree): the same seats, but a
+        computer player's for each person who is no longer connected."""
         if self.status is not TableStatus.FINISHED:
             raise TableError("a rematch can only start once the game is over.")
+        for seat in self._seats.give_up_departed():
+            log.info("table %r: seat %d given to a computer player for the rematch "
+                     "(its person has left)", self.name, seat)
         self._state.games_played += 1
         self.start()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from diamant_server.identity import person_of
 from diamant_tui.table import TableSettings
 
 
@@ -95,3 +96,45 @@ async def test_a_rematch_starts_when_both_players_have_asked(server, players, ma
     for person in (ann, bob, wes):
         await person.wait_for(lambda t: "Round 1/5" in t and "Final scores" not in t)
     assert table.games_played == 1
+
+
+async def _play_out(*people) -> None:
+    """Everyone leaves at every turn until the final scores: a short game."""
+    answered = {}
+    while True:
+        person = people[0]
+        text = await person.wait_for(lambda t: "Final scores" in t or (
+            "Your turn" in t and re.search(r"Round \d/5 · card \d+", t)[0] != answered.get(0)),
+            timeout=60)
+        if "Final scores" in text:
+            return
+        answered[0] = re.search(r"Round \d/5 · card \d+", text)[0]
+        for someone in people:
+            someone.press("l")
+
+
+async def test_whoever_left_after_a_game_is_not_in_its_rematch(server, players, make_key):
+    """A rematch is a new game for those who stayed: the seat of a person who went back
+    to the lobby at the final scores is a computer player's in it, and the game is kept
+    and rated with that computer player, not with the person who was not there."""
+    ann_key, bob_key = make_key(), make_key()
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=ann_key, command="play den --seats 3 --bots 1")
+    await ann.wait_for("Free seats: 1")
+    await bob.connect(server.port, key=bob_key, command="play den")
+    table = server.lobby.get("den")
+    await _play_out(ann, bob)
+    await bob.wait_for("Final scores")
+    bob.press("q")
+    await bob.wait_for("lobby")
+    ann.press("r")  # the only person still at the table: the rematch begins
+    await ann.wait_for(lambda t: "Round 1/5" in t and "Final scores" not in t)
+    assert table.games_played == 1
+    seat = table.seats[1]
+    assert seat.kind.value == "bot" and seat.name != "bob" and not seat.away
+    await _play_out(ann)
+    await server.lobby.flush()
+    ann_games = await server.storage.history(person_of("key:" + ann_key.get_fingerprint("sha256")))
+    bob_games = await server.storage.history(person_of("key:" + bob_key.get_fingerprint("sha256")))
+    assert len(ann_games) == 2 and len(bob_games) == 1
+    assert bob_games[0].game.id == min(game.game.id for game in ann_games)
