@@ -631,12 +631,18 @@ class Storage:
         return await self._read(query)
 
     async def leaderboard(self, limit: int = 20) -> list[Standing]:
-        """The best ``limit`` ratings (people and computer levels), by the estimate shown."""
+        """The best ``limit`` ratings (people and computer levels), by the estimate shown.
+
+        A key banned now is left out (its games still count for the others): a public
+        room does not show someone its admins have sent away at the top of its list."""
+        now = _time(datetime.now(timezone.utc))
         rows = await self._read(lambda db: db.execute(
             """SELECT r.who, p.name, r.mu, r.sigma, r.games, r.wins
                FROM ratings r LEFT JOIN players p ON p.person = r.who
+               WHERE r.who NOT IN (SELECT 'key:' || value FROM bans
+                                   WHERE kind = 'key' AND (until IS NULL OR until > ?))
                ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.who LIMIT ?""",
-            (limit,)).fetchall())
+            (now, limit)).fetchall())
         standings = []
         for rank, (who, name, mu, sigma, games, wins) in enumerate(rows, start=1):
             computer = who.startswith(BOT_PREFIX)

@@ -21,6 +21,7 @@ from diamant_server.storage import (
     DATABASE,
     MIGRATIONS,
     SCHEMA_VERSION,
+    SavedBan,
     Sitter,
     Storage,
     StorageError,
@@ -434,5 +435,28 @@ async def test_a_kill_during_a_burst_of_writes_leaves_a_whole_database(tmp_path)
         assert min(t.snapshot["step"] for t in tables) >= durable
         record = await storage.game_record(1)
         assert len(record["rounds"][0]["cards"]) >= durable
+    finally:
+        storage.close()
+
+
+async def test_a_key_banned_now_is_left_off_the_leaderboard(tmp_path):
+    """While a ban on their key is in force a person is not listed (the others rank on
+    without them); a ban that is over, or on an address, leaves them listed."""
+    storage = Storage.open(tmp_path)
+    try:
+        people = [Sitter("ann", ANN), Sitter("bob", BOB), Sitter("cy", CY)]
+        await play(storage, people, [30, 12, 3], [1, 2, 3])
+        assert [s.who for s in await storage.leaderboard()] == [ANN, BOB, CY]
+        await storage.save_ban(SavedBan("key", "SHA256:ann", None, "cheat", "x", "2026-01-01T00:00:00Z"))
+        await storage.save_ban(SavedBan("key", "SHA256:bob", "2999-01-01T00:00:00Z", "spam", "x",
+                                        "2026-01-01T00:00:00Z"))
+        await storage.save_ban(SavedBan("key", "SHA256:cy", "2000-01-01T00:00:00Z", "old", "x",
+                                        "1999-01-01T00:00:00Z"))
+        await storage.save_ban(SavedBan("address", "key:SHA256:cy", None, "odd", "x",
+                                        "2026-01-01T00:00:00Z"))
+        board = await storage.leaderboard()
+        assert [(s.rank, s.who) for s in board] == [(1, CY)]
+        await storage.drop_ban("key", "SHA256:ann")
+        assert [s.who for s in await storage.leaderboard()] == [ANN, CY]
     finally:
         storage.close()
