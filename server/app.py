@@ -129,6 +129,10 @@ class ServerApp(DiamantApp):
         held = self.lobby.seat_of(self.identity.key)
         if held is not None and (command is None or command.verb != "watch"):
             self._sit(held[0])  # a dropped connection: straight back to the seat
+            if command is not None and command.verb == "play" and command.name != held[0].name:
+                # Asked for another table: say why this one, and how to get there.
+                self.tell(self.t("server.back_to_held_seat", table=held[0].name,
+                                 asked=command.name[:20]))
             return
         if command is None:
             return

@@ -72,3 +72,25 @@ async def server_wait(test, timeout: float = 30.0) -> None:
     while not test():
         assert loop.time() < end, "the server never reached the expected state"
         await asyncio.sleep(0.05)
+
+
+async def test_asking_for_another_table_while_a_seat_is_held_says_why_this_one(
+        server, players, make_key):
+    """A person whose seat at a game under way is still theirs is put back in it even
+    when they ask to play elsewhere, and told why, in their language, and how to go."""
+    server.lobby.create(TableSettings(name="back", seats=3, bots=("carry:20",) * 2, seed=3,
+                                      pace=0.5), "test")
+    ann_key = make_key()
+    ann = players("ann")
+    await ann.connect(server.port, key=ann_key, command="play back")
+    await ann.wait_for("Your turn")
+    await ann.close()
+    again = players("ann")
+    await again.connect(server.port, key=ann_key, command="play other",
+                        env={"LANG": "fr_FR.UTF-8"})
+    text = await again.wait_for("quittez-la d'abord")
+    said = " ".join(" ".join(line.partition("▌")[2].split())
+                    for line in text.splitlines() if "▌" in line)
+    assert ("Vous avez toujours une place à la table back, dont la partie continue : vous y "
+            "revoilà. Pour jouer à other, quittez-la d'abord (q).") in said
+    assert server.lobby.get("other") is None  # nothing opened for nothing
