@@ -125,7 +125,8 @@ CATALOGUE: dict[str, str] = {
     "too_small.game_goes_on": "Гра тим часом триває.",
     "event.round_started": "Починається раунд {round}: усі заходять у печеру.",
     "event.round_started_relic": "Починається раунд {round}; до колоди додано реліквію вартістю {value}.",
-    "event.treasure": "Скарб {value}: по {share}{ruby} кожному з {players} у печері, {left}.",
+    # A table has at most 8 players: the "one" form (1, 21, 31…) only ever counts 1.
+    "event.treasure": "Скарб {value}: {share}{ruby} єдиному гравцеві в печері, {left}.|Скарб {value}: по {share}{ruby} кожному з {count} у печері, {left}.|Скарб {value}: по {share}{ruby} кожному з {count} у печері, {left}.",
     "event.left_on_card": "{count}{ruby} лишається на карті",
     "event.hazard_first": "Халепа: {hazard}. Цього разу нічого не сталося…",
     "event.hazard_second": "Друга халепа: {hazard}!",

@@ -198,8 +198,9 @@ def _revealed(t: Translate, names: Sequence[str], event: CardRevealed) -> str:
     card = event.card
     if isinstance(card, Treasure):
         left = t("event.left_on_card", count=event.remainder, ruby=RUBY)
+        # The players sharing it choose the plural form (the rubies left have their own).
         return t("event.treasure", value=card.value, share=event.share,
-                 players=len(event.receivers), left=left, ruby=RUBY)
+                 count=len(event.receivers), left=left, ruby=RUBY)
     if isinstance(card, Hazard):
         if event.first_of_type:
             return t("event.hazard_first", hazard=hazard_name(t, card.type))

@@ -73,6 +73,26 @@ def test_what_stays_on_a_card_agrees_with_its_number():
     assert "3♦ quedan en la carta" in describe(es, LONG, treasure(11, 4, 3))
 
 
+@pytest.mark.parametrize("lang, alone, three", [
+    ("en", "Treasure 11: 11♦ for the only one in the cave, 0♦ left",
+     "Treasure 11: 3♦ each for the 3 in the cave, 2♦ left"),
+    ("fr", "Trésor 11 : 11♦ pour la seule personne dans la grotte, 0♦ reste",
+     "Trésor 11 : 3♦ à chacun des 3 dans la grotte, 2♦ restent"),
+    ("es", "Tesoro 11: 11♦ para quien sigue en la cueva, 0♦ quedan",
+     "Tesoro 11: 3♦ para cada uno de los 3 en la cueva, 2♦ quedan"),
+    ("uk", "Скарб 11: 11♦ єдиному гравцеві в печері, 0♦",
+     "Скарб 11: по 3♦ кожному з 3 у печері, 2♦"),
+])
+def test_a_treasure_for_one_player_in_the_cave_is_all_theirs_in_the_singular(lang, alone, three):
+    """"The rubies are shared equally among the players in the cave": one player left
+    there takes them all, and the line speaks of one player, not of "each of the 1"."""
+    t = Translator(lang)
+    assert alone in describe(t, LONG, treasure(11, 1, 0))
+    assert three in describe(t, LONG, treasure(11, 3, 2))
+    if lang == "uk":  # the third form: five and more
+        assert "по 2♦ кожному з 5 у печері" in describe(t, LONG, treasure(11, 5, 1))
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_relics_taken_are_counted_in_words_not_with_a_bracketed_plural(lang):
     t = Translator(lang)
@@ -150,6 +170,7 @@ EVENTS = [
     RoundStarted(1),
     treasure(17, 3, 2),
     treasure(17, 8, 1),
+    treasure(17, 1, 0),
     CardRevealed(5, 25, Hazard(HazardType.BOULDERS), first_of_type=True),
     CardRevealed(5, 26, Hazard(HazardType.BOULDERS)),
     CardRevealed(5, 25, Relic(12)),
