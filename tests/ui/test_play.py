@@ -143,7 +143,7 @@ async def test_when_the_timer_runs_out_the_seat_is_away_until_a_key_is_pressed()
         await until(pilot, lambda: table.seats[me.seat].away)
         await pilot.pause()
         lines = [line for line in screen_text(app).splitlines() if "▶ me" in line]
-        assert lines and "☾away" in lines[0]
+        assert lines and "☾ away" in lines[0]
         for _ in range(200):  # a key during an expired turn is undone by that turn's timer
             await pilot.press("x")
             await pilot.pause(0.05)

@@ -90,3 +90,21 @@ async def test_a_name_reaches_the_terminal_as_text_whatever_it_holds():
         players.state = PlayersState(replace(view, players=named))
         line = "".join(segment.text for segment in players.render_line(2))
         assert "Ev il" in line and "\x1b" not in line
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
+async def test_the_away_mark_is_set_off_from_its_word_as_the_decided_mark_is(lang):
+    """Mid-round, Chiara away (a computer plays for her), Dmytro decided: in every
+    language each mark stands a space before its word (``☾ away``, ``✓ decided``)."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang=lang, member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        players = app.screen.query_one(PlayerList)
+        players.state = PlayersState(players.state.view, frozenset({2}), frozenset({0}))
+        await settled(pilot)
+        t = app.t
+        text = screen_text(app)
+        assert f"☾ {t('players.away')}" in text, text
+        assert f"☾{t('players.away')}" not in text
+        assert f"✓ {t('players.decided')}" in text

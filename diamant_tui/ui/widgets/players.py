@@ -28,6 +28,16 @@ from .shared_lines import KeptBackgrounds, KeptRow, RowsKept, app_of, look_key
 
 MIN_NAME = 8
 """Cells a name keeps at least, however narrow the list: longer ones are shortened (…)."""
+AWAY_MARK = "☾"
+"""The turn column's mark of a seat a computer plays for its person now."""
+DECIDED_MARK = "✓"
+"""The turn column's mark of a player who has chosen this turn."""
+
+
+def marked_words(t) -> tuple[str, str]:
+    """The turn column's words, away and decided, each after its mark and a space: the
+    same shape in every language."""
+    return f"{AWAY_MARK} {t('players.away')}", f"{DECIDED_MARK} {t('players.decided')}"
 
 
 @dataclass(frozen=True)
@@ -164,7 +174,7 @@ class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptCompo
                   widest((heads[1],) + places)]
         widths += [widest([heads[2 + i]] + [row[i] for row in numbers]) for i in range(3)]
         status_head = t("players.status")
-        statuses = ("☾" + t("players.away"), "✓ " + t("players.decided"), status_head)
+        statuses = (*marked_words(t), status_head)
         # Two spaces between columns where every name and word fits with them, else one.
         gap = 2
         if 2 + sum(w + 2 for w in widths) + widest(statuses) > width:
@@ -268,17 +278,17 @@ class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptCompo
         line, so nothing jumps as players decide)."""
         t = self.app.t
         view = self.state.view
-        away, decided = "☾" + t("players.away"), "✓ " + t("players.decided")
+        away, decided = marked_words(t)
         computer = " " + t("players.computer")
         words = widest((away, decided)) <= room
         tell_computers = words and widest((away, decided)) + cell_len(computer) <= room
         if p.seat in self.state.away:
             # A computer plays the seat now: that matters more than the tick.
-            runs.append((away if words else "☾",
+            runs.append((away if words else AWAY_MARK,
                          style + self.component_style("players--away")))
         elif view.phase is Phase.DECISION and p.in_cave:
             if p.decided:
-                runs.append((decided if words else "✓",
+                runs.append((decided if words else DECIDED_MARK,
                              style + self.component_style("players--decided")))
             else:
                 runs.append(("…", style))
