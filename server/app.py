@@ -24,6 +24,7 @@ from diamant_tui.i18n import LANGUAGES, detect_language
 from diamant_tui.table import Member, Table, TableSettings, TableStatus, TableUpdate
 from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
+from diamant_tui.ui.refusals import refusal_text
 
 from .admin import AdminDesk, AdminNotice, TableClosedByAdmin
 from .admin_screen import AdminScreen
@@ -114,7 +115,7 @@ class ServerApp(DiamantApp):
         except LobbyError as exc:
             problem = exc.text(self.t)
         except DiamantError as exc:
-            problem = str(exc)
+            problem = refusal_text(self.t, exc)  # in the person's language
         # The lobby is built only for those who see it: a session that goes straight to
         # a table (play, watch, resume, a seat held) gets it when it leaves the table.
         self._show_lobby()
@@ -263,7 +264,9 @@ class ServerApp(DiamantApp):
         except LobbyError as exc:
             self.tell(exc.text(self.t))
         except DiamantError as exc:
-            self.tell(str(exc))
+            text = refusal_text(self.t, exc)  # in the person's language; none if too late
+            if text is not None:
+                self.tell(text)
 
     def tell(self, text: str, *, severity: str = "warning") -> None:
         """Say why something asked for cannot be done: on the lobby's note line when the

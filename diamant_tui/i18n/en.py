@@ -303,6 +303,13 @@ CATALOGUE: dict[str, str] = {
     "limit.tables_per_person": "You already have as many tables open as one person may ({limit}): join one of them, or wait until one closes, before opening another.",
     "limit.waiting": "Closed after {minutes} minutes at table {name} with no game going on. Come back when everyone is ready to play!",
     "limit.watchers": "Table {name} has as many spectators as a table may ({limit}): watch another table, or try again later.",
+    # what the table refused (ui/refusals.py)
+    "refused.gone": "You are no longer at this table.",
+    "refused.watching": "Only the players can do that; you are watching.",
+    "refused.not_creator": "Only whoever opened the table can start it early.",
+    "refused.full": "No seat is free at this table; you can watch it.",
+    "refused.other": "That cannot be done now.",
+    "chat.empty": "Nothing was sent: the line was empty.",
     "limit.chat_person": "Wait {seconds} s before you chat again: at most {lines} lines every {window} s each.",
     "limit.chat_watchers": "Wait {seconds} s before you chat again: the spectators have used up their share ({lines} lines every {window} s).",
     "limit.chat_table": "Wait {seconds} s before you chat again: this table's chat is full ({lines} lines every {window} s in all).",

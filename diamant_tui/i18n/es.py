@@ -296,6 +296,13 @@ CATALOGUE: dict[str, str] = {
     "limit.tables_per_person": "Ya tienes tantas mesas abiertas como se permite a una persona ({limit}): únete a una de ellas, o espera a que se cierre alguna, antes de abrir otra.",
     "limit.waiting": "Cerrado tras {minutes} minutos en la mesa {name} sin ninguna partida en curso. ¡Vuelve cuando todos estén listos para jugar!",
     "limit.watchers": "La mesa {name} tiene todos los espectadores que admite una mesa ({limit}): mira otra mesa o vuelve a intentarlo más tarde.",
+    # what the table refused (ui/refusals.py)
+    "refused.gone": "Ya no estás en esta mesa.",
+    "refused.watching": "Solo los jugadores pueden hacer eso; tú estás mirando.",
+    "refused.not_creator": "Solo quien abrió la mesa puede empezarla antes.",
+    "refused.full": "No queda ningún asiento libre en esta mesa; puedes mirarla.",
+    "refused.other": "Eso no se puede hacer ahora.",
+    "chat.empty": "No se envió nada: la línea estaba vacía.",
     "limit.chat_person": "Espera {seconds} s antes de volver a hablar: como mucho {lines} líneas cada {window} s por persona.",
     "limit.chat_watchers": "Espera {seconds} s antes de volver a hablar: los espectadores han agotado su parte ({lines} líneas cada {window} s).",
     "limit.chat_table": "Espera {seconds} s antes de volver a hablar: el chat de esta mesa está lleno ({lines} líneas cada {window} s en total).",

@@ -299,6 +299,13 @@ CATALOGUE: dict[str, str] = {
     "limit.tables_per_person": "Vous avez déjà autant de tables ouvertes qu'une personne peut en avoir ({limit}) : rejoignez l'une d'elles, ou attendez qu'une se ferme, avant d'en ouvrir une autre.",
     "limit.waiting": "Fermé après {minutes} minutes à la table {name} sans partie en cours. Revenez quand tout le monde sera prêt à jouer !",
     "limit.watchers": "La table {name} a autant de spectateurs qu'une table peut en avoir ({limit}) : regardez une autre table, ou réessayez plus tard.",
+    # what the table refused (ui/refusals.py)
+    "refused.gone": "Vous n'êtes plus à cette table.",
+    "refused.watching": "Seuls les joueurs peuvent faire cela ; vous regardez.",
+    "refused.not_creator": "Seule la personne qui a ouvert la table peut la lancer plus tôt.",
+    "refused.full": "Aucune place libre à cette table ; vous pouvez la regarder.",
+    "refused.other": "Ce n'est pas possible pour l'instant.",
+    "chat.empty": "Rien n'a été envoyé : la ligne était vide.",
     "limit.chat_person": "Attendez {seconds} s avant de reparler : au plus {lines} lignes toutes les {window} s chacun.",
     "limit.chat_watchers": "Attendez {seconds} s avant de reparler : les spectateurs ont épuisé leur part ({lines} lignes toutes les {window} s).",
     "limit.chat_table": "Attendez {seconds} s avant de reparler : la discussion de cette table est pleine ({lines} lignes toutes les {window} s en tout).",

@@ -50,7 +50,7 @@ class Chat:
         :class:`ChatRejected` saying why not."""
         line = clean_text(text, CHAT_MAX_CHARS)
         if not line:
-            raise ChatRejected("an empty chat line was not sent.")
+            raise ChatRejected(_ENGLISH("chat.empty"), "chat.empty")
         now = asyncio.get_running_loop().time()
         self._allowances.count(identity, watching, now, people)
         chat = ChatLine(name, line, watching=watching)

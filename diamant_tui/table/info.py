@@ -50,6 +50,28 @@ class NotAllowed(TableError):
     other than the table's creator starting it, a seat given up or taken over)."""
 
 
+# Each kind of refusal has a class of its own: the interface tells people why in their
+# language by its class (``ui/refusals.py``); the message stays English, for the log.
+
+
+class NotAtTable(NotAllowed):
+    """The member is no longer at the table: they left, or a newer connection of theirs
+    took the seat over."""
+
+
+class OnlyPlayers(NotAllowed):
+    """A spectator asked for what only the table's players may do."""
+
+
+class NotTheCreator(NotAllowed):
+    """Someone other than the person who opened the table asked to start it early."""
+
+
+class NotNow(NotAllowed):
+    """Asked at a moment of the table's life that does not allow it: a choice before the
+    game starts, starting a game already begun, a rematch before the game is over."""
+
+
 class SeatKind(str, enum.Enum):
     """Who sits in a seat."""
 
@@ -187,6 +209,10 @@ __all__ = [
     "ChatLimits",
     "ChatRejected",
     "NotAllowed",
+    "NotAtTable",
+    "NotNow",
+    "NotTheCreator",
+    "OnlyPlayers",
     "STAND_IN_BOT",
     "SeatInfo",
     "SeatKind",

@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Protocol
 
 from ..bots import Bot, make_bot
 from ..names import clean_name, distinct_name
-from .info import STAND_IN_BOT, NotAllowed, SeatInfo, SeatKind, TableUpdate
+from .info import STAND_IN_BOT, NotAtTable, OnlyPlayers, SeatInfo, SeatKind, TableUpdate
 from .state import Seat
 
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Dmytro", "Elena", "Farid", "Greta", "Hugo")
@@ -191,9 +191,9 @@ class Seats:
 
     def check(self, member: Attendee, *, seated: bool = True) -> int | None:
         """The member's seat, if they may act: still at this table, and seated when it
-        matters; raises :class:`NotAllowed` saying why not."""
+        matters; raises :class:`NotAtTable` or :class:`OnlyPlayers` saying why not."""
         if member not in self.members:  # left, replaced by a newer connection, or elsewhere
-            raise NotAllowed("you are no longer at this table.")
+            raise NotAtTable("you are no longer at this table.")
         if seated and member.seat is None:
-            raise NotAllowed("you are watching this table; only its players can do that.")
+            raise OnlyPlayers("you are watching this table; only its players can do that.")
         return member.seat

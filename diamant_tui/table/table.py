@@ -16,7 +16,6 @@ import random
 from datetime import datetime, timezone
 from typing import Callable
 
-from ..engine.errors import IllegalAction
 from ..engine.game import Game, GameConfig
 from ..engine.view import Decision
 from .chat import Chat
@@ -24,7 +23,8 @@ from .clock import TurnClock
 from .info import (
     ChatLimits,
     ChatLine,
-    NotAllowed,
+    NotNow,
+    NotTheCreator,
     SeatInfo,
     SeatKind,
     TableError,
@@ -349,7 +349,7 @@ class Table:
     def _decide(self, member: Member, decision: Decision) -> None:
         seat = self._seats.check(member)
         if self.game is None:
-            raise IllegalAction("the game has not started yet.")
+            raise NotNow("the game has not started yet.")
         events = self.game.submit(seat, decision)
         self._seats[seat].away = False
         self._updates.decided(events, member)
@@ -371,16 +371,16 @@ class Table:
     def _start_now(self, member: Member) -> None:
         seat = self._seats.check(member)
         if self.status is not TableStatus.WAITING:
-            raise NotAllowed("the game has already begun.")
+            raise NotNow("the game has already begun.")
         if member.identity != self.creator:
-            raise NotAllowed("only the person who opened the table can start it early.")
+            raise NotTheCreator("only the person who opened the table can start it early.")
         assert seat is not None
         self.start()
 
     def _vote_rematch(self, member: Member) -> None:
         seat = self._seats.check(member)
         if self.status is not TableStatus.FINISHED:
-            raise NotAllowed("a rematch can only be asked for once the game is over.")
+            raise NotNow("a rematch can only be asked for once the game is over.")
         assert seat is not None
         self._seats[seat].away = False  # voting is being at the keyboard
         self._state.votes.add(seat)

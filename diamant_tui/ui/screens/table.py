@@ -19,13 +19,14 @@ from textual.messages import Prompt
 from textual.widget import Widget
 from textual.widgets import Button, Input
 
-from ...engine.errors import DiamantError, NoDecisionDue
+from ...engine.errors import DiamantError
 from ...engine.events import (CardRevealed, DecisionMade, DecisionsRevealed, Disaster, GameEnded,
                               RoundEnded, RoundStarted)
 from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, TableUpdate
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, described
 from ..messages import LeaveTable, TableUpdated
+from ..refusals import refusal_text
 from ..widgets.blank_containers import Column, Row, SharedBlank
 from ..widgets.cave_path import CavePath, PathScroll
 from ..widgets.deck_info import DeckInfo, DeckState
@@ -125,7 +126,6 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._due_since: float | None = None
         """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
-        self._chose_in: tuple[int, int] | None = None
         """The turn (round, card) this person last chose in, as their view showed it."""
         self._refusal_until = float("-inf")
         self._waiting_updates: list[TableUpdate] = []
@@ -608,18 +608,13 @@ class TableScreen(SharedBlank, DiamantScreen):
         view = self.view
         if self.seat is None or view is None or not view.decision_due:
             return
-        turn = (view.round, view.step)
         try:
             self.member.decide(Decision(decision))
-        except NoDecisionDue as error:
-            # After a choice of theirs in this turn, it ended the turn: the table shows it
-            # with the card, which is due (CARD_GRACE). A second key is simply too late.
-            if turn != self._chose_in:
-                self._refused(error)
         except DiamantError as error:
+            # A key after the turn ended (a choice of theirs, or a computer's for them
+            # while away, ended it; the table shows it with the card, which is due) is
+            # simply too late: nothing is said (see ui/refusals.py).
             self._refused(error)
-        else:
-            self._chose_in = turn
 
     def action_start_now(self) -> None:
         self._act(self.member.start_now)
@@ -634,8 +629,11 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._refused(error)
 
     def _refused(self, error: DiamantError) -> None:
-        """Say in a short note what the table refused, and why."""
-        self.notify(str(error), severity="warning", markup=False)
+        """Say in a short note, in the person's language, what the table refused and why
+        (nothing for a key that came too late: :func:`refusal_text`)."""
+        text = refusal_text(self.app.t, error)
+        if text is not None:
+            self.notify(text, severity="warning", markup=False)
 
     def action_focus_choice(self, decision: str) -> None:
         if self._part == "final":
