@@ -425,7 +425,8 @@ def make_app_factory(lobby: Lobby, *, idle_timeout: float,
             try:
                 command = parse_command(session.command)
             except CommandError as exc:
-                raise SessionRefused(str(exc)) from None
+                # In the person's language, as every other refusal of a session.
+                raise SessionRefused(exc.text(session.t)) from None
         return ServerApp(session, lobby, command=command, idle_timeout=idle_timeout,
                          waiting_timeout=waiting_timeout, chat_watch=chat_watch, admin=admin)
 

@@ -3,7 +3,7 @@
 ``ssh -t host play NAME [--rules R] [--seats N] [--bots K]`` joins table NAME (creating it
 with N seats, K of them for computer players and the rest for people),
 ``ssh -t host watch NAME`` watches it, ``ssh -t host resume CODE`` gives a guest their seat
-back. Anything else gets a message listing these.
+back. Anything else gets a message listing these, in the client's language.
 """
 
 from __future__ import annotations
@@ -14,15 +14,41 @@ import shlex
 from dataclasses import dataclass
 
 from diamant_tui.engine.cards import Rules
+from diamant_tui.i18n import Translator
 
-USAGE = (
-    "commands: play NAME [--rules classic|relics|relic-variant] [--seats 3-8] [--bots K], "
-    "watch NAME, resume CODE (or no command for the lobby)"
-)
+_ENGLISH = Translator("en")
+"""The English text of a refusal, for ``str()`` and the log (each person reads their own)."""
+SHOWN_MAX = 20
+"""Characters of a word the person typed that an answer quotes back (as Python quotes a
+string: control characters escaped, so nothing typed acts on the terminal)."""
 
 
 class CommandError(ValueError):
-    """A command that cannot be read; the message says what is allowed."""
+    """A command that cannot be read; the message says what is allowed.
+
+    ``key`` and ``fmt`` name its text in the catalogues, so each person reads it in their
+    own language (:meth:`text`); ``str()`` is the English text.
+    """
+
+    def __init__(self, key: str, **fmt: object) -> None:
+        super().__init__(_ENGLISH(key, **_with_usage(_ENGLISH, fmt)))
+        self.key, self.fmt = key, fmt
+
+    def text(self, t) -> str:
+        """The message in the language of ``t`` (a translator)."""
+        return t(self.key, **_with_usage(t, self.fmt))
+
+
+def _with_usage(t, fmt: dict) -> dict:
+    # Every message may end with the list of commands, in its own language. The rule
+    # sets are given, not written in the catalogue: "|" there separates plural forms.
+    rules = "|".join(rules.value for rules in Rules)
+    return {**fmt, "usage": t("command.usage", rules=rules)}
+
+
+def _quoted(word: str) -> str:
+    """A word the person typed, as an answer shows it (see :data:`SHOWN_MAX`)."""
+    return repr(word[:SHOWN_MAX])
 
 
 @dataclass(frozen=True)
@@ -39,18 +65,19 @@ class Command:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # never exit the server or print usage
-        raise CommandError(message)
+        raise CommandError("command.play_unreadable")
 
 
 @functools.cache
 def _play_parser() -> _Parser:
     # Made once: it keeps nothing from one command to the next (each gets a namespace of
-    # its own), and making it was about 1 % of a join's CPU.
+    # its own), and making it was about 1 % of a join's CPU. The values are read here,
+    # not by argparse, whose messages are English only.
     parser = _Parser(prog="play", add_help=False, exit_on_error=False)
-    parser.add_argument("name")
+    parser.add_argument("name", nargs="?")
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--bots", type=int, default=0)
+    parser.add_argument("--seats", default="4")
+    parser.add_argument("--bots", default="0")
     return parser
 
 
@@ -58,32 +85,45 @@ def parse_command(text: str) -> Command:
     """Read a client's command line; raises :class:`CommandError` with a clear message."""
     try:
         words = shlex.split(text)
-    except ValueError as exc:
-        raise CommandError(f"cannot read the command ({exc}); {USAGE}") from None
+    except ValueError:
+        raise CommandError("command.unreadable") from None
     if not words:
-        raise CommandError(USAGE)
+        raise CommandError("command.usage_only")
     verb, args = words[0].lower(), words[1:]
     if verb in ("watch", "resume"):
         if len(args) != 1:
-            raise CommandError(f"{verb} takes one word: {verb} {'NAME' if verb == 'watch' else 'CODE'}")
+            raise CommandError(f"command.{verb}_one_word")
         return Command(verb, args[0])
     if verb != "play":
-        raise CommandError(f"unknown command {words[0][:20]!r}; {USAGE}")
+        raise CommandError("command.unknown", command=_quoted(words[0]))
     try:
-        ns = _play_parser().parse_args(args)
-    except (CommandError, argparse.ArgumentError) as exc:
-        raise CommandError(f"play: {exc}; {USAGE}") from None
+        ns, extra = _play_parser().parse_known_args(args)
+    except argparse.ArgumentError as exc:
+        if exc.argument_name:  # an option without its value (the only kind left)
+            raise CommandError("command.play_value", option=exc.argument_name) from None
+        raise CommandError("command.play_unreadable") from None
+    if extra:
+        raise CommandError("command.play_extra", words=_quoted(" ".join(extra)))
+    if ns.name is None:
+        raise CommandError("command.play_name")
     try:
         rules = Rules.parse(ns.rules)
-    except ValueError as exc:
-        raise CommandError(f"play: {exc}") from None
-    if not 3 <= ns.seats <= 8:
-        raise CommandError(f"play: --seats {ns.seats}: a table has 3 to 8 seats")
-    if not 0 <= ns.bots < ns.seats:
-        raise CommandError(
-            f"play: --bots {ns.bots}: between 0 and {ns.seats - 1} computer players, "
-            "so that at least one seat is yours")
-    return Command("play", ns.name, rules, ns.seats, ns.bots)
+    except ValueError:
+        raise CommandError("command.play_rules", value=_quoted(ns.rules)) from None
+    seats, bots = _number("--seats", ns.seats), _number("--bots", ns.bots)
+    if not 3 <= seats <= 8:
+        raise CommandError("command.play_seats", seats=seats)
+    if not 0 <= bots < seats:
+        raise CommandError("command.play_bots", bots=bots, most=seats - 1)
+    return Command("play", ns.name, rules, seats, bots)
+
+
+def _number(option: str, value: str) -> int:
+    """The whole number given to ``option``; raises :class:`CommandError` otherwise."""
+    try:
+        return int(value)
+    except ValueError:
+        raise CommandError("command.play_number", option=option, value=_quoted(value)) from None
 
 
 def without_secrets(text: str) -> str:

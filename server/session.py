@@ -108,9 +108,6 @@ class _BoundedEnvironment(dict):  # type: ignore[type-arg]
             self.refused += 1
 
 
-NO_PTY_MESSAGE = (
-    "Diamant needs a terminal: connect with ssh -t, for example: {ssh}\r\n"
-)
 
 
 class SessionRefused(Exception):
@@ -221,8 +218,9 @@ class GameSession(asyncssh.SSHServerSession):
         if not self._has_pty:
             command = self.command or ""
             self.log.info("%s connected without a terminal; told to use ssh -t", self.identity)
-            self._chan.write(NO_PTY_MESSAGE.format(ssh=self.ssh_command(command))
-                             .encode("utf-8", errors="replace"))
+            # In the language of the client's locale (the environment is read above).
+            told = self.t("command.no_terminal", ssh=self.ssh_command(command))
+            self._chan.write(f"{told}\r\n".encode("utf-8", errors="replace"))
             self._chan.exit(1)
             return
         # A resume code in the command gives a seat: it is never logged.

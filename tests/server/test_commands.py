@@ -4,6 +4,7 @@ whatever came before it, and a bad one says what was wrong."""
 import pytest
 
 from diamant_server.commands import Command, CommandError, parse_command
+from diamant_tui.i18n import CATALOGUES, Translator
 from diamant_tui.engine.cards import Rules
 
 
@@ -14,7 +15,7 @@ def test_each_command_is_read_alone_whatever_came_before():
     assert parse_command("play cave") == Command("play", "cave", Rules.CLASSIC, 4, 0)
     with pytest.raises(CommandError, match="--seats 9"):
         parse_command("play den --seats 9")
-    with pytest.raises(CommandError, match="unrecognized arguments: --colour"):
+    with pytest.raises(CommandError, match="--colour red' is not understood"):
         parse_command("play den --colour red")
     # A command after a refused one is read as it is.
     assert parse_command("PLAY hall --seats 3") == Command("play", "hall", Rules.CLASSIC, 3, 0)
@@ -23,13 +24,30 @@ def test_each_command_is_read_alone_whatever_came_before():
 
 @pytest.mark.parametrize("text, says", [
     ("", "commands: play NAME"),
-    ("play", "the following arguments are required: name"),
+    ("play", "play needs the table's name"),
     ("play den --bots 4 --seats 4", "--bots 4: between 0 and 3"),
-    ("play den --seats x", "invalid int value: 'x'"),
-    ("play 'den", "cannot read the command"),
-    ("dance den", "unknown command 'dance'"),
+    ("play den --seats x", "--seats 'x': give a whole number"),
+    ("play den --seats", "--seats needs a value"),
+    ("play den --rules nope", "--rules 'nope': choose classic"),
+    ("play 'den", "command cannot be read"),
+    ("dance den", "Unknown command 'dance'"),
     ("resume", "resume takes one word"),
 ])
 def test_a_bad_command_says_what_was_wrong(text, says):
     with pytest.raises(CommandError, match=says):
         parse_command(text)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "uk"])
+@pytest.mark.parametrize("text", ["", "play", "play den --seats", "play den --seats x",
+                                  "play den --colour red", "play den --rules nope",
+                                  "play den --seats 9", "play den --bots 4", "play 'den",
+                                  "dance den", "watch", "resume a b"])
+def test_every_answer_to_a_bad_command_has_words_in_each_language(lang, text):
+    """Whatever is wrong, the answer is the language's own text, not the English one."""
+    with pytest.raises(CommandError) as refused:
+        parse_command(text)
+    t = Translator(lang)
+    said = refused.value.text(t)
+    assert said != str(refused.value) and not said.startswith("command.")
+    assert refused.value.key in CATALOGUES[lang]

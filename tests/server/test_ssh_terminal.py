@@ -9,6 +9,8 @@ import asyncio
 import itertools
 import re
 
+import pytest
+
 from diamant_tui.table import TableSettings
 from harness import Player
 from diamant_server.session import SessionLimits
@@ -56,7 +58,7 @@ async def test_an_unknown_command_gets_a_clear_message(server, players, make_key
     stranger = players("ann")
     await stranger.connect(server.port, key=make_key(), command="rm -rf /")
     await stranger.wait_closed()
-    assert b"unknown command 'rm'" in stranger.raw
+    assert b"Unknown command 'rm'" in stranger.raw
     assert b"play NAME" in stranger.raw
     bad = players("bob")
     await bad.connect(server.port, key=make_key(), command="play cave --seats 12")
@@ -180,3 +182,32 @@ async def test_behind_the_enlarge_overlay_the_lobby_keys_do_nothing(server, play
     assert [s.kind.value for s in table.seats] == ["empty", "empty", "bot"]
     tim.press("n")
     await tim.wait_for("Open a table")
+
+
+COMMAND_SAYS = {  # what a few words of each language's answer to a bad command are
+    "fr": ("Commande inconnue 'help'", "commandes : play NOM", "--seats 9 : une table a de 3 à 8 places",
+           "Diamant a besoin d'un terminal"),
+    "es": ("Orden desconocida 'help'", "órdenes: play NOMBRE", "--seats 9: una mesa tiene de 3 a 8 asientos",
+           "Diamant necesita un terminal"),
+    "uk": ("Невідома команда 'help'", "команди: play НАЗВА", "--seats 9: за столом від 3 до 8 місць",
+           "Для гри в Діамант потрібен термінал"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(COMMAND_SAYS))
+async def test_what_is_wrong_with_a_command_is_said_in_the_clients_language(
+        server, players, make_key, lang):
+    """The client's LANG chooses the words of every answer to ``ssh host COMMAND``: an
+    unknown command, a bad option, no terminal."""
+    unknown, usage, seats, terminal = COMMAND_SAYS[lang]
+    env = {"LANG": f"{lang}_XX.UTF-8"}
+    said = []
+    for command, pty in (("help", True), ("play cave --seats 9", True), ("play cave", False)):
+        person = players("ann")
+        await person.connect(server.port, key=make_key(), command=command, pty=pty, env=env)
+        await person.wait_closed()
+        said.append(person.raw.decode())
+    assert unknown in said[0] and usage in said[0], said[0]
+    assert seats in said[1], said[1]
+    assert terminal in said[2] and "ssh -t" in said[2], said[2]
+    assert not any("Unknown command" in text or "needs a terminal" in text for text in said)
