@@ -115,6 +115,7 @@ CATALOGUE: dict[str, str] = {
     "decision.leave": "Exit",
     "decision.prompt": "Your turn: Continue or Exit?",
     "decision.chosen": "You chose {choice}; you may change it until all have chosen.",
+    "decision.chosen_for_you": "While you were away, the computer chose {choice}; you may change it.",
     "decision.in_camp": "You are in camp until the next round.",
     "decision.waiting": "Waiting for the next card…",
     "decision.timer": "⏱ {seconds} s",

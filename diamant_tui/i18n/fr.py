@@ -115,6 +115,7 @@ CATALOGUE: dict[str, str] = {
     "decision.leave": "Sortir",
     "decision.prompt": "À vous : Continuer ou Sortir ?",
     "decision.chosen": "Choix : {choice} ; modifiable tant que tous n'ont pas choisi.",
+    "decision.chosen_for_you": "L'ordinateur a choisi {choice} pendant votre absence ; modifiable.",
     "decision.in_camp": "Au campement jusqu'à la prochaine manche.",
     "decision.waiting": "En attente de la prochaine carte…",
     "decision.timer": "⏱ {seconds} s",

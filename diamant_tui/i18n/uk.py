@@ -111,6 +111,7 @@ CATALOGUE: dict[str, str] = {
     "decision.leave": "Назад",
     "decision.prompt": "Ваш хід: Углиб чи Назад?",
     "decision.chosen": "Ви обрали «{choice}»; можна змінити, доки не обрали всі.",
+    "decision.chosen_for_you": "Поки вас не було, комп'ютер обрав «{choice}»; можна змінити.",
     "decision.in_camp": "Ви в таборі до наступного раунду.",
     "decision.waiting": "Чекаємо на наступну карту…",
     "decision.timer": "⏱ {seconds} с",

@@ -192,6 +192,8 @@ class TableUpdate:
     """Seats whose people must agree before a rematch starts (connected, at the keyboard)."""
     watchers: tuple[str, ...] = ()
     """The names of the spectators, in the order they came."""
+    chosen_by_computer: bool = False
+    """This seat's choice for the turn was made by a computer while its person was away."""
 
     @property
     def watching(self) -> bool:

@@ -159,6 +159,7 @@ class Play:
                 break
             bot = seats[seat].bot
             assert bot is not None
+            seats[seat].stand_in_chose = (game.round, game.step)
             events = game.submit(seat, bot.decide(game.view_for(seat)))
             self._updates.decided(events)
 
@@ -211,5 +212,7 @@ class Play:
             if (game.round, game.step) != turn or game.phase is not Phase.DECISION:
                 return
             if seat in game.players_in_cave and seat not in game.pending:
+                if s.kind is SeatKind.PERSON:  # an away person's: they are told who chose
+                    s.stand_in_chose = turn
                 events = game.submit(seat, decision)
                 self._updates.decided(events)

@@ -35,6 +35,9 @@ class Seat:
     """Who the person in this seat is (never their name: names can look alike)."""
     away: bool = False
     connected: bool = False
+    stand_in_chose: tuple[int, int] | None = None
+    """The turn (round, card) whose choice a computer made for this seat's person while
+    they were away: their screen says who chose, until they choose themselves."""
 
     def info(self, seat: int) -> SeatInfo:
         """This seat as everyone sees it."""

@@ -352,6 +352,7 @@ class Table:
             raise NotNow("the game has not started yet.")
         events = self.game.submit(seat, decision)
         self._seats[seat].away = False
+        self._seats[seat].stand_in_chose = None  # the choice is their own now
         self._updates.decided(events, member)
         self._play.wake()
 

@@ -268,11 +268,15 @@ class Updates:
         game = self._state.game
         view = game.view_for(member.seat) if game else None
         deadline = self._clock.deadline
+        seat = member.seat
         update = TableUpdate(
             view=view,
             events=events,
             deadline=deadline if view is not None and view.decision_due else None,
-            seat=member.seat,
+            seat=seat,
+            chosen_by_computer=(
+                view is not None and seat is not None and view.my_decision is not None
+                and self._seats[seat].stand_in_chose == (view.round, view.step)),
             may_start=(self._state.status is TableStatus.WAITING and member.seat is not None
                        and member.seat == shared["creator"]),
             **shared,

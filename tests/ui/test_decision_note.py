@@ -115,3 +115,45 @@ async def test_seats_with_the_same_note_share_the_panel_lines():
         assert ana.note != bruno.note
         assert [line.text for line in drawn_lines(ana)] != [line.text for line in before]
         assert all(a is b for a, b in zip(drawn_lines(bruno), before, strict=True))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
+async def test_back_at_a_seat_a_computer_played_the_note_says_the_computer_chose(lang):
+    """"If your connection drops, a computer player decides for you": back before the
+    turn ends, the person reads that the computer chose, not that they did; once they
+    choose themselves, the note is theirs again."""
+    from diamant_tui.engine.view import Decision
+    from diamant_tui.i18n import Translator
+    from diamant_tui.table import Table, TableSettings
+    from ui_helpers import screen_text, until
+
+    table = Table(TableSettings(seats=3, bots=("cards:40",), pace=0, seed=5))
+    first = table.sit("me", "me")
+    ann = table.sit("ann", "ann")  # the last seat: the game begins
+    for _ in range(500):
+        if table.game is not None and table.game.view_for(ann.seat).decision_due:
+            break
+        await asyncio.sleep(0.01)
+    first.leave()  # the connection drops: a computer decides for the seat
+    for _ in range(500):
+        if first.seat in table.game.pending:
+            break
+        await asyncio.sleep(0.01)
+    chosen = table.game.pending[first.seat]
+    back = table.sit("me", "me")  # ann has not chosen: the turn waits
+    t = Translator(lang)
+    app = DiamantApp(lang=lang, member=back)
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = lambda: app.screen.query_one(DecisionPanel)  # noqa: E731
+        word = t(f"decision.{chosen.value}")
+        await until(pilot, lambda: app.screen.query(DecisionPanel)
+                    and panel().note == t("decision.chosen_for_you", choice=word))
+        # Whole on the note's two lines at 80 columns: the words flow from one to the other.
+        flowing = " ".join(" ".join(screen_text(app).split()).split())
+        assert " ".join(panel().note.split()) in flowing, screen_text(app)
+        other = Decision.LEAVE if chosen is Decision.CONTINUE else Decision.CONTINUE
+        back.decide(other)  # the person's own choice now
+        await until(pilot, lambda: panel().note == t(
+            "decision.chosen", choice=t(f"decision.{other.value}")))
+        ann.decide(Decision.CONTINUE)
+    await table.close()

@@ -398,6 +398,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             in_cave=me is not None and me.in_cave,
             playing=me is not None and view.phase is not Phase.OVER,
             deadline=update.deadline,
+            by_computer=update.chosen_by_computer,
         )
         summary = self._summary
         if summary.view is not None and summary.view.round != view.round:

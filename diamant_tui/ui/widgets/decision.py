@@ -121,6 +121,8 @@ class DecisionState:
     in_cave: bool = True
     playing: bool = True
     deadline: float | None = None
+    by_computer: bool = False
+    """The own choice was made by a computer while the person was away."""
 
 
 BUTTON_WIDTH = 14
@@ -279,7 +281,9 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
         elif not state.playing:
             note = ""
         elif state.due and state.choice is not None:
-            note = t("decision.chosen", choice=t(f"decision.{state.choice.value}"))
+            # Who chose, truly: a computer may have, for a person away a moment ago.
+            key = "decision.chosen_for_you" if state.by_computer else "decision.chosen"
+            note = t(key, choice=t(f"decision.{state.choice.value}"))
         elif state.due:
             note = t("decision.prompt")
         elif not state.in_cave:
