@@ -48,7 +48,8 @@ async def test_frames_go_out_without_an_ignore_packet_ahead_of_each(server, play
     assert ann.conn.get_extra_info("recv_cipher") == cipher
     await ann.wait_for("Your turn")
     await ann.press_until("c", lambda text: "card 3" in text)
-    assert received[MSG_CHANNEL_DATA] >= 5, received
+    # The join's screen, the cards and the person's own choices: frames enough.
+    assert received[MSG_CHANNEL_DATA] >= 3, received
     assert received[MSG_IGNORE] == 0, received
 
 
