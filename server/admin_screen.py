@@ -99,7 +99,10 @@ class AdminScreen(DiamantScreen):
     # --- the lists ----------------------------------------------------------------------
 
     def refresh_lists(self) -> None:
-        """Show the sessions and bans as they are now; redraw only what changed."""
+        """Show the sessions and bans as they are now; redraw only what changed (not
+        while the screen is made again in a new language: the rebuild calls it)."""
+        if self.rebuilding:
+            return
         t = self.app.t
         try:
             sessions = self._desk.sessions(self._actor)

@@ -119,7 +119,7 @@ class HistoryScreen(DiamantScreen):
             except StorageError:
                 self._failed = True
         self.games = games
-        if not self.query("#history-status"):
+        if self.rebuilding or not self.query("#history-status"):
             # Its widgets are gone (made again in another language meanwhile, or the
             # screen is going): what makes them again shows the games.
             return

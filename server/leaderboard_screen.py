@@ -94,6 +94,8 @@ class LeaderboardScreen(DiamantScreen):
             except StorageError:
                 self._failed = True
         self.standings = standings
+        if self.rebuilding:
+            return  # its widgets are being made again: the rebuild shows the ratings read
         self._show()
 
     def _show(self) -> None:

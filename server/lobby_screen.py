@@ -113,6 +113,9 @@ class LobbyScreen(DiamantScreen):
         self._rows: list[tuple[str, ...]] = []
         self._note: tuple[str, str] = ("", "")
         """What the note line says now (text, severity)."""
+        self._told: tuple[str, str] | None = None
+        """A note told while the note line could not show it (before the screen was up,
+        or while it is made again in a new language): shown as soon as it can be."""
         self._note_timer: Timer | None = None
         self._note_ready = False
 
@@ -136,10 +139,7 @@ class LobbyScreen(DiamantScreen):
         self.refresh_tables()
         self.set_interval(REFRESH, self.refresh_tables)
         self._note_ready = True
-        text, severity = self._note
-        if text:  # told before the screen was up (on arrival)
-            self._note = ("", "")
-            self.tell(text, severity=severity)
+        self._tell_told()  # told before the screen was up (on arrival)
 
     def tell(self, text: str, *, severity: str = "warning") -> None:
         """Say on the lobby's note line why something the person asked for cannot be
@@ -150,8 +150,8 @@ class LobbyScreen(DiamantScreen):
         once would cost the server that many; the line only redraws its own cells.
         """
         text = printable(text)
-        if not self._note_ready:
-            self._note = (text, severity)
+        if not self._note_ready or self.rebuilding:
+            self._told = (text, severity)
             return
         if self._note_timer is not None:
             self._note_timer.stop()
@@ -164,20 +164,31 @@ class LobbyScreen(DiamantScreen):
         note.set_class(severity == "error", "-error")
         note.update(Content(text), layout=False)  # a fixed height: no new layout
 
+    def _tell_told(self) -> None:
+        """Show the note kept while the note line could not show it, if any."""
+        if self._told is not None:
+            (text, severity), self._told = self._told, None
+            self.tell(text, severity=severity)
+
     def _clear_note(self) -> None:
         self._note = ("", "")
+        if self.rebuilding:
+            return  # the note line is being made again, empty
         self.query_one("#note", Static).update("", layout=False)
 
     async def retranslate(self) -> None:
         """Redraw in the app's new language: headers, rows and key hints."""
         await super().retranslate()
         self._rows = []  # the table was made anew: fill it again
-        self._note = ("", "")  # and the note line, empty
+        self._note = ("", "")  # and the note line, empty (or what was told meanwhile)
         self._show_header()
         self.refresh_tables()
         self.query_one(DataTable).focus()
+        self._tell_told()
 
     def on_screen_resume(self) -> None:
+        if self.rebuilding:
+            return  # the rebuild shows the header and the tables afresh
         self._show_header()  # a resume code may have been given at a table meanwhile
         self.refresh_tables()
 
@@ -208,7 +219,12 @@ class LobbyScreen(DiamantScreen):
                                     command=self._ssh_command(f"resume {code}"))))
 
     def refresh_tables(self) -> None:
-        """Show the current tables; redraw only when something changed."""
+        """Show the current tables; redraw only when something changed.
+
+        Called every few seconds by a timer, from a task of its own: while the screen
+        is made again in a new language it does nothing, and the rebuild calls it."""
+        if self.rebuilding:
+            return
         rows = [_row(s, self.app.t) for s in self.lobby.summaries()]
         if rows == self._rows:
             return

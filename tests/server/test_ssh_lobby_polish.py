@@ -3,6 +3,7 @@ resume code, and spectators chatting under their own names."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -66,6 +67,48 @@ async def test_the_language_switches_the_whole_lobby_live(server, players, make_
     ann.press("enter")  # the list keeps working after it was redrawn
     await ann.wait_for(lambda t: "Новий стіл" not in t)
     assert [s.name for s in server.lobby.get("den").seats if s.kind.value == "person"] == ["ann"]
+
+
+async def test_the_lobbys_timers_firing_while_it_is_made_again_in_a_new_language_break_nothing(
+        server, players, make_key):
+    """The lobby's timers (the list looked at every 2 s, the note line cleared) run from
+    tasks of their own, at any moment: one that fires while `g` makes the lobby again
+    (its old widgets gone, the new ones not made yet) leaves the session as it was, and
+    a note told meanwhile is shown once the lobby is back, in the new language."""
+    from diamant_server.lobby_screen import LobbyScreen
+
+    server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",), timer=30.0), "x")
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key())
+    await ann.wait_for(r"den +Classic +0/3")
+    (session,) = server.sessions
+    lobby = session.app.screen
+    assert isinstance(lobby, LobbyScreen)
+    lobby.tell("A first note")  # its line's timer runs as well
+    await ann.wait_for("A first note")
+    compose = lobby.compose
+    fired = []
+
+    def timers_fire_then_compose():
+        # Between the old widgets' removal and the new ones' mount.
+        for timer in list(lobby._timers):
+            callback = timer._callback
+            if isinstance(callback, functools.partial):  # set_timer's: through the queue
+                callback = callback.args[0]
+            if (getattr(callback, "__self__", None) is lobby
+                    and callback.__func__.__module__ == LobbyScreen.__module__):
+                fired.append(callback.__name__)
+                callback()
+        lobby.tell("Told meanwhile")
+        return compose()
+
+    lobby.compose = timers_fire_then_compose
+    ann.press("g")
+    await ann.wait_for(lambda t: re.search(r"den +Classique +0/3", t) and "Told meanwhile" in t)
+    assert "refresh_tables" in fired and "_clear_note" in fired
+    lobby.compose = compose
+    ann.press("g")  # and the lobby goes on as usual
+    await ann.wait_for(lambda t: re.search(r"den +Clásico +0/3", t))
 
 
 async def test_a_guest_keeps_the_resume_code_in_the_lobby_header(server, players):

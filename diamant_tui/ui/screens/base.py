@@ -93,10 +93,29 @@ class _Guarded:
             return self.mount(self._size_guard)
         return None
 
+    _rebuilding = False
+
+    @property
+    def rebuilding(self) -> bool:
+        """Whether the screen's widgets are being made again (:meth:`retranslate`).
+
+        Meanwhile the old widgets go, one by one, and the new ones come: a query for
+        one of them may find nothing, or a widget on its way out. A timer's callback,
+        a worker or another screen's code may run then (Textual calls a timer's
+        callback from a task of its own, not from the screen's queue): whatever of
+        theirs reaches for the screen's widgets checks this first and leaves the work
+        to the end of the rebuild, which shows everything afresh.
+        """
+        return self._rebuilding
+
     async def retranslate(self) -> None:
         """Redraw in the app's (new) language, keeping the screen's state."""
         translate_bindings(self, self.app.t)
-        await self.recompose()  # (the overlay goes with the rest)
+        self._rebuilding = True
+        try:
+            await self.recompose()  # (the overlay goes with the rest)
+        finally:
+            self._rebuilding = False
         self._size_guard = None
         if self.too_small:
             await self._guard_size()

@@ -288,6 +288,11 @@ class ReplayScreen(DiamantScreen):
 
     def _advance(self) -> None:
         self._timer = None
+        if self.playing and self.rebuilding:
+            # Its widgets are being made again in a new language: the next step waits
+            # for them, a step's time later.
+            self._schedule()
+            return
         if self.playing:
             self._go(self.step + 1)
 

@@ -139,7 +139,8 @@ class SetupScreen(DiamantScreen):
         name = self.choices.name.strip()
         if not name:
             self.notify(self.app.t("setup.name_missing"), severity="warning")
-            self.query_one("#name").focus()
+            if not self.rebuilding:  # (made again in a new language, it has no box yet)
+                self.query_one("#name").focus()
             return
         try:
             self.app.start_local_game(self.choices.with_(name=name))
