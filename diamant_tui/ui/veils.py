@@ -57,6 +57,10 @@ def veil(widget: Widget, veiled: bool = True) -> None:
     place = compositor.visible_widgets.get(widget) if compositor is not None else None
     for node in nodes:
         node._veiled = veiled
+    if veiled and screen is not None and screen.focused in nodes:
+        # A hidden widget keeps no focus: the next Enter or Space would press a button
+        # nobody can see (the final scores' "Quit" under the next game).
+        screen.set_focus(None)
     if compositor is None:
         return  # not on a screen yet: its first layout leaves it out or in
     compositor._visible_widgets = None

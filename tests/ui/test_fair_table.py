@@ -3,6 +3,7 @@ watch, buttons only when a choice is due, and keys that never act for the next r
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 
 from diamant_tui.table import Table, TableSettings, TableStatus
@@ -11,7 +12,8 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision
-from ui_helpers import final_shown, FixedTable, T, after_disaster, mid_round, screen_text, summary_shown, until
+from ui_helpers import (final_shown, FixedTable, T, after_disaster, mid_round, screen_text,
+                        settled, summary_shown, until, whole_game)
 
 
 def quick(**kw) -> TableSettings:
@@ -134,3 +136,38 @@ async def test_the_final_scores_show_who_asked_for_a_rematch():
         await until(sam_pilot, lambda: isinstance(sam_app.screen, TableScreen))
         assert table.games_played == 1
     await table.close()
+
+
+@pytest.mark.parametrize("seat", [None, 0], ids=["spectator", "player"])
+async def test_the_final_scores_buttons_do_nothing_once_the_rematch_has_begun(seat):
+    """Once the players have agreed on a rematch, the next game shows and the final
+    scores' buttons are gone from sight, and so is what they do: Enter, Space, Tab or
+    the arrows then neither leave the table nor vote, for a spectator (whose "Quit"
+    had the focus) as for a player (who had moved to it)."""
+    table = FixedTable()
+    left = []
+    app = DiamantApp(lang="en", member=table.member(seat), on_leave=left.append)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        whole_game(table)
+        await until(pilot, lambda: final_shown(app))
+        await settled(pilot)
+        if seat is not None:
+            await pilot.press("right")
+        assert app.focused.id == "quit"
+        table.rematch()
+        await until(pilot, lambda: not final_shown(app))
+        await settled(pilot)
+        await pilot.press("enter", "space", "tab", "enter", "right", "enter", "shift+tab", "enter")
+        await settled(pilot)
+        assert left == [] and table.rematches == 0
+        assert isinstance(app.screen, TableScreen) and not final_shown(app)
+        assert app.focused is None or app.focused.id not in ("quit", "rematch")
+        table.reveal(T(5))  # the new game goes on as usual
+        await until(pilot, lambda: "Treasure 5" in screen_text(app))
+        if seat is not None:
+            await until(pilot, lambda: "Continue [c]" in screen_text(app))
+            await pilot.press("c")
+            await until(pilot, lambda: table.submitted == [(0, Decision.CONTINUE)])
+        assert left == []
+

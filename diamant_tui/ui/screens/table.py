@@ -344,8 +344,9 @@ class TableScreen(SharedBlank, DiamantScreen):
     @property
     def focus_chain(self) -> list[Widget]:
         """Textual's focus chain, but for the game's buttons while the final scores lie
-        over them: Tab would otherwise move the focus to a button nobody can see."""
-        chain = super().focus_chain
+        over them, and for veiled widgets (the final scores during a game): Tab would
+        otherwise move the focus to a button nobody can see."""
+        chain = [widget for widget in super().focus_chain if not widget._veiled]
         if self._part != "final" or self._parts is None:
             return chain
         covered = self._in_game
@@ -646,8 +647,12 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._parts.decision.focus_choice(Decision(decision))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        # The final scores' buttons (the decision panel's are its own).
+        # The final scores' buttons (the decision panel's are its own), which act only
+        # while the scores are on show: hidden under the next game, a button that kept
+        # the focus (or a click queued before it was hidden) must do nothing.
         event.stop()
+        if self._part != "final" or self._final is None or not self._final.shown:
+            return
         if event.button.id == "rematch":
             self.action_rematch()
         elif event.button.id == "quit":
