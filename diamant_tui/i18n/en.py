@@ -280,6 +280,7 @@ CATALOGUE: dict[str, str] = {
     "watching.note": "You are watching: t chat · q back to the lobby",
     "chat.watching": "{name} (watching)",
     "chat.you_said": "You said: {line}",
+    "chat.kept": "Not sent yet (kept in the box). {why}",
     "final.votes": "Rematch: {votes}",
     "final.vote_hint": "Press r to ask for a rematch; it starts when everyone agrees.",
     "final.voted": "You asked for a rematch; waiting for the others.",

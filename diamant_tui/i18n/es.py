@@ -273,6 +273,7 @@ CATALOGUE: dict[str, str] = {
     "watching.note": "Estás mirando: t chatear · q volver a la sala",
     "chat.watching": "{name} (mira)",
     "chat.you_said": "Has dicho: {line}",
+    "chat.kept": "Aún no enviado (se queda en el cuadro). {why}",
     "final.votes": "Revancha: {votes}",
     "final.vote_hint": "Pulsa r para pedir la revancha; empieza cuando todos estén de acuerdo.",
     "final.voted": "Pediste la revancha; esperando a los demás.",

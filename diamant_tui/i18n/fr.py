@@ -276,6 +276,7 @@ CATALOGUE: dict[str, str] = {
     "watching.note": "Vous regardez la partie : t discuter · q retour au salon",
     "chat.watching": "{name} (spect.)",
     "chat.you_said": "Vous avez dit : {line}",
+    "chat.kept": "Pas encore envoyé (gardé dans la saisie). {why}",
     "final.votes": "Revanche : {votes}",
     "final.vote_hint": "Appuyez sur r pour demander une revanche ; elle commence quand tous sont d'accord.",
     "final.voted": "Vous demandez une revanche ; en attente des autres.",

@@ -273,6 +273,7 @@ CATALOGUE: dict[str, str] = {
     "watching.note": "Ви спостерігаєте: t — чат · q — назад до зали",
     "chat.watching": "{name} (глядач)",
     "chat.you_said": "Ви сказали: {line}",
+    "chat.kept": "Ще не надіслано (лишається в полі). {why}",
     "final.votes": "Реванш: {votes}",
     "final.vote_hint": "Натисніть r, щоб попросити реванш; він почнеться, коли всі погодяться.",
     "final.voted": "Ви попросили реванш; чекаємо на інших.",

@@ -21,8 +21,8 @@ def refusals(app) -> list[str]:
 async def test_asking_again_while_the_refusal_is_shown_adds_no_other_note():
     """The spectator has used their one line: t, t, t say once, on their note line (no
     toast: a crowd watching meets the spectators' allowance all at once), when they may
-    speak again; it stays there while the table goes on, and the chat box stays closed.
-    A player refused is told in one toast."""
+    speak again; it stays there while the table goes on, and the chat box opens all the
+    same (the letters typed next are the line's). A player refused is told in one toast."""
     table = Table(TableSettings(name="den", seats=3, bots=("cards:3",) * 2, pace=0.05),
                   chat=ChatLimits(person=1, window=60.0))
     ann = table.sit("ann", "ann")
@@ -39,7 +39,7 @@ async def test_asking_again_while_the_refusal_is_shown_adds_no_other_note():
         await until(pilot, lambda: any(line.text == "hello" for line in app.screen._chat_seen))
         assert "before you chat again" in panel.note  # not hidden by "You said"
         assert refusals(app) == []
-        assert "-open" not in app.screen.query_one("#chat-input").classes
+        assert "-open" in app.screen.query_one("#chat-input").classes
         panel._relabel()  # what every change of the table does
         assert "before you chat again" in panel.note
     player_app = DiamantApp(lang="en", member=ann)

@@ -3,10 +3,12 @@ watch, buttons only when a choice is due, and keys that never act for the next r
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from textual import events
 
-from diamant_tui.table import Table, TableSettings, TableStatus
+from diamant_tui.table import ChatLimits, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.table import TableScreen
@@ -171,3 +173,35 @@ async def test_the_final_scores_buttons_do_nothing_once_the_rematch_has_begun(se
             await until(pilot, lambda: table.submitted == [(0, Decision.CONTINUE)])
         assert left == []
 
+
+async def test_a_chat_line_typed_over_the_allowance_stays_in_the_box_and_never_decides():
+    """Over the chat allowance, t opens the box all the same (the wait is told): the
+    letters typed next are the line's, never the game's keys (the l of "hello" would
+    choose Exit). Sent too early, the line stays in the box, with a note; Enter sends
+    it once the table takes it."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:3",) * 2, pace=0.05),
+                  chat=ChatLimits(person=1, window=1.5))
+    ann = table.sit("ann", "ann")
+    app = DiamantApp(lang="en", member=ann)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.screen.view is not None and app.screen.view.decision_due)
+        screen = app.screen
+        ann.say("first")  # the allowance is used up
+        await pilot.press("t", *"hello", "enter")
+        await settled(pilot)
+        chat = screen.query_one("#chat-input")
+        game = ann.table.game
+        assert 0 not in game.pending and game.in_cave[0], "the letters chose nothing"
+        assert app.focused is chat and "-open" in chat.classes and chat.value == "hello"
+        notes = [n.message for n in app._notifications]
+        assert any("before you chat again" in n for n in notes)
+        assert any(n.startswith("Not sent yet (kept in the box). Wait ") for n in notes)
+        await pilot.press(*" there")
+        await until(pilot, lambda: chat.value == "hello there")
+        await asyncio.sleep(1.6)  # the allowance is back
+        await pilot.press("enter")
+        await until(pilot, lambda: any(line.text == "hello there" for line in screen._chat_seen))
+        assert "-open" not in chat.classes and chat.value == ""
+        assert 0 not in game.pending and game.in_cave[0]
+    await table.close()

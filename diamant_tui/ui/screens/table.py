@@ -128,6 +128,9 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._due_round: int | None = None
         """The turn (round, card) this person last chose in, as their view showed it."""
         self._refusal_until = float("-inf")
+        self._refusal_said: str | None = None
+        """Which refusal is on screen until then: the wait at ``t`` ("wait"), or a
+        line kept in the box ("kept")."""
         self._waiting_updates: list[TableUpdate] = []
         self._first_updates: list[TableUpdate] | None = None
         """While the screen subscribes to its table: the update it sends at once."""
@@ -701,13 +704,15 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._final.fit(event.size.height)
 
     def action_chat(self) -> None:
+        """Open the chat box. Over the chat allowance it opens all the same, the wait
+        told at once: someone typing fast has sent the rest of their line before they
+        read any note, and its letters must go into the box, never to the game (the
+        ``l`` of "hello" would choose Exit). A line sent too early is kept in the box
+        (:meth:`on_input_submitted`)."""
         try:
             self.member.may_chat()
         except ChatRejected as error:
-            # Said at once, before the box opens: opening and closing it for a line that
-            # would be refused costs the screen two restylings and a new key bar.
             self._refuse_chat(error)
-            return
         except DiamantError:
             pass  # no longer at the table: sending the line will say so
         chat = self._chat
@@ -715,29 +720,53 @@ class TableScreen(SharedBlank, DiamantScreen):
         chat.add_class("-open")
         chat.focus()
 
-    def _refuse_chat(self, error: ChatRejected) -> None:
-        """Say why a line is refused and when to try again, unless that is on screen
-        already: a toast costs a layout of the whole screen, coming and going, and a
-        person hammering t would otherwise pile them up."""
+    def _refuse_chat(self, error: ChatRejected, *, kept: bool = False) -> None:
+        """Say why a line is refused and when to try again (``kept``: that the line
+        sent stays in the box until then), unless that is on screen already: a toast
+        costs a layout of the whole screen, coming and going, and a person hammering t
+        or Enter would otherwise pile them up."""
         now = time.monotonic()
-        if now < self._refusal_until:
+        said = "kept" if kept else "wait"
+        if now < self._refusal_until and self._refusal_said == said:
             return
         self._refusal_until = now + REFUSAL_SHOWN
+        self._refusal_said = said
+        text = error.text(self.app.t)
         if self.seat is None and self._game_shown:
             # A spectator reads it on their note line (as their own lines): a crowd
             # watching is who meets the spectators' allowance, each of them at once.
-            self._parts.decision.said(error.text(self.app.t))
+            # The open box covers the line's second row: the reason alone, first,
+            # beside their line, which stays in the box.
+            self._parts.decision.said(text)
             return
-        self.notify(error.text(self.app.t), severity="warning", timeout=REFUSAL_SHOWN,
-                    markup=False)
+        if kept:
+            text = self.app.t("chat.kept", why=text)
+        self.notify(text, severity="warning", timeout=REFUSAL_SHOWN, markup=False)
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
+        """Send the chat line typed (Enter). One the table refuses for now (over the
+        allowance) stays in the box, open and focused, with a note of the wait: nothing
+        typed is lost, and the next keys still go into the box; Enter sends it once the
+        table takes it. The table alone decides whether a line may go."""
         message.stop()
         text = message.value
-        self.action_close_chat()
         if not text.strip():
+            self.action_close_chat()
             return
-        self._act(self.member.say, text)
+        try:
+            self.member.say(text)
+        except ChatRejected as error:
+            if error.fmt.get("seconds") is not None:  # too early, not a bad line
+                self._refuse_chat(error, kept=True)
+                return
+            self.action_close_chat()
+            self._refuse_chat(error)
+            return
+        except DiamantError as error:
+            self.action_close_chat()
+            self._refused(error)
+            return
+        self.action_close_chat()
 
     def action_close_chat(self) -> None:
         """Close the chat box, what was typed in it dropped (Escape; Enter sends it)."""
