@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -31,12 +32,31 @@ REFRESH = 2.0
 NOTE_SHOWN = 8.0
 """Seconds the lobby's note line says why something asked for cannot be done."""
 COLUMNS = ("table", "rules", "people", "computers", "free", "timer", "status")
+NAME_CELLS = 20
+"""Columns the table name gets at most: a name of 20 letters, the longest there is, fits
+whole unless its letters are wide (CJK: two columns each), which end with an ellipsis.
+With it, the list's seven columns fit 80 columns in every language (the rule sets,
+headers and states have short forms for the list: ``lobby.rules.*``, ``lobby.col.*``)."""
+
+
+def _fit_name(name: str) -> str:
+    """``name`` whole if it fits :data:`NAME_CELLS` columns, else cut to fit, with an
+    ellipsis (right after the last letter kept: Rich's own cut may leave a gap before it
+    when the letters are wide)."""
+    if cell_len(name) <= NAME_CELLS:
+        return name
+    kept = ""
+    for char in name:
+        if cell_len(kept + char) > NAME_CELLS - 1:
+            break
+        kept += char
+    return kept + "…"
 
 
 def _row(summary: TableSummary, t: Callable[..., str]) -> tuple[str, ...]:
     timer = t("setup.timer_seconds", seconds=f"{summary.timer:g}") if summary.timer \
         else t("lobby.timer_off")
-    return (summary.name, t(f"rules.{summary.rules}"), f"{summary.people}/{summary.seats}",
+    return (summary.name, t(f"lobby.rules.{summary.rules}"), f"{summary.people}/{summary.seats}",
             str(summary.computers), str(summary.free), timer,
             t(f"lobby.status.{summary.status.value}"))
 
@@ -234,7 +254,8 @@ class LobbyScreen(DiamantScreen):
         table.clear()
         for row in rows:
             # Text cells: a plain string in a DataTable is read as markup.
-            table.add_row(*(Text(printable(cell)) for cell in row), key=row[0])
+            name, *rest = (printable(cell) for cell in row)
+            table.add_row(Text(_fit_name(name)), *map(Text, rest), key=row[0])
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         self.query_one("#empty", Static).display = not rows

@@ -234,6 +234,8 @@ CATALOGUE: dict[str, str] = {
     "lobby.who_key": "You are {name} (known by your SSH key).",
     "lobby.language": "Language: {language}",
     "lobby.resume": "Resume code: {code} · {command}",
+    # The list of tables: its headers and values (lobby.col/rules/status, timer_off)
+    # together fit 80 columns beside a 20-letter table name; keep them as short.
     "lobby.col.table": "Table",
     "lobby.col.rules": "Rules",
     "lobby.col.people": "People",
@@ -241,6 +243,9 @@ CATALOGUE: dict[str, str] = {
     "lobby.col.free": "Free",
     "lobby.col.timer": "Timer",
     "lobby.col.status": "Status",
+    "lobby.rules.classic": "Classic",
+    "lobby.rules.relics": "Relics",
+    "lobby.rules.relic-variant": "Relic variant",
     "lobby.status.waiting": "waiting",
     "lobby.status.playing": "playing",
     "lobby.status.finished": "finished",

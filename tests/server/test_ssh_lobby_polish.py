@@ -7,8 +7,13 @@ import functools
 import re
 from pathlib import Path
 
-from diamant_tui.table import TableSettings
-from diamant_server.lobby import Lobby
+import pytest
+
+from diamant_tui.engine.cards import Rules
+from diamant_tui.i18n import Translator
+from diamant_tui.table import TableSettings, TableStatus
+from diamant_server.lobby import Lobby, TableSummary
+from diamant_server.lobby_screen import COLUMNS
 
 FIELDS = ("Name", "Rule set", "Seats", "Computer players", "Their strength", "Decision timer",
           "Hidden chests", "Open the table", "Cancel (Esc)")
@@ -58,7 +63,7 @@ async def test_the_language_switches_the_whole_lobby_live(server, players, make_
     ann.press("g")
     text = await ann.wait_for(lambda t: re.search(r"den +Classique +0/3 +1 +2 +30 s +en attente", t)
                               and "n Nouvelle" in t)  # the key hints too
-    assert "Personnes" in text and "Language" not in text
+    assert "Humains" in text and "Language" not in text
     assert "f1 Règles" in text  # every key hint fits on the line at 80 columns
     for _ in range(2):
         ann.press("g")
@@ -180,3 +185,49 @@ async def test_free_names(tmp_path: Path):
     lobby.create(TableSettings(name="cave-1", seats=3, bots=("carry:20",) * 2), "x")
     assert lobby.free_name() == "cave-2"
     await lobby.close()
+
+
+WIDE_NAME = "洞" * 20
+"""The widest table name there can be: 20 letters, each two columns wide."""
+LOCALES = {"en": "en_US.UTF-8", "fr": "fr_FR.UTF-8", "es": "es_ES.UTF-8", "uk": "uk_UA.UTF-8"}
+
+
+def _widest_rows() -> list[TableSummary]:
+    """Rows with the widest value of every column: every rule set with every state first
+    (so each shows on screen), then enough more for the list to scroll."""
+    rows = []
+    for n in range(24):
+        status = list(TableStatus)[n % 3]
+        rules = list(Rules)[n // 3 % 3]
+        name = (WIDE_NAME if n == 1 else "abcdefghij0123456789" if n == 0
+                else f"{n:02d}" + "x" * 18)
+        rows.append(TableSummary(name=name, rules=rules.value, seats=8, people=8, computers=7,
+                                 free=8, timer=60.0 if n % 2 else None, status=status))
+    return rows
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+async def test_every_column_of_the_table_list_shows_at_80_columns(server, players, lang):
+    """The longest table names, every rule set, timer and state, and a list long enough
+    to scroll: every column is on screen in every language, with no sideways scrolling."""
+    rows = _widest_rows()
+    server.lobby.summaries = lambda: rows  # every value at its widest at once
+    t = Translator(lang)
+    ann = players("ann")
+    await ann.connect(server.port, env={"LANG": LOCALES[lang]})
+    text = await ann.wait_for("abcdefghij0123456789")
+    lines = text.splitlines()
+    header = next(line for line in lines if line.startswith(f" {t('lobby.col.table')} "))
+    assert header.split() == [t(f"lobby.col.{column}") for column in COLUMNS]
+    shown = [line for line in lines if re.match(r" (abcdef|洞|\d\dx)", line)]
+    assert len(shown) >= 9  # every rule set with every state
+    for row, line in zip(rows, shown):
+        # The last column, whole, on the row's line: so every column before it too.
+        status = t(f"lobby.status.{row.status.value}")
+        assert line.rstrip(" ▁▂▃▄▅▆▇█▊▋▌▍▎▏▐").endswith(f"  {status}"), (line, status)
+        # A name too wide for its column ends with an ellipsis, never cut silently.
+        assert line.startswith(f" {row.name} ") or (
+            row.name == WIDE_NAME and line.startswith(" 洞洞洞洞洞洞洞洞洞…")), line
+    # No sideways scroll bar under the list: a line of nothing but its thumb.
+    assert not any(line.strip() and not line.strip(" ▁▂▃▄▅▆▇█▊▋▌▍▎▏▐")
+                   for line in lines), text
