@@ -101,26 +101,58 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
     def _value(self, name: str) -> object:
         return self.query_one(f"#{name}", Select).value
 
-    def _create(self) -> None:
-        name = self.query_one("#name", Input).value.strip() or self._free_name
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._recheck()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        self._recheck()
+
+    def _recheck(self) -> None:
+        """Once an error is shown, it follows the fields: it goes as soon as they are
+        right, and says what is wrong now while they are not (never before the first
+        Enter: a name half typed is not yet wrong)."""
+        # A change can arrive after the dialog has gone (keys typed fast): then there
+        # is nothing left to check, and a query for a field would fail.
+        shown = self.query("#error")
+        if shown and shown.first().display:
+            self._show_error(self._problem())
+
+    def _table_name(self) -> str:
+        """The name typed, else the free name offered."""
+        return self.query_one("#name", Input).value.strip() or self._free_name
+
+    def _problem(self) -> str | None:
+        """What keeps the table from opening with the fields as they are, if anything."""
         seats = int(self._value("seats"))  # type: ignore[arg-type]
         bots = int(self._value("bots"))  # type: ignore[arg-type]
-        timer = float(self._value("timer"))  # type: ignore[arg-type]
         try:
-            check_table_name(name)
+            check_table_name(self._table_name())
             if bots >= seats:
                 raise LobbyError("create.no_seat_left", bots=bots, seats=seats)
         except LobbyError as exc:
-            error = self.query_one("#error", Static)
-            # The message quotes the name as typed: show it as written, not as markup.
-            error.update(literal(exc.text(self.app.t)))  # type: ignore[attr-defined]
-            error.display = True
+            return exc.text(self.app.t)  # type: ignore[attr-defined]
+        return None
+
+    def _show_error(self, text: str | None) -> None:
+        error = self.query_one("#error", Static)
+        # The message quotes the name as typed: show it as written, not as markup.
+        error.update(literal(text or ""))
+        error.display = text is not None
+
+    def _create(self) -> None:
+        problem = self._problem()
+        if problem is not None:
+            self._show_error(problem)
             return
         spec = str(self._value("level"))
+        bots = int(self._value("bots"))  # type: ignore[arg-type]
+        timer = float(self._value("timer"))  # type: ignore[arg-type]
         self.dismiss(TableSettings(
-            name=name,
+            name=self._table_name(),
             rules=Rules.parse(str(self._value("rules"))),
-            seats=seats,
+            seats=int(self._value("seats")),  # type: ignore[arg-type]
             bots=(spec,) * bots,
             filler=spec,
             timer=timer or None,

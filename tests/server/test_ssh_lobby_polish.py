@@ -55,6 +55,34 @@ async def test_the_dialog_says_what_is_wrong_in_the_persons_language(server, pla
     assert not server.lobby.tables
 
 
+
+async def test_the_dialogs_error_follows_the_fields_once_shown(server, players, make_key):
+    """A name refused on Enter: the error changes with the name as it is typed again,
+    and goes as soon as the name can name a table, before anything is sent."""
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key())
+    await ann.wait_for("lobby")
+    ann.press("n")
+    await ann.wait_for("Open a table")
+    ann.type("[b]x")
+    ann.press("enter")
+    await ann.wait_for(lambda t: "'[b]x' cannot name a table" in t)
+    # One key at a time, each seen before the next, as a person types and reads.
+    ann.press("backspace")
+    await ann.wait_for(lambda t: "'[b]' cannot name a table" in t and "'[b]x'" not in t)
+    ann.press("backspace")
+    await ann.wait_for(lambda t: "'[b' cannot name a table" in t)
+    ann.press("backspace")
+    await ann.wait_for(lambda t: "'[' cannot name a table" in t)
+    ann.press("backspace")  # nothing typed: the free name offered, which is right
+    await ann.wait_for(lambda t: "cannot name a table" not in t and re.search(r"Name +cave-1", t))
+    ann.type("cave")
+    await ann.wait_for(r"Name +cave ")
+    assert "Open a table" in ann.text and not server.lobby.tables  # nothing sent yet
+    ann.press("enter")
+    await ann.wait_for("Start now")
+    assert server.lobby.get("cave") is not None
+
 async def test_the_language_switches_the_whole_lobby_live(server, players, make_key):
     server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",), timer=30.0), "x")
     ann = players("ann")
