@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from typing import Iterable
+import unicodedata
+from typing import Callable, Iterable
 
 import asyncssh
 import ifaddr
+from asyncssh.saslprep import SASLPrepError, saslprep
+
+from diamant_tui.names import clean_name
 
 WILDCARDS = ("0.0.0.0", "::", "")
 KEY_TYPES = {
@@ -80,6 +84,49 @@ def _is_loopback(address: str) -> bool:
 def join_command(address: str, port: int) -> str:
     """``ssh -p PORT ADDRESS`` (no ``-p`` for port 22)."""
     return " ".join(["ssh"] + ([] if port == 22 else ["-p", str(port)]) + [address])
+
+
+FALLBACK_LOGIN = "guest"
+"""The user name a shown command uses when the person's own cannot be typed as is."""
+_LOGIN_PUNCTUATION = "._-"
+
+
+def _typable(char: str) -> bool:
+    """Whether ``char`` may stand in a user name typed as is (see :func:`_typed_as_is`)."""
+    category = unicodedata.category(char)
+    return char in _LOGIN_PUNCTUATION or category[0] in "LM" or category == "Nd"
+
+
+def _typed_as_is(name: str) -> bool:
+    """Whether ``name`` is a word that every shell passes on unchanged and that OpenSSH
+    takes as a user name: letters of any script (with their accents), digits, ``.``,
+    ``_`` and ``-``, not first (``ssh`` would read an option). Spaces, quotes, ``$``,
+    brackets and the like would need quoting, which differs from shell to shell, and
+    OpenSSH refuses several of them in a user name typed on its command line."""
+    return bool(name) and not name.startswith("-") and all(map(_typable, name))
+
+
+def login_name(name: str, refused: Callable[[str], bool]) -> str | None:
+    """The user name to put in a command shown to the person called ``name`` (e.g.
+    ``ssh -t -p 2222 ann@host resume CODE``), so that it works whatever account they type
+    it from (``root``, say, a name the server refuses): their own name if it can be typed
+    as is; else that name with its spaces as ``_`` and what cannot be typed left out
+    (``ann b`` is ``ann_b``); else ``guest``. Each is checked as the server will: a name
+    the SSH library keeps as it is (SASLprep), the game too, and not ``refused``. None if
+    none is (the command then names no user)."""
+    simpler = "".join("_" if ch.isspace() else ch for ch in name
+                      if ch.isspace() or _typable(ch))
+    for candidate in (name, simpler.lstrip("-"), FALLBACK_LOGIN):
+        if not _typed_as_is(candidate) or clean_name(candidate) != candidate:
+            continue
+        try:
+            if saslprep(candidate) != candidate:
+                continue
+        except SASLPrepError:  # e.g. right-to-left letters cut before the name's end
+            continue
+        if not refused(candidate):
+            return candidate
+    return None
 
 
 def join_commands(listening: Iterable[tuple[int, str]], port: int,

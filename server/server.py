@@ -21,7 +21,7 @@ from diamant_tui.table import ChatLimits
 
 from .admin import AdminDesk
 from .app import make_app_factory
-from .addresses import socket_addresses
+from .addresses import login_name, socket_addresses
 from .auth import ConnectionHandler
 from .bans import Ban, Bans
 from .chat_watch import ChatWatch
@@ -58,8 +58,8 @@ def _refuse(refusal: tuple[str, int], session: GameSession) -> AppFactory:
 def _refuse_name(session: GameSession) -> AppFactory:
     """The app factory of a session under a refused name: it says so, in the person's
     language, with the command to come back under another name."""
-    words = [word for word in session.ssh_command().split(" ") if word != "-t"]
-    words[-1] = f"{session.t('login.other_name')}@{words[-1]}"  # the host is the last word
+    command = session.ssh_command(user=session.t("login.other_name"))
+    words = [word for word in command.split(" ") if word != "-t"]
     raise SessionRefused(session.t("login.name_refused", name=session.identity.name,
                                    command=" ".join(words)))
 
@@ -230,8 +230,11 @@ class GameServer:
             build = functools.partial(_refuse_ban, ban)
         elif refusal is None and identity.name in self.refused_names:
             build = _refuse_name
+        # The commands shown to the person name a user the server takes (see login_name).
+        shown_login = login_name(identity.name, lambda name: name in self.refused_names)
         session = GameSession(identity, build, port=self._port,
-                              public_host=self.config.public_host or None, on_close=closed,
+                              public_host=self.config.public_host or None,
+                              login_name=shown_login, on_close=closed,
                               limits=SessionLimits.from_config(self.config),
                               session_id=session_id, share=self.share)
         if ban is not None:

@@ -121,7 +121,7 @@ class GameSession(asyncssh.SSHServerSession):
     """An interactive session: a pty, then a shell (the lobby) or a command (play/watch/resume)."""
 
     def __init__(self, identity: "Identity", app_factory: AppFactory, *, port: int,
-                 public_host: str | None = None,
+                 public_host: str | None = None, login_name: str | None = None,
                  on_close: Callable[["GameSession"], None] | None = None,
                  limits: SessionLimits | None = None, session_id: str | None = None,
                  share: LoopShare | None = None) -> None:
@@ -148,6 +148,10 @@ class GameSession(asyncssh.SSHServerSession):
         self.port = port
         self.public_host = public_host
         """The ``host`` or ``host:port`` players connect to, as the host configured it."""
+        self.login_name = login_name
+        """The user name the commands shown to this person name (see
+        :func:`~diamant_server.addresses.login_name`): without one, ``ssh`` sends the
+        name of the account it is typed from, which the server may refuse (``root``)."""
         self._local_address: str | None = None
         self._on_close = on_close
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
@@ -489,15 +493,19 @@ class GameSession(asyncssh.SSHServerSession):
 
     # --- running the app ------------------------------------------------------------
 
-    def ssh_command(self, command: str = "") -> str:
+    def ssh_command(self, command: str = "", *, user: str | None = None) -> str:
         """The ``ssh`` line that runs ``command`` on this server, as players reach it: the
-        configured public host (and port), else the address this client connected to."""
+        configured public host (and port), else the address this client connected to,
+        logged in as ``user`` (by default :attr:`login_name`, when there is one)."""
         host, port = self.public_host or "", self.port
         if host.count(":") == 1:  # host:port (a bare IPv6 address has several colons)
             host, _, given = host.partition(":")
             port = int(given) if given.isdigit() else port
         host = host or self._local_address or "localhost"
-        words = ["ssh", "-t"] + ([] if port == 22 else ["-p", str(port)]) + [host]
+        user = self.login_name if user is None else user
+        # ssh splits user@host at the last @: an IPv6 address after it is read whole.
+        target = f"{user}@{host}" if user else host
+        words = ["ssh", "-t"] + ([] if port == 22 else ["-p", str(port)]) + [target]
         return " ".join(words + ([command] if command else []))
 
     @property

@@ -154,10 +154,11 @@ async def test_a_guest_keeps_the_resume_code_in_the_lobby_header(server, players
     text = await gus.wait_for(r"resume code is [A-Z0-9]{6}")
     code = re.search(r"resume code is ([A-Z0-9]{6})", text)[1]
     assert "more people to join" not in text  # no waiting toast covering the table
-    command = f"ssh -t -p {server.port} 127.0.0.1 resume {code}"  # the address gus used
+    # The address gus used, and his name: the command works from any local account.
+    command = f"ssh -t -p {server.port} gus@127.0.0.1 resume {code}"
     gus.press("f1")  # at the table, the help keeps the code and the command in sight
     await gus.wait_for(lambda t: f"Your resume code is {code}" in t and "Diamant — the rules" in t
-                       and f"ssh -t -p {server.port}" in t and f"127.0.0.1 resume {code}" in t)
+                       and f"ssh -t -p {server.port}" in t and f"gus@127.0.0.1 resume {code}" in t)
     gus.press("escape")
     await gus.wait_for(lambda t: "Round 1/5" in t and "Diamant — the rules" not in t)
     gus.press("q")

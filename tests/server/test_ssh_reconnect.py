@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import shlex
+
+import pytest
 
 from diamant_tui.table import TableSettings
 
@@ -94,3 +97,47 @@ async def test_asking_for_another_table_while_a_seat_is_held_says_why_this_one(
     assert ("Vous avez toujours une place à la table back, dont la partie continue : vous y "
             "revoilà. Pour jouer à other, quittez-la d'abord (q).") in said
     assert server.lobby.get("other") is None  # nothing opened for nothing
+
+
+LOCAL_ACCOUNT = "root"
+"""The account the shown command is typed from: ``ssh`` logs in under its name when the
+command names no user, and the server refuses this one."""
+
+
+@pytest.mark.parametrize("typed, login", [
+    ("ﬁ①", "fi1"),                  # folded to plain letters: typed as shown
+    ("Zoé", "Zoé"),                 # letters of any script are typed as they are
+    ("ann b", "ann_b"),             # a space would need quoting
+    ("[b]x $(id);", "bx_id"),       # nothing a shell or the screen would read as syntax
+    ("☺", "guest"),                 # nothing of the name can be typed as is
+])
+async def test_the_resume_command_shown_works_as_typed_from_any_account(
+        server, players, typed, login):
+    """The command a guest is shown to come back names a user the server takes, one a
+    shell passes on as it is: typed as shown, even from a ``root`` shell, it gives the
+    seat back."""
+    server.lobby.create(TableSettings(name="t2", seats=3, bots=("carry:20",) * 2, seed=5,
+                                      pace=0.5), "test")
+    guest = players(typed)
+    await guest.connect(server.port, command="play t2")
+    await guest.wait_for(r"resume code is [A-Z0-9]{6}")
+    guest.press("q")
+    await guest.wait_for("Leave this table")
+    guest.press("y")  # to the lobby, where the header keeps the command in sight
+    text = await guest.wait_for(r"Resume code: [A-Z0-9]{6} · ssh ")
+    code, command = re.search(r"Resume code: ([A-Z0-9]{6}) · (ssh .*)", text).groups()
+    command = command.strip()
+    # Typed in a shell, each word reaches ssh as written: no quoting, no expansion.
+    assert shlex.split(command) == command.split(" ")
+    assert command == f"ssh -t -p {server.port} {login}@127.0.0.1 resume {code}"
+    await guest.close()
+
+    # What ssh does with the words: its user is the one named, else the local account's.
+    words = command.split(" ")
+    target = words[4]
+    user = target.rpartition("@")[0] or LOCAL_ACCOUNT
+    back = players(user)
+    await back.connect(server.port, command=" ".join(words[5:]))
+    table = server.lobby.get("t2")
+    name = next(s.name for s in table.seats if s.kind.value == "person")
+    await back.wait_for(rf"▶ {re.escape(name)}")

@@ -238,6 +238,13 @@ def test_commands_shown_to_players_name_the_host_they_use(public_host, port, exp
     session = GameSession(None, lambda s: None, port=port, public_host=public_host or None)
     session._local_address = "203.0.113.7"  # what the client's connection reached
     assert session.ssh_command("resume ABC123") == expected
+    # With the person's user name, which ssh reads up to its last @, before the host.
+    named = GameSession(None, lambda s: None, port=port, public_host=public_host or None,
+                        login_name="zoé")
+    named._local_address = "203.0.113.7"
+    words = expected.split(" ")
+    words[-3] = "zoé@" + words[-3]
+    assert named.ssh_command("resume ABC123") == " ".join(words)
 
 
 async def test_the_server_ends_without_the_interpreters_teardown_and_loses_no_line(tmp_path):
