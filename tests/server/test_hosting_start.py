@@ -311,3 +311,22 @@ def test_check_refuses_a_host_key_the_server_cannot_read(tmp_path):
     finally:
         key.chmod(0o600)
     assert line.startswith(f"Check failed: cannot read the host key {key}: Permission denied")
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("ann", "ann"),
+    ("-ann", "ann"),              # first, ssh would read an option
+    ("a-b.c_d", "a-b.c_d"),
+    ("ann 'b'", "ann_b"),
+    ("Admin x", "Admin_x"),
+    ("admin", "guest"),           # the server refuses it (as root, say)
+    ("[root]", "guest"),          # simplified, it is a refused name too
+    ("שלום1", "guest"),           # right-to-left letters must end the name (SASLprep)
+])
+def test_the_user_name_in_shown_commands_is_one_the_server_takes(name, shown):
+    """The name a shown command logs in under is typed as is in any shell and is taken by
+    the server as it is: the person's own, simplified, or else ``guest``."""
+    from diamant_server.addresses import login_name
+
+    assert login_name(name, lambda n: n.lower() in ("admin", "root")) == shown
+    assert login_name("guest", lambda n: True) is None  # nothing taken: no user named
