@@ -4,7 +4,8 @@ It reads the same settings as ``diamant serve`` (``--data-dir``, ``--config``, t
 ``DIAMANT_*`` environment) to find the database, copies it with SQLite's online backup
 (the server goes on writing meanwhile; the copy is the database as it was at one moment),
 writes the copy whole or not at all, and says how to restore it. An existing FILE is
-never written over, unless ``--force``.
+never written over, unless ``--force``; the database itself and the files SQLite keeps
+beside it (``-wal``, ``-shm``) never are, by whatever name they are given.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 
 from .config import ConfigError, load
-from .storage import DATABASE, Storage, StorageError
+from .storage import DATABASE, Storage, StorageError, database_file, refused_target
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,6 +47,12 @@ def run(args: argparse.Namespace) -> int:
     target: Path = args.file
     try:
         config = load(args)
+        # Before anything else, --force included: a copy put over the database a server
+        # is writing to would leave it writing to files no longer in the folder, and
+        # everything saved afterwards would be lost at its next start.
+        which = database_file(target, config.data_path)
+        if which is not None:
+            raise _Refused(refused_target(target, which, config.data_path / DATABASE))
         if target.is_dir():
             raise _Refused(f"{target} is a folder: give the name of the file to write")
         if target.exists() and not args.force:

@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 
 DATABASE = "diamant.sqlite3"
 """The database's file name in the data folder."""
+COMPANIONS = ("-wal", "-shm", "-journal")
+"""What SQLite adds to the database's name for the files it keeps beside it."""
 BATCH = 500
 """Writes committed together at most, when that many have queued up."""
 _STOP = object()
@@ -340,6 +342,9 @@ class Storage:
         :class:`FileExistsError`) unless ``replace``. It waits on the disk: for the
         command line, not the server."""
         target = Path(target)
+        which = database_file(target, self.path.parent)
+        if which is not None:
+            raise StorageError(refused_target(target, which, self.path))
         fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                     suffix=".tmp")
         os.close(fd)
@@ -649,6 +654,38 @@ class Storage:
             shown = who.removeprefix(BOT_PREFIX) if computer else (name or who)
             standings.append(Standing(rank, who, shown, computer, Rating(mu, sigma, games, wins)))
         return standings
+
+
+# --- the database's files ---------------------------------------------------------------
+
+def database_file(target: Path, folder: Path) -> str | None:
+    """Which of the files of the database in ``folder`` ``target`` is, if it is one
+    (``the database``, ``the database's -wal file``...), else None.
+
+    Compared as files, not as names: ``target`` may reach one of them by a relative path,
+    a symbolic link to the file or to a folder above it, or a hard link. A companion file
+    that does not exist yet is compared by its real path: SQLite may make it at any time.
+    """
+    database = Path(folder) / DATABASE
+    candidates = [("the database", database)] + [
+        (f"the database's {suffix} file", database.with_name(DATABASE + suffix))
+        for suffix in COMPANIONS]
+    resolved = os.path.realpath(target)
+    for which, candidate in candidates:
+        if resolved == os.path.realpath(candidate):
+            return which
+        try:
+            if os.path.samefile(target, candidate):  # a hard link: another name, one file
+                return which
+        except OSError:
+            pass  # one of them does not exist: not the same file
+    return None
+
+
+def refused_target(target: Path, which: str, database: Path) -> str:
+    """Why a backup cannot be written to ``target``, one of the files of ``database``."""
+    return (f"{target} is {which} being copied ({database}): writing over it would lose "
+            f"what the server saves; choose a file outside its data folder")
 
 
 # --- helpers (run in the writer's or the reader's thread) -----------------------------------

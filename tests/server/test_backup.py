@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import sqlite3
 import sys
@@ -144,3 +145,52 @@ def test_backup_finds_the_database_as_serve_does_and_says_what_is_wrong(tmp_path
     ):
         assert main(argv) == 1
         assert capsys.readouterr().err == f"diamant backup: {line}\n"
+
+
+async def test_backup_never_writes_over_the_live_database_or_its_companions_even_forced(
+        tmp_path):
+    """A copy put over the database a server writes to would leave the server writing to
+    files nobody can open again: everything it saves afterwards would be lost. So the
+    database and its -wal and -shm files are refused as FILE, by whatever name they are
+    given (relative, through a link to the file or to the folder, a hard link), even with
+    --force, in one line; the server's files are left as they are."""
+    data = tmp_path / "data"
+    server = GameServer(replace(TEST_CONFIG, data_dir=data))
+    await server.start()
+    try:
+        live = data / DATABASE
+        assert (data / (DATABASE + "-wal")).exists() and (data / (DATABASE + "-shm")).exists()
+        (tmp_path / "alias").symlink_to(data)
+        (tmp_path / "link.sqlite3").symlink_to(live)
+        os.link(live, tmp_path / "hard.sqlite3")
+        before = {name: (data / name).stat().st_ino
+                  for name in (DATABASE, DATABASE + "-wal", DATABASE + "-shm")}
+        for target, which in (
+            (str(live), "the database"),
+            (str(data / (DATABASE + "-wal")), "the database's -wal file"),
+            (str(data / (DATABASE + "-shm")), "the database's -shm file"),
+            (str(data / (DATABASE + "-journal")), "the database's -journal file"),
+            (str(tmp_path / "alias" / DATABASE), "the database"),
+            (str(tmp_path / "link.sqlite3"), "the database"),
+            (str(tmp_path / "hard.sqlite3"), "the database"),
+            (f"{tmp_path}/data/../data/{DATABASE}", "the database"),
+        ):
+            status, out, err = await backup("--force", target, "--data-dir", str(data))
+            assert (status, out) == (1, ""), (target, out)
+            assert err == (f"diamant backup: {target} is {which} being copied ({live}): "
+                           f"writing over it would lose what the server saves; choose a "
+                           f"file outside its data folder\n"), target
+        # The same refusal for a FILE given relative to the data folder, without --force.
+        process = await asyncio.create_subprocess_exec(
+            *DIAMANT, "backup", DATABASE, "--data-dir", ".", cwd=data,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await process.communicate()
+        assert process.returncode == 1 and "is the database being copied" in err.decode()
+        assert {name: (data / name).stat().st_ino for name in before} == before
+        assert not [p for p in data.iterdir() if p.suffix == ".tmp"], "nothing left beside it"
+        # The server's saves still reach the file on disk.
+        await server.storage.seen("key:SHA256:after", "ann", "en")
+        with contextlib.closing(sqlite3.connect(live)) as db:
+            assert db.execute("SELECT name FROM players").fetchall() == [("ann",)]
+    finally:
+        await server.stop()
