@@ -1,7 +1,7 @@
 """``diamant serve --check``: would the server start with these settings, and how?
 
 It checks, in the order a start needs them, the data folder (there and writable, or able
-to be made), the host key (readable, or able to be made), and the ports (each bound and
+to be made, and held by no other server), the host key (readable, or able to be made), and the ports (each bound and
 closed at once), without changing anything the server keeps; then it says where the
 server would listen, how players would join, and which settings differ from the
 defaults. The first problem stops the check with one line that says what to do.
@@ -16,10 +16,10 @@ import tempfile
 from dataclasses import fields
 from pathlib import Path
 
-import asyncssh
-
 from .addresses import fingerprint_line, join_commands
 from .config import ServerConfig
+from . import hostkey
+from .folder_lock import FolderInUse, check_free, not_a_folder
 from .hostkey import HOST_KEY_NAME
 from .storage import DATABASE, Storage, StorageError
 
@@ -34,12 +34,7 @@ class CheckFailed(Exception):
 def check(config: ServerConfig) -> list[str]:
     """The lines that say what the server would do; raises :class:`CheckFailed` on the
     first problem."""
-    folder = _check_data_folder(config.data_path)
-    key_line = _check_host_key(config.data_path)
-    listening = _check_port("the server", config.host, config.port, "--port")
-    if config.metrics_port:
-        _check_port("the metrics endpoint", config.metrics_host, config.metrics_port,
-                    "--metrics-port")
+    folder, key_line, listening = _check_start(config)
     lines = ["The settings are good: the server would start."]
     if config.port:
         lines.append(f"It would listen on {config.host or 'every address'} port "
@@ -60,6 +55,30 @@ def check(config: ServerConfig) -> list[str]:
     return lines
 
 
+def preflight(config: ServerConfig) -> None:
+    """What a real start checks before it makes anything: the same checks as ``--check``
+    (but the database's, which the start makes itself), so that a start refused for a
+    busy port, a held folder or a damaged host key says what ``--check`` says, and leaves
+    no database or host key behind it. Raises :class:`CheckFailed`."""
+    _check_start(config)
+
+
+def _check_start(config: ServerConfig) -> tuple[str, str, list[tuple[int, str]]]:
+    """The data folder, the lock on it, the host key and the ports, in the order a start
+    needs them; returns what the report shows of them."""
+    folder = _check_data_folder(config.data_path)
+    try:
+        check_free(config.data_path)
+    except FolderInUse as exc:
+        raise CheckFailed(str(exc)) from None
+    key_line = _check_host_key(config.data_path)
+    listening = _check_port("the server", config.host, config.port, "--port")
+    if config.metrics_port:
+        _check_port("the metrics endpoint", config.metrics_host, config.metrics_port,
+                    "--metrics-port")
+    return folder, key_line, listening
+
+
 def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
@@ -78,14 +97,12 @@ def _changed_settings(config: ServerConfig) -> list[str]:
 def _check_data_folder(folder: Path) -> str:
     """Whether the server could keep its data in ``folder``: ``writable`` or ``would be
     created``."""
+    problem = not_a_folder(folder)
+    if problem:
+        raise CheckFailed(problem)
     existing = folder
-    while not existing.exists():
-        if existing.parent == existing:
-            break
+    while not existing.exists() and existing.parent != existing:
         existing = existing.parent
-    if not existing.is_dir():
-        raise CheckFailed(f"the data folder {folder} cannot be used: {existing} is a file, not a "
-                          f"folder; choose another folder with --data-dir")
     try:
         fd, probe = tempfile.mkstemp(dir=existing, prefix=".check-", suffix=".tmp")
         os.close(fd)
@@ -116,12 +133,9 @@ def _check_host_key(folder: Path) -> str:
     if not path.exists():
         return f"none yet; a new ED25519 key would be made in {path}"
     try:
-        key = asyncssh.read_private_key(path)
-    except (OSError, asyncssh.KeyImportError, ValueError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise CheckFailed(f"cannot read the host key {path}: {reason}; restore it from a "
-                          f"backup, or move it away and a new one is made (players' ssh "
-                          f"will then warn that the server's key changed)") from None
+        key = hostkey.read(path)
+    except hostkey.HostKeyError as exc:
+        raise CheckFailed(str(exc)) from None
     return fingerprint_line(key)
 
 
@@ -147,12 +161,14 @@ def _check_port(what: str, host: str, port: int, flag: str) -> list[tuple[int, s
             try:
                 sock.bind(address)
             except OSError as exc:
-                raise CheckFailed(_bind_problem(what, address[0], port, flag, exc)) from None
+                raise CheckFailed(bind_problem(what, address[0], port, flag, exc)) from None
         listening.append((family, address[0]))
     return listening
 
 
-def _bind_problem(what: str, address: str, port: int, flag: str, exc: OSError) -> str:
+def bind_problem(what: str, address: str, port: int, flag: str, exc: OSError) -> str:
+    """Why ``what`` cannot listen on ``address`` port ``port``, and what to do (``flag``
+    chooses another port), from the error binding it gave."""
     where = f"{what} cannot listen on {address} port {port}"
     if exc.errno == errno.EADDRINUSE:
         return (f"{where}: another program listens there (a server already running?); "

@@ -19,6 +19,7 @@ from typing import NoReturn
 
 from .config import ConfigError, ServerConfig, add_arguments, load
 from .eventlog import setup_logging
+from .folder_lock import FolderLockError
 from .hostkey import HostKeyError
 from .storage import StorageError
 
@@ -149,12 +150,17 @@ class _Watchdog:
 
 
 async def _serve(config: ServerConfig) -> int:
+    from .check import CheckFailed, preflight
     from .server import GameServer  # imports Textual: only once the flags are read
 
     server = GameServer(config)
     try:
+        # What --check checks, first: the same sentence for the same problem, and
+        # nothing made in the data folder by a start that cannot go on.
+        preflight(config)
         await server.start()
-    except (OSError, HostKeyError, ValueError, StorageError) as exc:
+    except (CheckFailed, OSError, HostKeyError, ValueError, StorageError,
+            FolderLockError) as exc:
         sys.stderr.write(f"Error starting server: {exc}\n")
         return 1
     stop = asyncio.Event()

@@ -25,6 +25,7 @@ from .addresses import login_name, socket_addresses
 from .auth import ConnectionHandler
 from .bans import Ban, Bans
 from .chat_watch import ChatWatch
+from .check import bind_problem
 from .ciphers import CIPHERS, MACS
 from .collector import Collector
 from .lazy_tasks import keep_tasks_lazy
@@ -32,6 +33,7 @@ from .identity import Identity
 from .ignore_packets import send_no_ignore_packets
 from .config import ServerConfig
 from .fair_share import LoopShare
+from .folder_lock import FolderLock
 from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
@@ -137,6 +139,9 @@ class GameServer:
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
         self._undo_lazy_tasks: Callable[[], None] = lambda: None
+        self._lock: FolderLock | None = None
+        """The lock on the data folder, held from the start to the end of the stop."""
+        self._storage_closed = False
 
     @property
     def port(self) -> int:
@@ -150,13 +155,22 @@ class GameServer:
         return socket_addresses(self._acceptor.sockets)
 
     async def start(self) -> None:
-        """Open the database in the data folder (a
+        """Lock the data folder (a :class:`~diamant_server.folder_lock.FolderInUse` if
+        another server holds it), open the database in it (a
         :class:`~diamant_server.storage.StorageError` says what is wrong with it), load (or
         make) the host key and start listening."""
+        # First: another server on this folder would rebuild and play the same tables.
+        self._lock = FolderLock.take(self.config.data_path)
+        try:
+            self.storage = Storage.open(self.config.data_path)
+        except BaseException:
+            self._release_lock()
+            raise
         self._undo_lazy_tasks = keep_tasks_lazy(asyncio.get_running_loop())
-        self.storage = Storage.open(self.config.data_path)
         self.lobby.storage = self.bans.storage = self.storage
         try:
+            # Before the tables are rebuilt: a start that cannot go on says so first.
+            key = load_or_create(self.config.data_path)
             # Read once, kept in memory: a connection is checked without the disk.
             if await self.bans.load():
                 log.info("%d bans in force", len(self.bans.in_force()))
@@ -165,18 +179,47 @@ class GameServer:
             if restored:
                 log.info("tables rebuilt as they were saved: %d (%s)", len(restored),
                          ", ".join(map(repr, restored)))
-            await self._listen()
+            await self._listen(key)
         except BaseException:
             self.lobby.storage = self.bans.storage = None
             self.storage.close()
             self.storage = None
+            self._undo_lazy_tasks()
+            self._release_lock()
             raise
 
-    async def _listen(self) -> None:
-        key = load_or_create(self.config.data_path)
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    async def _listen(self, key: asyncssh.SSHKey) -> None:
         self.fingerprint = fingerprint(key)
         self.host_key = key
-        self._acceptor = await asyncssh.create_server(
+        try:
+            self._acceptor = await self._create_server(key)
+        except OSError as exc:
+            raise OSError(bind_problem("the server", self.config.host or "every address",
+                                       self.config.port, "--port", exc)) from None
+        if self.config.metrics_port:
+            try:
+                self.metrics.start(self.config.metrics_host, self.config.metrics_port)
+            except OSError as exc:
+                self._acceptor.close()
+                await self._acceptor.wait_closed()
+                self._acceptor = None
+                raise OSError(bind_problem(
+                    "the metrics endpoint", self.config.metrics_host,
+                    self.config.metrics_port, "--metrics-port", exc)) from None
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
+                                                               name="empty tables")
+        self.collector.tune()  # before the share's ticks: the collection takes a while
+        self.share.start()
+        log.info("listening on %s port %d; host key %s", self.config.host, self.port,
+                 self.fingerprint)
+
+    def _create_server(self, key: asyncssh.SSHKey):
+        return asyncssh.create_server(
             lambda: ConnectionHandler(self.limits, self._new_session, self.connections,
                                       session_timeout=self.config.login_timeout,
                                       max_sessions=self.config.max_sessions_per_connection,
@@ -196,21 +239,6 @@ class GameServer:
             login_timeout=self.config.login_timeout,
             keepalive_interval=self.config.keepalive_interval,
         )
-        if self.config.metrics_port:
-            try:
-                self.metrics.start(self.config.metrics_host, self.config.metrics_port)
-            except OSError as exc:
-                self._acceptor.close()
-                await self._acceptor.wait_closed()
-                self._acceptor = None
-                raise OSError(exc.errno, f"cannot serve metrics on {self.config.metrics_host} "
-                              f"port {self.config.metrics_port}: {exc.strerror}") from None
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
-                                                               name="empty tables")
-        self.collector.tune()  # before the share's ticks: the collection takes a while
-        self.share.start()
-        log.info("listening on %s port %d; host key %s", self.config.host, self.port,
-                 self.fingerprint)
 
     def _new_session(self, identity: Identity, ended: Callable[[], None] | None = None,
                      refusal: tuple[str, int] | None = None,
@@ -305,6 +333,10 @@ class GameServer:
         await self._within(acceptor.wait_closed(), 0.5, "closing the listener")
         # The saves were queued first thing and are most likely on disk by now.
         await self._within(self._close_storage(), grace, "saving the games")
+        if self._storage_closed:
+            # Not before: a server started on this folder meanwhile would read tables
+            # still being saved. (If the saves overran, the process's end lets it go.)
+            self._release_lock()
         saved = [name for name, save in saves.items() if save.done()
                  and not save.cancelled() and save.exception() is None]
         await self._within(self.metrics.stop(), 1.0, "stopping the metrics endpoint")
@@ -323,6 +355,7 @@ class GameServer:
         self.bans.storage = None
         if storage is not None:
             await asyncio.to_thread(storage.close)
+        self._storage_closed = True
 
     @staticmethod
     async def _within(awaitable, seconds: float, what: str) -> None:

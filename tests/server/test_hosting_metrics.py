@@ -131,6 +131,7 @@ async def test_a_metrics_port_taken_stops_the_start_with_a_clear_message(tmp_pat
         taken.listen()
         port = taken.getsockname()[1]
         server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path, metrics_port=port))
-        with pytest.raises(OSError, match=f"cannot serve metrics on 127.0.0.1 port {port}"):
+        with pytest.raises(OSError, match=f"the metrics endpoint cannot listen on 127.0.0.1 "
+                                          f"port {port}: another program listens there"):
             await server.start()
         assert server._acceptor is None  # the SSH port was let go again

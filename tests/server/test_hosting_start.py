@@ -330,3 +330,112 @@ def test_the_user_name_in_shown_commands_is_one_the_server_takes(name, shown):
 
     assert login_name(name, lambda n: n.lower() in ("admin", "root")) == shown
     assert login_name("guest", lambda n: True) is None  # nothing taken: no user named
+
+
+# --- one server to a data folder ------------------------------------------------------------
+
+async def test_a_second_server_on_the_same_data_folder_is_refused_while_tools_still_work(
+        tmp_path):
+    """Two servers on one data folder would both rebuild its saved tables and play them,
+    keeping each game twice and rating it twice: the second is refused, by a real start and
+    by --check, in one line naming the folder; `diamant backup` and `diamant export` still
+    work beside the server; once the first server has gone, even killed, the folder is
+    free again."""
+    data = tmp_path / "data"
+    first, _ = await start_lines(*DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0",
+                                 "--data-dir", str(data))
+    try:
+        second = subprocess.run([*DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0",
+                                 "--data-dir", str(data)], capture_output=True, text=True,
+                                timeout=60)
+        assert second.returncode == 1
+        busy = (f"the data folder {data} is in use by another Diamant server (process "
+                f"{first.pid}); two servers on one folder would play its saved tables "
+                f"twice: stop that server first, or give this one another folder with "
+                f"--data-dir")
+        assert second.stderr.splitlines() == [f"Error starting server: {busy}"]
+        assert one_line_failure(check("--host", "127.0.0.1", "--port", "0", "--data-dir",
+                                      str(data))) == f"Check failed: {busy}"
+        for tool in (["backup", str(tmp_path / "copy.sqlite3")], ["export", "--list"]):
+            done = subprocess.run([*DIAMANT, *tool, "--data-dir", str(data)],
+                                  capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0, done.stderr
+    finally:
+        first.kill()  # as a crash would: the lock goes with the process
+        await first.wait()
+    again, lines = await start_lines(*DIAMANT, "serve", "--host", "127.0.0.1", "--port", "0",
+                                     "--data-dir", str(data))
+    await stop(again)
+    assert lines[0].startswith("Diamant server listening on 127.0.0.1 port ")
+
+
+async def test_a_server_in_this_process_holds_its_folder_until_it_stops(tmp_path):
+    from dataclasses import replace
+
+    from conftest import TEST_CONFIG
+    from diamant_server.folder_lock import FolderInUse
+    from diamant_server.server import GameServer
+
+    config = replace(TEST_CONFIG, data_dir=tmp_path)
+    first = GameServer(config)
+    await first.start()
+    try:
+        with pytest.raises(FolderInUse, match=f"the data folder {tmp_path} is in use"):
+            await GameServer(config).start()
+    finally:
+        await first.stop()
+    second = GameServer(config)
+    await second.start()
+    await second.stop()
+
+
+# --- a real start refused: what --check says, and nothing made -------------------------------
+
+def start_refused(*args: str) -> str:
+    """The one line a real `diamant serve` (logging at its usual level) prints when it
+    cannot start, checked against what `--check` says for the same settings."""
+    done = subprocess.run([*DIAMANT, "serve", *args], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error starting server: "), done.stderr
+    reason = lines[0].removeprefix("Error starting server: ")
+    assert one_line_failure(check(*args)) == f"Check failed: {reason}"
+    return reason
+
+
+def test_a_start_on_a_busy_port_says_what_check_says_and_makes_nothing(tmp_path):
+    data = tmp_path / "data"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert start_refused("--host", "127.0.0.1", "--port", str(port), "--data-dir",
+                             str(data)) == (
+            f"the server cannot listen on 127.0.0.1 port {port}: another program listens "
+            f"there (a server already running?); stop it, or choose another port with --port")
+        assert not data.exists(), "no database, no host key for a start that cannot listen"
+        reason = start_refused("--host", "127.0.0.1", "--port", "0", "--metrics-port",
+                               str(port), "--data-dir", str(data))
+        assert reason.startswith(f"the metrics endpoint cannot listen on 127.0.0.1 port "
+                                 f"{port}: another program listens there")
+        assert not data.exists()
+
+
+def test_a_start_on_a_file_or_with_a_damaged_host_key_says_what_check_says(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    for folder in (blocked, blocked / "data"):
+        assert start_refused("--host", "127.0.0.1", "--port", "0", "--data-dir",
+                             str(folder)) == (
+            f"the data folder {folder} cannot be used: {blocked} is a file, not a folder; "
+            f"choose another folder with --data-dir")
+    assert blocked.read_text() == "not a folder"
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / HOST_KEY_NAME).write_bytes(b"garbage\n")
+    reason = start_refused("--host", "127.0.0.1", "--port", "0", "--data-dir", str(data))
+    assert reason.startswith(f"cannot read the host key {data / HOST_KEY_NAME}: ")
+    assert "restore it from a backup, or move it away" in reason
+    assert (data / HOST_KEY_NAME).read_bytes() == b"garbage\n"
+    assert sorted(p.name for p in data.iterdir()) == [HOST_KEY_NAME], "no database made"

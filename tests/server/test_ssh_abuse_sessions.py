@@ -22,6 +22,7 @@ import pytest
 from conftest import TEST_CONFIG
 from harness import Player
 from diamant_tui.table import TableSettings
+from diamant_server.folder_lock import FolderLockError
 from diamant_server.limits import ConnectionLimits
 from diamant_server.server import GameServer
 from diamant_server.storage import DATABASE, StorageError
@@ -358,7 +359,7 @@ async def test_a_data_folder_under_a_file_stops_the_start(tmp_path):
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     server = GameServer(replace(TEST_CONFIG, data_dir=blocked / "data"))
-    with pytest.raises(StorageError, match="cannot be written"):
+    with pytest.raises(FolderLockError, match=f"{blocked} is a file, not a folder"):
         await server.start()
     bad = subprocess.run([*DIAMANT, "serve", "--data-dir", str(blocked / "data"), "--port",
                           "0", "--host", "127.0.0.1"], capture_output=True, text=True,

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from diamant_server.folder_lock import LOCK_NAME
 from diamant_server.ratings import Rating, rate_game
 from diamant_server.storage import (
     DATABASE,
@@ -132,7 +133,8 @@ def test_a_damaged_database_is_refused_in_one_line_and_left_as_it_was(tmp_path):
     [line] = bad.stderr.strip().splitlines()
     assert line.startswith(f"Error starting server: the database {path} cannot be used")
     assert path.read_bytes() == garbage
-    assert sorted(p.name for p in tmp_path.iterdir()) == [DATABASE], "nothing made beside it"
+    # Nothing made beside it but the lock a server holds on its folder while it runs.
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([DATABASE, LOCK_NAME])
 
 
 def test_a_database_from_a_newer_version_is_refused(tmp_path):
