@@ -8,6 +8,7 @@ A flag beats the environment, which beats the file, which beats the default.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import tomllib
@@ -235,7 +236,7 @@ KEY_FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 def _parser_for(name: str) -> Callable[[str], Any]:
     kind = {f.name: f.type for f in fields(ServerConfig)}[name]
     if name == "data_dir":
-        return lambda text: Path(text).expanduser()
+        return data_dir_path
     if name == "log_level":
         return _log_level
     if name == "log_format":
@@ -252,9 +253,23 @@ def _whole(text: str) -> int:
 
 def _number(text: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ValueError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        # nan passes every comparison (a pace of nan never turns a card, a limit of nan
+        # limits nothing) and infinity waits for ever: neither can be a setting.
+        raise ValueError(f"{text!r} is not a finite number; give an ordinary number")
+    return value
+
+
+def data_dir_path(text: str) -> Path:
+    """The data folder named by ``text`` (a ``~`` expanded); an empty one is refused: it
+    would silently be the current folder, with a new host key and an empty database."""
+    if not text.strip():
+        raise ValueError(f"the path is empty; give the data folder's path, or leave the "
+                         f"setting out for the default, {default_data_dir()}")
+    return Path(text).expanduser()
 
 
 def _log_level(text: str) -> str:
@@ -301,11 +316,16 @@ def _check(config: ServerConfig) -> ServerConfig:
         if (field.name == "port" or not isinstance(value, (int, float))
                 or isinstance(value, bool)):
             continue
+        if not math.isfinite(value):
+            raise ConfigError(f"{field.name}: must be a finite number, not {value}")
         if field.name in _MAY_BE_ZERO:
             if value < 0:
                 raise ConfigError(f"{field.name}: must not be negative, not {value}")
         elif value <= 0:
             raise ConfigError(f"{field.name}: must be more than 0, not {value}")
+    if config.metrics_port and config.metrics_port == config.port:
+        raise ConfigError(f"metrics_port: {config.port} is the port the server listens on "
+                          f"(port); give the metrics endpoint a port of its own")
     if config.max_columns < 80 or config.max_rows < 24:
         raise ConfigError(f"max_columns, max_rows: the game needs 80x24 at least, not "
                           f"{config.max_columns}x{config.max_rows}")
@@ -329,7 +349,9 @@ def _apply(config: ServerConfig, values: Mapping[str, Any], source: str) -> Serv
         try:
             changes[name] = _parser_for(name)(str(value))
         except ValueError as exc:
-            raise ConfigError(f"{source}: {name}: {exc}") from None
+            example = getattr(ServerConfig(), name)
+            hint = f", such as {example:g}" if "ordinary number" in str(exc) else ""
+            raise ConfigError(f"{source}: {name}: {exc}{hint}") from None
     return replace(config, **changes)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -59,6 +60,70 @@ def test_settings_come_from_flags_then_environment_then_file(tmp_path):
 ])
 def test_bad_settings_are_named(argv, env, message):
     with pytest.raises(ConfigError, match=message):
+        load(parse(argv), env)
+
+
+NUMBER_SETTINGS = [f.name for f in fields(ServerConfig) if f.type == "float"]
+
+
+@pytest.mark.parametrize("name", NUMBER_SETTINGS)
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf", "NaN", "Infinity"])
+def test_a_number_setting_refuses_nan_and_infinity_from_flags_and_environment(name, text):
+    """nan passes every comparison (a pace of nan never turns a card, a flood limit of nan
+    is none) and infinity waits for ever: neither is a setting, wherever it is given."""
+    message = (f"{name}: {text!r} is not a finite number; give an ordinary number, "
+               f"such as {getattr(ServerConfig(), name):g}")
+    with pytest.raises(ConfigError, match=f"^command line: {re.escape(message)}$"):
+        load(parse([f"--{name.replace('_', '-')}={text}"]), {})  # = : "-inf" is no flag
+    with pytest.raises(ConfigError, match=f"^environment: {re.escape(message)}$"):
+        load(parse([]), {"DIAMANT_" + name.upper(): text})
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "+nan"])
+def test_a_number_setting_refuses_nan_and_infinity_in_the_settings_file(tmp_path, value):
+    toml = tmp_path / "serve.toml"
+    toml.write_text(f"stop_grace = {value}\n")
+    with pytest.raises(ConfigError, match=rf"^{re.escape(str(toml))}: stop_grace: "
+                                          rf"'[+-]?(nan|inf)' is not a finite number"):
+        load(parse(["--config", str(toml)]), {})
+    with pytest.raises(ConfigError, match="stop_grace: must be a finite number, not nan"):
+        from diamant_server.config import _check
+        _check(replace(ServerConfig(), stop_grace=float("nan")))
+
+
+def test_check_refuses_nan_where_it_approved_it(tmp_path):
+    for argv, env in ((["--pace", "nan"], {}), ([], {"DIAMANT_INPUT_EVENTS_PER_SECOND": "inf"})):
+        done = subprocess.run([*DIAMANT, "serve", "--check", "--port", "0", "--data-dir",
+                               str(tmp_path), *argv], capture_output=True, text=True,
+                              env={**os.environ, **env}, timeout=60)
+        assert done.returncode == 1 and done.stdout == ""
+        assert "is not a finite number" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, env, message", [
+    (["--port", "2312", "--metrics-port", "2312"], {},
+     "metrics_port: 2312 is the port the server listens on (port); give the metrics "
+     "endpoint a port of its own"),
+    ([], {"DIAMANT_PORT": "2312", "DIAMANT_METRICS_PORT": "2312"},
+     "metrics_port: 2312 is the port the server listens on"),
+])
+def test_the_metrics_port_cannot_be_the_servers_port(argv, env, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load(parse(argv), env)
+    assert load(parse(["--port", "0", "--metrics-port", "0"]), {}).metrics_port == 0
+
+
+@pytest.mark.parametrize("argv, env, source", [
+    (["--data-dir", ""], {}, "command line"),
+    (["--data-dir", "  "], {}, "command line"),
+    ([], {"DIAMANT_DATA_DIR": ""}, "environment"),
+])
+def test_an_empty_data_folder_is_refused_not_taken_for_the_current_one(argv, env, source):
+    """An empty value (a template's ``DIAMANT_DATA_DIR=``) would have meant the current
+    folder: an empty database and a new host key, wherever the server was started."""
+    with pytest.raises(ConfigError, match=f"^{source}: data_dir: the path is empty; give "
+                                          f"the data folder's path, or leave the setting "
+                                          f"out for the default"):
         load(parse(argv), env)
 
 
