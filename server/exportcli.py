@@ -15,7 +15,7 @@ from pathlib import Path
 
 from diamant_tui.engine.record import record_to_json
 
-from .config import ENV_PREFIX, default_data_dir
+from .config import ENV_PREFIX, data_dir_path, default_data_dir
 from .records import write_atomically
 from .storage import GameSummary, Storage, StorageError
 
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="the file to write (default: game-GAME_ID.json in the current "
                              "folder, never written over; - for standard output)")
-    parser.add_argument("--data-dir", type=Path, default=None,
+    parser.add_argument("--data-dir", default=None,
                         help=f"the server's data folder (default: ${ENV_PREFIX}DATA_DIR, "
                              f"else {default_data_dir()})")
     parser.set_defaults(run=run)
@@ -47,14 +47,13 @@ def run(args: argparse.Namespace) -> int:
         if args.list == (args.game is not None):
             raise _Refused("give either GAME_ID (the game to write) or --list (to see the "
                            "games kept), not both")
-        folder = args.data_dir or Path(os.environ.get(ENV_PREFIX + "DATA_DIR")
-                                       or default_data_dir())
+        folder = _data_folder(args.data_dir, os.environ)
         storage = Storage.open(folder, create=False)
         try:
             if args.list:
                 _print_list(asyncio.run(storage.games()), storage.path)
             else:
-                _export(storage, _game_id(args.game), args.output)
+                _export(storage, args.game, args.output)
         finally:
             storage.close()
     except (_Refused, StorageError) as exc:
@@ -63,20 +62,40 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data_folder(flag: str | None, environ) -> Path:
+    """The data folder, as ``diamant serve`` reads it: the flag, else the variable, else
+    the default; an empty one is refused as ``serve`` refuses it."""
+    for source, text in (("--data-dir", flag), (ENV_PREFIX + "DATA_DIR",
+                                                environ.get(ENV_PREFIX + "DATA_DIR"))):
+        if text is not None:
+            try:
+                return data_dir_path(text)
+            except ValueError as exc:
+                raise _Refused(f"{source}: {exc}") from None
+    return default_data_dir()
+
+
 class _Refused(Exception):
     """Something asked of ``diamant export`` that it cannot do; the message says why."""
 
 
-def _game_id(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+def _game_id(text: str) -> int | None:
+    """The game ``text`` names (None: a number past any game id)."""
+    # ASCII digits only: str.isdigit also takes '²', which int() refuses.
+    if not (text.isascii() and text.isdigit()) or not text.strip("0"):
         raise _Refused(f"{text!r} is not a game id: give the number --list shows")
-    return int(text)
+    digits = text.lstrip("0")
+    # Ids stop at 2**63 - 1 (19 digits); a longer number is no game, and past 4300
+    # digits Python would not even read it.
+    return None if len(digits) > 19 else int(digits)
 
 
-def _export(storage: Storage, game_id: int, output: str | None) -> None:
-    record = asyncio.run(storage.game_record(game_id))
+def _export(storage: Storage, game: str, output: str | None) -> None:
+    game_id = _game_id(game)
+    record = None if game_id is None else asyncio.run(storage.game_record(game_id))
     if record is None:
-        raise _Refused(f"there is no game {game_id} in {storage.path}; "
+        shown = game if len(game) <= 30 else game[:20] + "..."
+        raise _Refused(f"there is no game {shown} in {storage.path}; "
                        f"`diamant export --list` lists the games kept")
     text = record_to_json(record)
     if output == "-":

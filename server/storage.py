@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 
 DATABASE = "diamant.sqlite3"
 """The database's file name in the data folder."""
+MAX_ID = 2**63 - 1
+"""The largest id SQLite gives a row (a signed 64-bit integer)."""
 COMPANIONS = ("-wal", "-shm", "-journal")
 """What SQLite adds to the database's name for the files it keeps beside it."""
 BATCH = 500
@@ -607,6 +609,8 @@ class Storage:
 
     async def game_record(self, game_id: int) -> dict | None:
         """The record of game ``game_id`` (its ``meta`` included), if there is such a game."""
+        if not 0 < game_id <= MAX_ID:
+            return None  # no such id, and SQLite could not even be asked (OverflowError)
         row = await self._read(lambda db: db.execute(
             "SELECT record FROM games WHERE id = ?", (game_id,)).fetchone())
         return None if row is None else json.loads(row[0])

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
 import sqlite3
 import subprocess
 import sys
 
+import pytest
 from diamant_tui.cli import main
 from diamant_tui.engine.record import PERSON, read_record
 from diamant_tui.table import TableSettings
@@ -139,6 +141,38 @@ def test_export_says_what_is_wrong(tmp_path, capsys):
     assert export("x1") == "'x1' is not a game id: give the number --list shows"
     assert export().startswith("give either GAME_ID")
     assert export("1", "--list").startswith("give either GAME_ID")
+
+
+@pytest.mark.parametrize("game", ["9223372036854775807", "9223372036854775808",
+                                  "99999999999999999999999", "1" + "0" * 400])
+def test_export_of_an_id_past_any_game_says_there_is_no_such_game(tmp_path, game):
+    """SQLite's ids stop at 2**63 - 1: a bigger one names no game, it is no crash."""
+    data = tmp_path / "data"
+    Storage.open(data).close()
+    done = diamant("export", "--data-dir", str(data), game)
+    assert (done.returncode, done.stdout) == (1, "")
+    shown = game if len(game) <= 30 else game[:20] + "..."
+    assert done.stderr == (f"diamant export: there is no game {shown} in {data / DATABASE}; "
+                           f"`diamant export --list` lists the games kept\n")
+    assert list(tmp_path.iterdir()) == [data], "no file written"
+
+
+@pytest.mark.parametrize("argv, env, source", [
+    (["--data-dir", ""], {}, "--data-dir"),
+    ([], {"DIAMANT_DATA_DIR": ""}, "DIAMANT_DATA_DIR"),
+])
+def test_export_and_backup_refuse_an_empty_data_folder(tmp_path, argv, env, source):
+    """An empty value would have meant the current folder (export's flag) or the default
+    one (export's variable), where `diamant serve` refuses it: all three refuse it alike."""
+    for command, refused in ((["export", "--list"], f"diamant export: {source}: "),
+                             (["backup", str(tmp_path / "copy.sqlite3")], "diamant backup: ")):
+        done = subprocess.run([*DIAMANT, *command, *argv], capture_output=True, text=True,
+                              timeout=60, cwd=tmp_path, env={**os.environ, **env})
+        assert done.returncode == 1 and done.stdout == "", done.stdout
+        assert done.stderr.startswith(refused), done.stderr
+        assert "the path is empty; give the data folder's path" in done.stderr
+        assert len(done.stderr.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_export_reads_a_database_without_changing_it(tmp_path, capsys):
