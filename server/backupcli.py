@@ -5,14 +5,18 @@ It reads the same settings as ``diamant serve`` (``--data-dir``, ``--config``, t
 (the server goes on writing meanwhile; the copy is the database as it was at one moment),
 writes the copy whole or not at all, and says how to restore it. An existing FILE is
 never written over, unless ``--force``; the database itself and the files SQLite keeps
-beside it (``-wal``, ``-shm``) never are, by whatever name they are given.
+beside it (``-wal``, ``-shm``) never are, by whatever name they are given. ``-`` is
+standard output, as for ``diamant export``: a pipe gets the copy, a terminal is refused.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from .config import ConfigError, load
@@ -44,6 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the copy; returns the exit status (1, with one line on standard error, when
     it cannot)."""
+    if str(args.file) == "-":
+        return _to_standard_output(args)
     target: Path = args.file
     try:
         config = load(args)
@@ -84,6 +90,52 @@ def run(args: argparse.Namespace) -> int:
         f"old -wal and -shm files beside it), then start the server:\n"
         f"  cp {shlex.quote(str(target))} {shlex.quote(str(live))}\n"
         f"  rm -f {shlex.quote(str(live) + '-wal')} {shlex.quote(str(live) + '-shm')}\n")
+    return 0
+
+
+def _to_standard_output(args: argparse.Namespace) -> int:
+    """``diamant backup -``: the copy on standard output, as ``diamant export -o -``
+    writes a record there, for a pipe (``| gzip > FILE``, ``| ssh elsewhere 'cat > FILE'``).
+    The copy is made whole and checked in a temporary folder first, so what goes out is a
+    whole database or nothing of it; what it holds and how to restore it go to standard
+    error."""
+    try:
+        config = load(args)
+        if sys.stdout.isatty():
+            raise _Refused("standard output is a terminal, and the copy is a binary file: "
+                           "send it to a file or a program (diamant backup - | gzip > "
+                           "diamant.sqlite3.gz), or give the FILE to write")
+        storage = Storage.open(config.data_path, create=False)
+        try:
+            with tempfile.TemporaryDirectory(prefix="diamant-backup-") as folder:
+                copy = Path(folder) / DATABASE
+                summary = storage.backup(copy)
+                with open(copy, "rb") as source:
+                    sys.stdout.flush()
+                    shutil.copyfileobj(source, sys.stdout.buffer, 1 << 20)
+                    sys.stdout.buffer.flush()
+        finally:
+            storage.close()
+    except BrokenPipeError:
+        # What reads it stopped early: it has only part of the copy, and must know.
+        # Nothing more may go to the pipe, not even the flush at the exit (Python's
+        # advice for a closed pipe: standard output pointed at devnull).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.stderr.write("diamant backup: standard output was closed before the whole "
+                         "copy was written; what was written is not a backup\n")
+        return 1
+    except OSError as exc:
+        sys.stderr.write(f"diamant backup: cannot make the copy: {exc.strerror or exc}\n")
+        return 1
+    except (ConfigError, StorageError, _Refused) as exc:
+        sys.stderr.write(f"diamant backup: {exc}\n")
+        return 1
+    live = config.data_path / DATABASE
+    sys.stderr.write(
+        f"Backed up {live} to standard output: {summary.games} games ({summary.finished} "
+        f"finished), {max(1, round(summary.size / 1024))} KiB.\n"
+        f"To restore it: stop the server, put the copy in place as {live} (without the "
+        f"old -wal and -shm files beside it), then start the server.\n")
     return 0
 
 

@@ -194,3 +194,38 @@ async def test_backup_never_writes_over_the_live_database_or_its_companions_even
             assert db.execute("SELECT name FROM players").fetchall() == [("ann",)]
     finally:
         await server.stop()
+
+
+def test_backup_to_dash_writes_the_copy_to_standard_output_as_export_does(tmp_path):
+    """`-` is standard output, as for `diamant export`: `diamant backup - | gzip > …` or
+    `| ssh elsewhere 'cat > …'`. The copy is whole and checked before a byte of it is
+    written; what it holds and how to restore it go to standard error, without a `cp -`
+    line; nothing named `-` is made. A terminal is refused: a database is binary."""
+    import subprocess
+
+    data = tmp_path / "data"
+    made_database(data)
+    done = subprocess.run([*DIAMANT, "backup", "-", "--data-dir", str(data)],
+                          capture_output=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    copy = tmp_path / "piped.sqlite3"
+    copy.write_bytes(done.stdout)
+    with contextlib.closing(sqlite3.connect(copy)) as db:
+        assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    err = done.stderr.decode()
+    assert err.startswith(f"Backed up {data / DATABASE} to standard output: 0 games")
+    assert "cp -" not in err and "stop the server" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "piped.sqlite3"]
+
+    master, terminal = os.openpty()
+    try:
+        done = subprocess.run([*DIAMANT, "backup", "-", "--data-dir", str(data)],
+                              stdout=terminal, stderr=subprocess.PIPE, timeout=60, text=True)
+    finally:
+        os.close(terminal)
+        os.close(master)
+    assert done.returncode == 1
+    assert done.stderr == ("diamant backup: standard output is a terminal, and the copy is "
+                           "a binary file: send it to a file or a program (diamant backup - "
+                           "| gzip > diamant.sqlite3.gz), or give the FILE to write\n")
