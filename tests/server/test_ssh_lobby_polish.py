@@ -83,6 +83,7 @@ async def test_the_dialogs_error_follows_the_fields_once_shown(server, players, 
     await ann.wait_for("Start now")
     assert server.lobby.get("cave") is not None
 
+
 async def test_the_language_switches_the_whole_lobby_live(server, players, make_key):
     server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",), timer=30.0), "x")
     ann = players("ann")
