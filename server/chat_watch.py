@@ -50,12 +50,10 @@ class WatchedMember:
         return line
 
     def may_chat(self) -> None:
-        """The member's :meth:`~diamant_tui.table.Member.may_chat`, its refusals counted."""
-        try:
-            self.member.may_chat()
-        except ChatRejected as refusal:
-            self._refused(refusal)
-            raise
+        """The member's :meth:`~diamant_tui.table.Member.may_chat`. Its refusals are not
+        counted: the chat box opens all the same, and a line is counted once, as it is
+        refused when sent (:meth:`say`)."""
+        self.member.may_chat()
 
     def _refused(self, refusal: ChatRejected) -> None:
         allowance = ALLOWANCES.get(refusal.key or "")

@@ -103,7 +103,7 @@ def test_replay_file_opens_the_screen_steps_through_the_game_and_quits(tmp_path)
         terminal.wait_for("Round 1 begins: everyone enters the cave.")
         terminal.send(b"\x1b[C")  # the right arrow: one step on
         terminal.wait_for("step 2 of 15")
-        terminal.wait_for("Treasure 3: 1♦ each for 3 in the cave")
+        terminal.wait_for("Treasure 3: 1♦ each for the 3 in the cave")
         terminal.send(b"\x1b[F")  # End: the last step, the final scores
         terminal.wait_for("step 15 of 15")
         terminal.wait_for("Shared victory: ann, bob, cy")
