@@ -27,6 +27,7 @@ from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, described
 from ..messages import LeaveTable, TableUpdated
 from ..refusals import refusal_text
+from ..round_story import RoundStory
 from ..widgets.blank_containers import Column, Row, SharedBlank
 from ..widgets.cave_path import CavePath, PathScroll
 from ..widgets.deck_info import DeckInfo, DeckState
@@ -44,10 +45,12 @@ from ..widgets.waiting import WaitingPanel, WaitingState
 from .base import DiamantScreen
 from .confirm import ConfirmScreen
 
-KEPT_LINES = 40
-"""Lines of the current round kept for the feed under the path."""
 CHAT_TOAST_LINES = 3
-"""Chat lines shown at most in one toast (the game log keeps them all)."""
+"""Chat lines shown at most in one toast, before the game and at its end (the game log
+keeps them all)."""
+CHAT_RECAP = 3
+"""Chat lines said before someone arrives (or comes back) that the feed under the path
+recalls; the log holds them all."""
 DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
 REFUSAL_SHOWN = 4.0
@@ -111,7 +114,10 @@ class TableScreen(SharedBlank, DiamantScreen):
         self.view: PlayerView | None = None
         self.update_: TableUpdate | None = None
         self._chat_seen: tuple[ChatLine, ...] = ()
-        self._round_lines: list[str] = []
+        self._story = RoundStory()
+        """The round's lines and the chat among them, for the feed under the path."""
+        self._banner_shown = 0
+        """How many of the round's newest lines the banner holds (the feed the others)."""
         self._banner_lines: list[str] = []
         """What the banner was last given: the latest turn's lines (:meth:`_show_events`)."""
         self._turn_open = False
@@ -305,6 +311,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             # The round's first decision: keys sent before it arrived were meant for
             # something else (the round summary), never for this choice (see on_key).
             self._due_round, self._due_since = view.round, message.time
+        arriving = self.update_ is None
         self.update_ = update
         waiting = view is None and update.status is TableStatus.WAITING
         if waiting:
@@ -319,7 +326,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             if first and not update.events:
                 self._show_arrival(view)
         self._show_events(view, update)
-        self._show_chat(update.chat)
+        self._show_chat(update.chat, arriving=arriving)
         await self._finish_if_over(view, update)
         if not self.is_attached:
             return  # closed as the final scores mounted (the person left, the session ended)
@@ -413,7 +420,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         lines = arrival_lines(self.app.t, view)
         for line in lines:
             self._log.write(line)
-        self._round_lines = lines
+        self._story.begin(lines)
         self._show_banner(lines, turn_open=False)
 
     def _show_events(self, view: PlayerView | None, update: TableUpdate) -> None:
@@ -425,7 +432,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         disaster = False
         for event in update.events:
             if isinstance(event, RoundStarted):
-                self._round_lines = []
+                self._story.begin()
             if isinstance(event, DecisionMade):
                 continue  # the ticks in the player list say who has chosen
             text = described(self.app.translator, names, event)
@@ -435,7 +442,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             lines.append(text)
             disaster = disaster or isinstance(event, Disaster)
         if lines:
-            self._round_lines = (self._round_lines + lines)[-KEPT_LINES:]
+            self._story.add(lines)
             if self._turn_open:
                 # The person whose choice ended the turn was shown its choices at once;
                 # the others get them with the card that follows. With that card the
@@ -469,17 +476,25 @@ class TableScreen(SharedBlank, DiamantScreen):
         """The banner shows the last of ``lines`` (the newest of the round's lines), the
         feed the round's others."""
         self._banner_lines, self._turn_open = lines[-SHOWN:], turn_open
-        self._show_feed(self._parts.banner.show(lines, disaster=disaster))
+        self._banner_shown = self._parts.banner.show(lines, disaster=disaster)
+        self._show_feed()
 
     def on_event_banner_refitted(self, message: EventBanner.Refitted) -> None:
-        self._show_feed(message.shown)
+        self._banner_shown = message.shown
+        self._show_feed()
 
-    def _show_feed(self, latest: int) -> None:
-        """The feed shows the round's lines that the banner does not hold (``latest``)."""
-        kept = len(self._round_lines) - min(SHOWN, latest)
-        self._parts.cave_path.feed = tuple(self._round_lines[:kept])
+    def _show_feed(self) -> None:
+        """The feed shows the round's lines that the banner does not hold, and the chat
+        said among them."""
+        self._parts.cave_path.feed = self._story.feed(min(SHOWN, self._banner_shown))
 
-    def _show_chat(self, chat: tuple[ChatLine, ...]) -> None:
+    def _show_chat(self, chat: tuple[ChatLine, ...], *, arriving: bool = False) -> None:
+        """Show the chat lines not seen yet: all in the log; during the game in the feed
+        under the path (no toast over the player list), before it and at its end (the
+        feed hidden) in a toast. Lines said before this screen came (``arriving``: a
+        person joining or coming back) are no news: the log keeps them and the feed
+        recalls the last few; nothing pops up over the game for them, nor is a
+        spectator's own line of then told on their note line as just said."""
         # The table sends its last lines each time: show only those not seen yet.
         seen = self._chat_seen
         overlap = next(
@@ -489,26 +504,35 @@ class TableScreen(SharedBlank, DiamantScreen):
         fresh = chat[overlap:]
         self._chat_seen = chat
         log = self._log
-        said = []
+        in_feed = self._part == "game"
+        shown = []
         for line in fresh:
             author = self.app.t("chat.watching", name=line.author) if line.watching else line.author
             log.write(f"» {author}: {line.text}")
             if line.watching and self.seat is None:
-                # A spectator's screen pops up the players' lines only. The other
+                # A spectator's screen shows the players' lines only. The other
                 # spectators' lines go to its log, and its own line is told on its
-                # note line: a toast costs a layout of the whole screen coming and going,
-                # and a crowd chatting would cost each of its apps one for each line.
-                # (Not over why a line was refused: that came after this line was said.)
-                if (line.author == self.member.name and self._game_shown
+                # note line: a crowd chatting would cost each of its apps a frame for
+                # each line. (Not over why a line was refused: that came after this
+                # line was said.)
+                if (not arriving and line.author == self.member.name and self._game_shown
                         and time.monotonic() >= self._refusal_until):
                     self._parts.decision.said(self.app.t("chat.you_said", line=line.text))
                 continue
-            said.append(f"{author}: {line.text}")
-        if said:
+            shown.append((author, line.text))
+        if arriving:
+            shown = shown[-CHAT_RECAP:]
+        for author, text in shown:
+            # Kept whatever is shown now: a game that begins (or a rematch) carries the
+            # lines said a moment before into the feed (RoundStory.begin).
+            self._story.say(f"» {author}: {text}")
+        if in_feed and shown:
+            self._show_feed()  # the feed's own rows redrawn, nothing laid out
+        elif shown and not arriving:
             # One toast for the lines that came together: each toast shown or gone costs
             # a layout of the whole screen, in every app at the table.
-            self.notify("\n".join(said[-CHAT_TOAST_LINES:]), title=self.app.t("chat.title"),
-                        timeout=4, markup=False)
+            self.notify("\n".join(f"{author}: {text}" for author, text in shown[-CHAT_TOAST_LINES:]),
+                        title=self.app.t("chat.title"), timeout=4, markup=False)
 
     def _to_top(self) -> None:
         """Close whatever is shown over this screen (rules, summary, a question)."""
@@ -521,7 +545,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._show_part("game")
             self._to_top()
             self._log.clear()
-            self._round_lines = []
+            self._story.begin()
             self._show_banner([], turn_open=False)
 
     async def _make_final(self, view: PlayerView) -> None:
