@@ -40,7 +40,7 @@ RULES = """\
 ## Налаштування
 **Приховані скрині**: ніхто не бачить чужих скринь до кінця гри.
 **Таймер**: коли час вийде, за вас вирішить комп'ютерний гравець, а ваше місце
-буде позначене *відійшов*, доки ви не натиснете клавішу.
+буде позначене *не тут*, доки ви не натиснете клавішу.
 
 ## Клавіші
 `c` Углиб · `l` Назад (або ← → і Enter, або миша) · `p` ризик катастрофи ·
@@ -97,8 +97,8 @@ CATALOGUE: dict[str, str] = {
     "players.chest": "Скриня",
     "players.relics": "Релік.",
     "players.status": "Хід",
-    "players.decided": "обрав",
-    "players.away": "відійшов",
+    "players.decided": "готово",
+    "players.away": "не тут",
     "players.computer": "(комп'ютер)",
     "deck.title": "Колода, карт: {count}",
     "deck.treasure": "Скарб {count} · {ruby}{rubies}",
@@ -132,7 +132,7 @@ CATALOGUE: dict[str, str] = {
     "event.hazard_first": "Халепа: {hazard}. Цього разу нічого не сталося…",
     "event.hazard_second": "Друга халепа: {hazard}!",
     "event.relic": "На стежці лежить реліквія.",
-    "event.decided": "{name} вже обрав.",
+    "event.decided": "{name}: вибір зроблено.",
     "event.continuing": "Углиб: {names}",
     "event.leaving": "Назад: {names}",
     "event.continuing_count": "Углиб: {count} гравець|Углиб: {count} гравці|Углиб: {count} гравців",

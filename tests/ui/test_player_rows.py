@@ -108,3 +108,28 @@ async def test_the_away_mark_is_set_off_from_its_word_as_the_decided_mark_is(lan
         assert f"☾ {t('players.away')}" in text, text
         assert f"☾{t('players.away')}" not in text
         assert f"✓ {t('players.decided')}" in text
+
+
+MASCULINE_PAST = re.compile(r"\b\w+(?:ов|ив|ав|ів)\b")
+"""A Ukrainian verb in the masculine past (обрав, відійшов, вирішив): said of a person
+whose gender the game does not know."""
+
+
+async def test_ukrainian_tells_a_persons_status_in_words_that_fit_anyone():
+    """Mid-round in Ukrainian at 80x24, Chiara away and Dmytro decided: the turn column
+    says so whole, with no verb in the masculine past (she, or anyone, reads it as
+    meant), as does the log's line for a choice made."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="uk", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        players = app.screen.query_one(PlayerList)
+        players.state = PlayersState(players.state.view, frozenset({2}), frozenset({0}))
+        await settled(pilot)
+        t = app.t
+        rows = {line.split()[0]: line for line in screen_text(app).splitlines()
+                if line.split() and line.split()[0] in ("Chiara", "Dmytro")}
+        assert f"☾ {t('players.away')}" in rows["Chiara"], rows
+        assert f"✓ {t('players.decided')}" in rows["Dmytro"], rows
+        for said in (t("players.away"), t("players.decided"), t("event.decided", name="Chiara")):
+            assert not MASCULINE_PAST.search(said), said
