@@ -8,6 +8,7 @@ A flag beats the environment, which beats the file, which beats the default.
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import os
 import re
@@ -292,56 +293,92 @@ def _yes_no(text: str) -> bool:
     return word in _TRUE
 
 
-def _check_texts(config: ServerConfig) -> None:
+def _check_texts(config: ServerConfig, where: Callable[[str], str]) -> None:
     """The room's texts are shown to every player: no control characters but line
     breaks in the message of the day, and a bounded length."""
     for name, most, breaks in (("server_name", SERVER_NAME_MAX, False),
                                ("motd", MOTD_MAX, True)):
         text = getattr(config, name)
         if len(text) > most:
-            raise ConfigError(f"{name}: at most {most} characters, not {len(text)}")
+            raise ConfigError(f"{where(name)}{name}: at most {most} characters, not {len(text)}")
         if any(unicodedata.category(ch)[0] == "C" and not (breaks and ch == "\n")
                for ch in text):
-            raise ConfigError(f"{name}: control characters are not allowed"
+            raise ConfigError(f"{where(name)}{name}: control characters are not allowed"
                               + ("" if not breaks else " (line breaks are)"))
 
 
-def _check(config: ServerConfig) -> ServerConfig:
-    """Reject values that cannot work, naming the setting."""
+def _shown(value: int | float) -> str:
+    """A number as a refusal echoes it: ``-3``, not ``-3.0``, for a pace of -3."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _check(config: ServerConfig, sources: Mapping[str, str] | None = None) -> ServerConfig:
+    """Reject values that cannot work, naming the setting and, from ``sources`` (setting
+    -> the command line, the environment or the TOML file's path), where it was given:
+    with a file, variables and flags all in play, the name alone does not say which one
+    to change. A setting left at its default has no source."""
+    given = sources or {}
+
+    def where(name: str) -> str:
+        return f"{given[name]}: " if name in given else ""
+
     for port in ("port", "metrics_port"):
         if not 0 <= getattr(config, port) <= 65535:
-            raise ConfigError(f"{port}: {getattr(config, port)} is not between 0 and 65535")
+            raise ConfigError(f"{where(port)}{port}: {getattr(config, port)} is not between "
+                              f"0 and 65535")
     for field in fields(ServerConfig):
-        value = getattr(config, field.name)
-        if (field.name == "port" or not isinstance(value, (int, float))
+        name, value = field.name, getattr(config, field.name)
+        if (name == "port" or not isinstance(value, (int, float))
                 or isinstance(value, bool)):
             continue
         if not math.isfinite(value):
-            raise ConfigError(f"{field.name}: must be a finite number, not {value}")
-        if field.name in _MAY_BE_ZERO:
+            raise ConfigError(f"{where(name)}{name}: must be a finite number, not {value}")
+        if name in _MAY_BE_ZERO:
             if value < 0:
-                raise ConfigError(f"{field.name}: must not be negative, not {value}")
+                raise ConfigError(f"{where(name)}{name}: must not be negative, not "
+                                  f"{_shown(value)}")
         elif value <= 0:
-            raise ConfigError(f"{field.name}: must be more than 0, not {value}")
+            raise ConfigError(f"{where(name)}{name}: must be more than 0, not {_shown(value)}")
     if config.metrics_port and config.metrics_port == config.port:
-        raise ConfigError(f"metrics_port: {config.port} is the port the server listens on "
-                          f"(port); give the metrics endpoint a port of its own")
-    if config.max_columns < 80 or config.max_rows < 24:
-        raise ConfigError(f"max_columns, max_rows: the game needs 80x24 at least, not "
-                          f"{config.max_columns}x{config.max_rows}")
-    _check_texts(config)
+        raise ConfigError(f"{where('metrics_port')}metrics_port: {config.port} is the port "
+                          f"the server listens on (port); give the metrics endpoint a port "
+                          f"of its own")
+    for name, least, unit in (("max_columns", 80, "columns"), ("max_rows", 24, "rows")):
+        if getattr(config, name) < least:
+            raise ConfigError(f"{where(name)}{name}: the game needs 80x24 at least, not "
+                              f"{getattr(config, name)} {unit}")
+    _check_texts(config, where)
     for key in config.admin_list:
         if not KEY_FINGERPRINT.fullmatch(key):
-            raise ConfigError(f"admins: {key[:60]!r} is not a key fingerprint; give each as "
-                              f"ssh-keygen -lf shows it (SHA256: then 43 characters)")
+            raise ConfigError(f"{where('admins')}admins: {key[:60]!r} is not a key "
+                              f"fingerprint; give each as ssh-keygen -lf shows it (SHA256: "
+                              f"then 43 characters)")
     return config
 
 
-def _apply(config: ServerConfig, values: Mapping[str, Any], source: str) -> ServerConfig:
+def _closest(name: str) -> str | None:
+    """The setting whose name is nearest ``name`` (a typo's), if one is near enough."""
+    found = difflib.get_close_matches(name, _HELP, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _unknown(shown: str, suggestion: str | None, source: str) -> ConfigError:
+    """The refusal of a setting nobody knows: a typo would otherwise go unnoticed and
+    the server start with the default in its place."""
+    hint = (f"; did you mean {suggestion}?" if suggestion
+            else "; diamant serve --help lists the settings")
+    return ConfigError(f"{source}: unknown setting {shown}{hint}")
+
+
+def _apply(config: ServerConfig, values: Mapping[str, Any], source: str,
+           sources: dict[str, str] | None = None) -> ServerConfig:
+    """``config`` with ``values`` from ``source`` put in, each read and noted in
+    ``sources`` as given there (a later source's note replaces an earlier one's)."""
     changes: dict[str, Any] = {}
     for name, value in values.items():
         if name not in _HELP:
-            raise ConfigError(f"{source}: unknown setting {name!r}")
+            suggestion = _closest(name)
+            raise _unknown(repr(name), repr(suggestion) if suggestion else None, source)
         if isinstance(value, (list, tuple)):  # a TOML array (refused_names, admins)
             value = ", ".join(str(item) for item in value)
         elif isinstance(value, bool):  # TOML's true and false
@@ -352,6 +389,8 @@ def _apply(config: ServerConfig, values: Mapping[str, Any], source: str) -> Serv
             example = getattr(ServerConfig(), name)
             hint = f", such as {example:g}" if "ordinary number" in str(exc) else ""
             raise ConfigError(f"{source}: {name}: {exc}{hint}") from None
+        if sources is not None:
+            sources[name] = source
     return replace(config, **changes)
 
 
@@ -366,8 +405,26 @@ def read_toml(path: Path) -> dict[str, Any]:
     return dict(data.get("serve", data))
 
 
+PROGRAM_VARIABLES = (ENV_PREFIX + "CONFIG",)
+"""``DIAMANT_*`` variables that are not settings but are read all the same: the TOML
+file to read (``--config``)."""
+
+
 def from_environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """The settings given as ``DIAMANT_*`` environment variables."""
+    """The settings given as ``DIAMANT_*`` environment variables.
+
+    A ``DIAMANT_*`` variable that is neither a setting nor one of
+    :data:`PROGRAM_VARIABLES` is refused, naming the nearest setting, as an unknown key
+    of the TOML file is: ``DIAMANT_PROT=2302`` would otherwise start the server on the
+    default port without a word."""
+    for variable in sorted(environ):
+        if not variable.startswith(ENV_PREFIX) or variable in PROGRAM_VARIABLES:
+            continue
+        name = variable[len(ENV_PREFIX):].lower()
+        if name not in _HELP or variable != ENV_PREFIX + name.upper():  # DIAMANT_port too
+            suggestion = _closest(name)
+            raise _unknown(variable, ENV_PREFIX + suggestion.upper() if suggestion else None,
+                           "environment")
     return {
         name: environ[ENV_PREFIX + name.upper()]
         for name in _HELP
@@ -397,10 +454,11 @@ def load(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> 
     """Combine defaults, the TOML file, the environment and the flags, in that order."""
     environ = os.environ if environ is None else environ
     config = ServerConfig()
+    sources: dict[str, str] = {}
     config_file = args.config or (Path(environ["DIAMANT_CONFIG"]) if "DIAMANT_CONFIG" in environ else None)
     if config_file is not None:
-        config = _apply(config, read_toml(Path(config_file)), str(config_file))
-    config = _apply(config, from_environment(environ), "environment")
+        config = _apply(config, read_toml(Path(config_file)), str(config_file), sources)
+    config = _apply(config, from_environment(environ), "environment", sources)
     flags = {name: getattr(args, name) for name in _HELP if getattr(args, name, None) is not None}
-    config = _apply(config, flags, "command line")
-    return _check(config)
+    config = _apply(config, flags, "command line", sources)
+    return _check(config, sources)

@@ -127,6 +127,87 @@ def test_an_empty_data_folder_is_refused_not_taken_for_the_current_one(argv, env
         load(parse(argv), env)
 
 
+def _check_says(tmp_path, argv: list[str], env: dict[str, str]) -> str:
+    """What ``diamant serve --check`` says on standard error (it must fail in one line)."""
+    done = subprocess.run([*DIAMANT, "serve", "--check", "--port", "0", "--data-dir",
+                           str(tmp_path / "data"), *argv], capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=60)
+    assert done.returncode == 1 and done.stdout == "", done
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    return done.stderr.strip()
+
+
+@pytest.mark.parametrize("line, flag", [
+    ("pace = -3", "--pace=-3"),
+    ("max_rows = 10", "--max-rows=10"),
+    ("login_timeout = 0", "--login-timeout=0"),
+    ("metrics_port = 70000", "--metrics-port=70000"),
+    ('admins = ["boss"]', "--admins=boss"),
+    ('server_name = "' + "x" * 41 + '"', "--server-name=" + "x" * 41),
+])
+def test_a_value_out_of_range_says_where_it_was_given(tmp_path, line, flag):
+    """A file, variables and flags may all be in play: a refusal names the one that gave
+    the value (the file's path, the environment or the command line), as a value that
+    cannot be read does, so the host knows which one to change."""
+    name, _, value = line.partition(" = ")
+    toml = tmp_path / "serve.toml"
+    toml.write_text(line + "\n")
+    from_file = _check_says(tmp_path, ["--config", str(toml)], {})
+    assert from_file.startswith(f"Check failed: {toml}: {name}: "), from_file
+    text = from_file.removeprefix(f"Check failed: {toml}: ")
+    env_value = value.strip('"[]')
+    assert _check_says(tmp_path, [], {"DIAMANT_" + name.upper(): env_value}) == (
+        f"Check failed: environment: {text}")
+    # The flag beats the variable and the file: it is the one named.
+    assert _check_says(tmp_path, ["--config", str(toml), flag],
+                       {"DIAMANT_" + name.upper(): env_value}) == (
+        f"Check failed: command line: {text}")
+
+
+def test_a_negative_pace_is_echoed_as_written():
+    with pytest.raises(ConfigError, match=r"^environment: pace: must not be negative, "
+                                          r"not -3$"):
+        load(parse([]), {"DIAMANT_PACE": "-3"})
+
+
+@pytest.mark.parametrize("variable, says", [
+    ("DIAMANT_PROT", "unknown setting DIAMANT_PROT; did you mean DIAMANT_PORT?"),
+    ("DIAMANT_port", "unknown setting DIAMANT_port; did you mean DIAMANT_PORT?"),
+    ("DIAMANT_MAX_CONECTIONS",
+     "unknown setting DIAMANT_MAX_CONECTIONS; did you mean DIAMANT_MAX_CONNECTIONS?"),
+    ("DIAMANT_WHATEVER", "unknown setting DIAMANT_WHATEVER; diamant serve --help lists "
+                         "the settings"),
+])
+def test_a_misspelt_variable_is_refused_naming_the_nearest_setting(tmp_path, variable, says):
+    """An unknown key of the settings file is refused; so is an unknown ``DIAMANT_*``
+    variable, which would otherwise leave the setting it meant at its default (the server
+    on port 2222 when the host asked for 2302). ``--check`` and a real start say the same."""
+    assert _check_says(tmp_path, [], {variable: "2302"}) == f"Check failed: environment: {says}"
+    start = subprocess.run([*DIAMANT, "serve", "--port", "0", "--host", "127.0.0.1",
+                            "--data-dir", str(tmp_path / "data")], capture_output=True,
+                           text=True, env={**os.environ, variable: "2302"}, timeout=60)
+    assert start.returncode == 1
+    assert start.stderr.splitlines() == [f"Error starting server: environment: {says}"]
+    assert not (tmp_path / "data").exists()
+
+
+def test_diamant_config_is_no_setting_but_still_names_the_settings_file(tmp_path):
+    toml = tmp_path / "serve.toml"
+    toml.write_text('server_name = "Cave club"\n')
+    done = subprocess.run([*DIAMANT, "serve", "--check", "--port", "0", "--data-dir",
+                           str(tmp_path / "data")], capture_output=True, text=True,
+                          env={**os.environ, "DIAMANT_CONFIG": str(toml)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Cave club" in done.stdout
+
+
+def test_an_unknown_key_of_the_settings_file_names_the_nearest_setting(tmp_path):
+    toml = tmp_path / "serve.toml"
+    toml.write_text("prot = 2302\n")
+    assert _check_says(tmp_path, ["--config", str(toml)], {}) == (
+        f"Check failed: {toml}: unknown setting 'prot'; did you mean 'port'?")
+
+
 def test_help_lists_every_setting_with_its_default():
     """Every setting, the limits among them, is a flag of its own with its default and its
     environment variable; the setting's help says what it is for."""
@@ -149,7 +230,7 @@ def test_a_failed_start_is_one_line(tmp_path):
                           text=True)
     assert busy.returncode == 1
     assert busy.stderr.strip().splitlines() == [
-        "Error starting server: port: 70000 is not between 0 and 65535"]
+        "Error starting server: command line: port: 70000 is not between 0 and 65535"]
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     bad = subprocess.run([*DIAMANT, "serve", "--data-dir", str(blocked), "--port", "0",
