@@ -26,7 +26,7 @@ from diamant_tui.i18n import Translator, detect_language
 from diamant_tui.table import CHAT_MAX_CHARS
 
 from .config import ServerConfig
-from .commands import without_secrets
+from .commands import CommandError, parse_command, without_secrets
 from .driver import SSHDriver
 from .eventlog import SessionLog, new_session_id
 from .fair_share import CURRENT_SESSION, LoopShare
@@ -220,12 +220,7 @@ class GameSession(asyncssh.SSHServerSession):
             self.log.info("ignored %d environment variables (not used by the game, or too long)",
                           refused)
         if not self._has_pty:
-            command = self.command or ""
-            self.log.info("%s connected without a terminal; told to use ssh -t", self.identity)
-            # In the language of the client's locale (the environment is read above).
-            told = self.t("command.no_terminal", ssh=self.ssh_command(command))
-            self._chan.write(f"{told}\r\n".encode("utf-8", errors="replace"))
-            self._chan.exit(1)
+            self._without_terminal(self.command or "")
             return
         # A resume code in the command gives a seat: it is never logged.
         self.log.info("%s opened a %dx%d %s terminal%s", self.identity, *self.size,
@@ -235,6 +230,27 @@ class GameSession(asyncssh.SSHServerSession):
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._run(), name=f"session {self.id}")
         self._watch = loop.call_later(WATCH_INTERVAL, self._watch_output)
+
+    def _without_terminal(self, command: str) -> None:
+        """Answer a session opened without a pty (``ssh -T``, or a command given without
+        ``-t``) and end it: in the language of the client's locale (the environment is
+        read by then). A command that would be refused anyway is told what is wrong with
+        it first, as a terminal would be, and then shown how to reach the lobby: telling
+        it only to add ``-t`` would have it try again a command that cannot work."""
+        assert self._chan is not None
+        lines, status = [], 1
+        if command.strip():
+            try:
+                parse_command(command)
+            except CommandError as exc:
+                lines.append(exc.text(self.t))
+                command, status = "", 2  # 2, as for a terminal's refused command
+        self.log.info("%s connected without a terminal%s; told to use ssh -t", self.identity,
+                      " and a command that cannot be read" if status == 2 else "")
+        lines.append(self.t("command.no_terminal", ssh=self.ssh_command(command)))
+        self._chan.write("".join(f"{line}\r\n" for line in lines).encode(
+            "utf-8", errors="replace"))
+        self._chan.exit(status)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if self._input_stopped:

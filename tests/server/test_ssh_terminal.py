@@ -211,3 +211,28 @@ async def test_what_is_wrong_with_a_command_is_said_in_the_clients_language(
     assert seats in said[1], said[1]
     assert terminal in said[2] and "ssh -t" in said[2], said[2]
     assert not any("Unknown command" in text or "needs a terminal" in text for text in said)
+
+
+@pytest.mark.parametrize("lang", ["en", *sorted(COMMAND_SAYS)])
+async def test_a_bad_command_without_a_terminal_is_told_what_is_wrong_first(
+        server, players, make_key, lang):
+    """``ssh -T host frobnicate``: the command would be refused with a terminal too, so the
+    answer says what is wrong with it first, in the client's language, as a terminal would
+    hear it, then how to connect; the command it shows is the lobby's, not the bad one."""
+    unknown, usage, seats, terminal = COMMAND_SAYS.get(lang, (
+        "Unknown command 'help'", "commands: play NAME", "--seats 9: a table has 3 to 8 seats",
+        "Diamant needs a terminal"))
+    env = {"LANG": f"{lang}_XX.UTF-8"}
+    said = []
+    for command in ("help", "play cave --seats 9"):
+        person = players("ann")
+        await person.connect(server.port, key=make_key(), command=command, pty=False, env=env)
+        await person.wait_closed()
+        said.append(person.raw.decode())
+        assert person.chan.get_exit_status() == 2  # as for the same command with a terminal
+    for text, wrong in ((said[0], unknown), (said[1], seats)):
+        first, _, then = text.partition("\r\n")
+        assert wrong in first, text
+        assert terminal in then and then.rstrip().endswith(f"ann@127.0.0.1"), text
+    assert usage in said[0]
+    assert server.lobby.get("cave") is None
