@@ -2,7 +2,8 @@
 
 Any public key is accepted and its fingerprint identifies the player across connections.
 A client without a key logs in as a guest through keyboard-interactive authentication
-with no prompt; a guest gets a resume code instead of a key.
+with no prompt; a guest gets a resume code instead of a key. A client that tries a
+password is told, once, how to log in instead (see :meth:`ConnectionHandler.validate_password`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import asyncssh
 # The display name comes from the SSH user name, cleaned as every typed name is. asyncssh
 # has already applied SASLprep (RFC 4013) to it: names it forbids (most emoji, for
 # instance) are refused before the connection gets here; the README says which work.
+from diamant_tui.i18n import LANGUAGES, Translator
 from diamant_tui.names import clean_name
 
 from .eventlog import SessionLog, new_session_id
@@ -35,6 +37,20 @@ SECOND_SESSION = ("at most {limit} session{s} per connection: for another one, c
                   "(a new ssh)")
 """Why a second session channel is refused (the client's SSH software shows it)."""
 
+PASSWORD_OPTION = "-o PreferredAuthentications=keyboard-interactive"
+"""What an OpenSSH client set to passwords alone adds to log in as a guest."""
+
+
+def no_password_banner(join_command: str) -> str:
+    """What a client that tries a password is shown: there are none, and how to log in
+    instead, with ``join_command`` (``ssh -p PORT HOST``) made to ask for no password. Its
+    language is unknown before a session sends its locale, so it is said in each of the
+    game's languages, English first, one line each."""
+    command = join_command.replace("ssh ", f"ssh {PASSWORD_OPTION} ", 1)
+    return "".join(Translator(lang)("login.no_password", command=command) + "\r\n"
+                   for lang in ("en", *(code for code in LANGUAGES if code != "en")))
+
+
 SessionFactory = Callable[["Identity", "Callable[[], None]", "tuple[str, int] | None", str],
                           "GameSession"]
 """Makes the session for a channel: the identity, what to call once the session has
@@ -49,7 +65,8 @@ class ConnectionHandler(asyncssh.SSHServer):
                  open_connections: "set[asyncssh.SSHServerConnection] | None" = None, *,
                  session_timeout: float = 20.0, max_sessions: int = 1,
                  on_refused: Callable[[str], None] | None = None,
-                 banned: Callable[[str], str | None] | None = None) -> None:
+                 banned: Callable[[str], str | None] | None = None,
+                 join_command: Callable[[str], str] | None = None) -> None:
         self.id = new_session_id()
         """The connection's id, in every log line about it (and its sessions)."""
         self.log = SessionLog(log, self.id)
@@ -57,6 +74,10 @@ class ConnectionHandler(asyncssh.SSHServer):
         """Told the reason (a short word) of each connection or session refused."""
         self._banned = banned
         """Says why an address is banned (the line its client is sent), if it is."""
+        self._join_command = join_command
+        """The command that joins, given the address the client connected to."""
+        self._password_told = False
+        """Whether the client was told that no password is asked (once is enough)."""
         self._since = time.monotonic()
         self._limits = limits
         self._max_sessions = max_sessions
@@ -168,6 +189,26 @@ class ConnectionHandler(asyncssh.SSHServer):
         return True
 
     def password_auth_supported(self) -> bool:
+        # Offered until the client tries it, only so that a client set to passwords alone
+        # says something to the server: without it, OpenSSH gives up at once with
+        # "Permission denied (publickey,keyboard-interactive)", which says nothing of a
+        # guest. Keyless OpenSSH clients try keyboard-interactive before a password, and
+        # get in as guests without a prompt as before.
+        return not self._password_told
+
+    def validate_password(self, username: str, password: str) -> bool:
+        """Refuse every password, saying (in an authentication banner, which SSH clients
+        show while logging in) how to log in: as a guest without one, or with a key.
+        Accepting any password as a guest's would let every password-guessing robot in;
+        told once, password is no longer offered, so the client stops asking."""
+        self._password_told = True
+        self.log.info("%s tried a password; told how to log in without one", self._address,
+                      extra={"event": "password", "address": self._address})
+        if self._conn is not None:
+            local = self._conn.get_extra_info("sockname") or ("localhost", 22)
+            command = (self._join_command(str(local[0])) if self._join_command is not None
+                       else f"ssh -p {local[1]} {local[0]}")
+            self._conn.send_auth_banner(no_password_banner(command))
         return False
 
     def auth_completed(self) -> None:

@@ -21,7 +21,7 @@ from diamant_tui.table import ChatLimits
 
 from .admin import AdminDesk
 from .app import make_app_factory
-from .addresses import login_name, socket_addresses
+from .addresses import join_command, join_commands, login_name, socket_addresses
 from .auth import ConnectionHandler
 from .bans import Ban, Bans
 from .chat_watch import ChatWatch
@@ -224,7 +224,8 @@ class GameServer:
                                       session_timeout=self.config.login_timeout,
                                       max_sessions=self.config.max_sessions_per_connection,
                                       on_refused=self.metrics.refuse,
-                                      banned=self._address_ban),
+                                      banned=self._address_ban,
+                                      join_command=self._join_command),
             self.config.host,
             self.config.port,
             server_host_keys=[key],
@@ -290,6 +291,12 @@ class GameServer:
         in English: its language is not known yet), if the address is banned."""
         ban = self.bans.of_address(address)
         return None if ban is None else ban.message()
+
+    def _join_command(self, local_address: str) -> str:
+        """The command that joins this server, for a client that connected to
+        ``local_address``: with the public host players type, when it is set."""
+        return (join_commands([], self.port, self.config.public_host)
+                or [join_command(local_address, self.port)])[0]
 
     def _build_app(self, session: GameSession):
         return self._app_factory(session)

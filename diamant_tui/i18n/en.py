@@ -323,6 +323,7 @@ CATALOGUE: dict[str, str] = {
     "command.no_terminal": "Diamant needs a terminal: connect with ssh -t, for example: {ssh}",
     "login.name_refused": "The name {name} is kept for the server and its staff: nobody may log in under it, or under a name that looks like it. Connect again under another name: {command}",
     "login.other_name": "yourname",
+    "login.no_password": "This server asks for no password. To play as a guest, let your SSH client log in with keyboard-interactive (nothing is asked): {command}. To keep your games, log in with an SSH key (ssh-keygen makes one).",
     "limit.tables_per_person": "You already have as many tables open as one person may ({limit}): join one of them, or wait until one closes, before opening another.",
     "limit.waiting": "Closed after {minutes} minutes at table {name} with no game going on. Come back when everyone is ready to play!",
     "limit.watchers": "Table {name} has as many spectators as a table may ({limit}): watch another table, or try again later.",

@@ -316,6 +316,7 @@ CATALOGUE: dict[str, str] = {
     "command.no_terminal": "Diamant necesita un terminal: conéctate con ssh -t, por ejemplo: {ssh}",
     "login.name_refused": "El nombre {name} está reservado al servidor y a su equipo: nadie puede entrar con él ni con un nombre que se le parezca. Vuelve a conectarte con otro nombre: {command}",
     "login.other_name": "tunombre",
+    "login.no_password": "Este servidor no pide contraseña. Para jugar como invitado, deja que tu cliente SSH entre con keyboard-interactive (no se pregunta nada): {command}. Para conservar tus partidas, entra con una clave SSH (ssh-keygen crea una).",
     "limit.tables_per_person": "Ya tienes tantas mesas abiertas como se permite a una persona ({limit}): únete a una de ellas, o espera a que se cierre alguna, antes de abrir otra.",
     "limit.waiting": "Cerrado tras {minutes} minutos en la mesa {name} sin ninguna partida en curso. ¡Vuelve cuando todos estén listos para jugar!",
     "limit.watchers": "La mesa {name} tiene todos los espectadores que admite una mesa ({limit}): mira otra mesa o vuelve a intentarlo más tarde.",

@@ -319,6 +319,7 @@ CATALOGUE: dict[str, str] = {
     "command.no_terminal": "Diamant a besoin d'un terminal : connectez-vous avec ssh -t, par exemple : {ssh}",
     "login.name_refused": "Le nom {name} est réservé au serveur et à son équipe : personne ne peut se connecter sous ce nom, ni sous un nom qui lui ressemble. Reconnectez-vous sous un autre nom : {command}",
     "login.other_name": "votrenom",
+    "login.no_password": "Ce serveur ne demande aucun mot de passe. Pour jouer en invité, laissez votre client SSH se connecter en keyboard-interactive (rien n'est demandé) : {command}. Pour garder vos parties, connectez-vous avec une clé SSH (ssh-keygen en crée une).",
     "limit.tables_per_person": "Vous avez déjà autant de tables ouvertes qu'une personne peut en avoir ({limit}) : rejoignez l'une d'elles, ou attendez qu'une se ferme, avant d'en ouvrir une autre.",
     "limit.waiting": "Fermé après {minutes} minutes à la table {name} sans partie en cours. Revenez quand tout le monde sera prêt à jouer !",
     "limit.watchers": "La table {name} a autant de spectateurs qu'une table peut en avoir ({limit}) : regardez une autre table, ou réessayez plus tard.",
