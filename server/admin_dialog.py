@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from diamant_tui.ui.literal import literal
+from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantModal
 from diamant_tui.ui.widgets.steady_input import SteadyInput
 
@@ -73,7 +73,10 @@ class AdminDialog(DiamantModal):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value.strip()
-        if self._required and not text:
+        # Judged as the desk will clean it (control and format characters as spaces): a
+        # pasted zero-width space alone is as empty as nothing typed, and is said here,
+        # with the dialog still open, not in a notice once it has closed.
+        if self._required and not printable(text).split():
             error = self.query_one("#dialog-error", Static)
             error.update(self.app.t("admin.error.empty"))
             error.display = True

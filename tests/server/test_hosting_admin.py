@@ -278,6 +278,26 @@ async def test_a_message_to_everyone_shows_on_every_screen(room, players, admin_
     await notice(boss, "Message shown to 3 sessions")
 
 
+async def test_a_message_of_invisible_characters_is_refused_in_its_dialog(room, players,
+                                                                         admin_key):
+    """A pasted zero-width space or control character is no message: the dialog says so
+    and stays open, as for nothing typed, rather than closing on a notice."""
+    boss = players("boss")
+    await boss.connect(room.port, key=admin_key)
+    await boss.wait_for("the lobby")
+    boss.press("a")
+    await boss.wait_for("1 session open")
+    boss.press("m")
+    await boss.wait_for("shown on every screen")
+    boss.send("\x1b[200~\u200b\u00ad\x07\x1b[201~".encode())  # a bracketed paste
+    boss.press("enter")
+    await boss.wait_for(lambda text: "Type a message first" in text
+                        and "shown on every screen" in text)
+    boss.type("Back in five")
+    boss.press("enter")
+    await notice(boss, "Message from the server:")
+
+
 async def test_closing_a_table_sends_its_people_back_to_the_lobby(room, players, admin_key,
                                                                  make_key):
     boss = players("boss", size=(100, 30))
