@@ -202,8 +202,9 @@ class ConnectionHandler(asyncssh.SSHServer):
         Accepting any password as a guest's would let every password-guessing robot in;
         told once, password is no longer offered, so the client stops asking."""
         self._password_told = True
-        self.log.info("%s tried a password; told how to log in without one", self._address,
-                      extra={"event": "password", "address": self._address})
+        # At debug level: on port 22, password-guessing robots try one at every connection.
+        self.log.debug("%s tried a password; told how to log in without one", self._address,
+                       extra={"event": "password", "address": self._address})
         if self._conn is not None:
             local = self._conn.get_extra_info("sockname") or ("localhost", 22)
             command = (self._join_command(str(local[0])) if self._join_command is not None
