@@ -39,7 +39,7 @@ With it, the list's seven columns fit 80 columns in every language (the rule set
 headers and states have short forms for the list: ``lobby.rules.*``, ``lobby.col.*``)."""
 
 
-def _fit_name(name: str) -> str:
+def fit_name(name: str) -> str:
     """``name`` whole if it fits :data:`NAME_CELLS` columns, else cut to fit, with an
     ellipsis (right after the last letter kept: Rich's own cut may leave a gap before it
     when the letters are wide)."""
@@ -255,7 +255,7 @@ class LobbyScreen(DiamantScreen):
         for row in rows:
             # Text cells: a plain string in a DataTable is read as markup.
             name, *rest = (printable(cell) for cell in row)
-            table.add_row(Text(_fit_name(name)), *map(Text, rest), key=row[0])
+            table.add_row(Text(fit_name(name)), *map(Text, rest), key=row[0])
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         self.query_one("#empty", Static).display = not rows
