@@ -92,6 +92,15 @@ async def test_a_name_reaches_the_terminal_as_text_whatever_it_holds():
         assert "Ev il" in line and "\x1b" not in line
 
 
+async def marked(app: DiamantApp, pilot) -> None:
+    """The table shown, then its player list told that Chiara (seat 2) is away, a
+    computer playing for her, and that seat 0 is a person's."""
+    await settled(pilot)
+    players = app.screen.query_one(PlayerList)
+    players.state = PlayersState(players.state.view, frozenset({2}), frozenset({0}))
+    await settled(pilot)
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
 async def test_the_away_mark_is_set_off_from_its_word_as_the_decided_mark_is(lang):
     """Mid-round, Chiara away (a computer plays for her), Dmytro decided: in every
@@ -99,10 +108,7 @@ async def test_the_away_mark_is_set_off_from_its_word_as_the_decided_mark_is(lan
     table = mid_round(FixedTable())
     app = DiamantApp(lang=lang, member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        players = app.screen.query_one(PlayerList)
-        players.state = PlayersState(players.state.view, frozenset({2}), frozenset({0}))
-        await settled(pilot)
+        await marked(app, pilot)
         t = app.t
         text = screen_text(app)
         assert f"☾ {t('players.away')}" in text, text
@@ -122,10 +128,7 @@ async def test_ukrainian_tells_a_persons_status_in_words_that_fit_anyone():
     table = mid_round(FixedTable())
     app = DiamantApp(lang="uk", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        players = app.screen.query_one(PlayerList)
-        players.state = PlayersState(players.state.view, frozenset({2}), frozenset({0}))
-        await settled(pilot)
+        await marked(app, pilot)
         t = app.t
         rows = {line.split()[0]: line for line in screen_text(app).splitlines()
                 if line.split() and line.split()[0] in ("Chiara", "Dmytro")}
