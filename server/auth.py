@@ -66,7 +66,7 @@ class ConnectionHandler(asyncssh.SSHServer):
                  session_timeout: float = 20.0, max_sessions: int = 1,
                  on_refused: Callable[[str], None] | None = None,
                  banned: Callable[[str], str | None] | None = None,
-                 join_command: Callable[[str], str] | None = None) -> None:
+                 join_command: Callable[[str, str], str] | None = None) -> None:
         self.id = new_session_id()
         """The connection's id, in every log line about it (and its sessions)."""
         self.log = SessionLog(log, self.id)
@@ -75,7 +75,8 @@ class ConnectionHandler(asyncssh.SSHServer):
         self._banned = banned
         """Says why an address is banned (the line its client is sent), if it is."""
         self._join_command = join_command
-        """The command that joins, given the address the client connected to."""
+        """The command that joins, given the address the client connected to and the
+        user name it gave."""
         self._password_told = False
         """Whether the client was told that no password is asked (once is enough)."""
         self._since = time.monotonic()
@@ -207,8 +208,8 @@ class ConnectionHandler(asyncssh.SSHServer):
                        extra={"event": "password", "address": self._address})
         if self._conn is not None:
             local = self._conn.get_extra_info("sockname") or ("localhost", 22)
-            command = (self._join_command(str(local[0])) if self._join_command is not None
-                       else f"ssh -p {local[1]} {local[0]}")
+            command = (self._join_command(str(local[0]), username)
+                       if self._join_command is not None else f"ssh -p {local[1]} {local[0]}")
             self._conn.send_auth_banner(no_password_banner(command))
         return False
 

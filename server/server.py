@@ -17,6 +17,7 @@ from typing import Callable
 import asyncssh
 
 from diamant_tui.names import look_alike_key
+from diamant_tui.names import clean_name
 from diamant_tui.table import ChatLimits
 
 from .admin import AdminDesk
@@ -292,11 +293,19 @@ class GameServer:
         ban = self.bans.of_address(address)
         return None if ban is None else ban.message()
 
-    def _join_command(self, local_address: str) -> str:
+    def _join_command(self, local_address: str, user: str = "") -> str:
         """The command that joins this server, for a client that connected to
-        ``local_address``: with the public host players type, when it is set."""
-        return (join_commands([], self.port, self.config.public_host)
-                or [join_command(local_address, self.port)])[0]
+        ``local_address``: with the public host players type, when it is set, and the
+        user name ``user`` as the server takes it (see :func:`login_name`): typed from an
+        account of a refused name (``root``), a command that names none fails."""
+        command = (join_commands([], self.port, self.config.public_host)
+                   or [join_command(local_address, self.port)])[0]
+        shown = login_name(clean_name(user), lambda name: name in self.refused_names) \
+            if user else None
+        if shown:
+            words = command.split(" ")
+            command = " ".join(words[:-1] + [f"{shown}@{words[-1]}"])
+        return command
 
     def _build_app(self, session: GameSession):
         return self._app_factory(session)

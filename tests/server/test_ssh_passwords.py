@@ -27,13 +27,16 @@ class _BannerReader(asyncssh.SSHClient):
         self.banners.append(msg)
 
 
-async def test_a_password_is_refused_with_a_banner_saying_how_to_log_in(server):
+@pytest.mark.parametrize("user, shown", [("ann", "ann"), ("root", "guest")])
+async def test_a_password_is_refused_with_a_banner_saying_how_to_log_in(server, user, shown):
     """Passwords are not asked for: a client set to passwords alone is told, in each of the
     game's languages (its own is not known yet), the command that logs in as a guest, and
-    is refused; it is not asked for a password again."""
+    is refused; it is not asked for a password again. The command names a user the server
+    takes (typed from a ``root`` shell, one that names none would log in as root, which
+    the server refuses)."""
     reader = _BannerReader()
     with pytest.raises(asyncssh.PermissionDenied):
-        await asyncssh.connect("127.0.0.1", server.port, username="ann", password="hunter2",
+        await asyncssh.connect("127.0.0.1", server.port, username=user, password="hunter2",
                                preferred_auth="password", client_keys=None,
                                known_hosts=None, agent_path=None,
                                client_factory=lambda: reader)
@@ -41,7 +44,8 @@ async def test_a_password_is_refused_with_a_banner_saying_how_to_log_in(server):
     lines = reader.banners[0].splitlines()
     assert [line.split(" ", 5)[:4] for line in lines] == [
         start.split(" ", 5)[:4] for start in LANGUAGE_STARTS]
-    command = f"ssh -o PreferredAuthentications=keyboard-interactive -p {server.port} 127.0.0.1"
+    command = (f"ssh -o PreferredAuthentications=keyboard-interactive -p {server.port} "
+               f"{shown}@127.0.0.1")
     assert all(command in line for line in lines), lines
 
 
@@ -71,7 +75,8 @@ async def test_openssh_with_passwords_alone_shows_how_to_log_in(server, tmp_path
     assert status == 255, said
     assert LANGUAGE_STARTS[0] in said and "Permission denied (publickey,keyboard-interactive)" \
         in said, said
-    command = f"ssh -o PreferredAuthentications=keyboard-interactive -p {server.port} 127.0.0.1"
+    command = (f"ssh -o PreferredAuthentications=keyboard-interactive -p {server.port} "
+               f"ann@127.0.0.1")
     assert command in said, said
     for options in (("-o", "PreferredAuthentications=keyboard-interactive"), ()):
         status, said = await ssh(*options)
