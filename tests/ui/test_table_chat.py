@@ -84,3 +84,22 @@ async def test_a_spectators_own_line_of_before_is_not_told_again_when_they_come_
         assert panel.note == app.t("watching.note"), panel.note
         assert "You said" not in screen_text(app)
     await table.close()
+
+
+async def test_the_chat_key_over_the_round_summary_closes_it_and_shows_the_box():
+    """``t`` while the round's summary is up: the summary closes, as Enter would, and the
+    box opens where its line shows, focused (a line was typed blind under the summary)."""
+    from diamant_tui.ui.widgets.steady_input import SteadyInput
+    from ui_helpers import FixedTable, after_disaster, summary_shown
+
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        after_disaster(table)
+        await until(pilot, lambda: summary_shown(app))
+        await pilot.press("t", "h", "i")
+        await until(pilot, lambda: not summary_shown(app))
+        box = app.screen.query_one("#chat-input", SteadyInput)
+        assert app.focused is box and box.value == "hi"
+        await until(pilot, lambda: "hi" in screen_text(app).splitlines()[-2])

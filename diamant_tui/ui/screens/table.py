@@ -744,6 +744,9 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._refuse_chat(error)
         except DiamantError:
             pass  # no longer at the table: sending the line will say so
+        # The round's summary lies over the box: closed, as Enter would, so that what is
+        # typed shows (it was typed blind under the summary).
+        self._close_summary()
         chat = self._chat
         chat.can_focus = True
         chat.add_class("-open")
