@@ -73,9 +73,6 @@ lay_out_only_new_sizes()  # and a screen told the size it has keeps its layout
 keep_binding_chains()  # its key bindings' chain is worked out once while the focus stays
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
-CHAT_KEY = "t"
-"""The key that opens the chat box at a table, which the app opens at once (see
-:meth:`DiamantApp.on_event`)."""
 CHOICE_KEYS = frozenset({"c", "l"})
 """The keys of a choice, handed by the app to the table's screen and the bindings at once
 (see :meth:`DiamantApp.on_event`)."""
@@ -164,29 +161,13 @@ class DiamantApp(App):
             and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)
         ):
             return
-        if isinstance(event, events.Key) and not event.is_forwarded:
+        if (isinstance(event, events.Key) and not event.is_forwarded
+                and event.key in CHOICE_KEYS):
             screen = self.screen
-            if (event.key in CHOICE_KEYS and isinstance(screen, TableScreen)
-                    and screen.passes_choice_keys()):
+            if isinstance(screen, TableScreen) and screen.passes_choice_keys():
                 await self._choice_key(screen, event)
                 return
-            if (event.key == CHAT_KEY and isinstance(screen, TableScreen)
-                    and screen.takes_chat_key()):
-                await self._chat_key(screen, event)
-                return
         await super().on_event(event)
-
-    async def _chat_key(self, screen: TableScreen, event: events.Key) -> None:
-        """Open the chat box before the next key is handled. Textual posts a key to the
-        focused widget's queue and acts on its binding once it has bubbled back up to the
-        app, while the app goes on with the keys after it: typed with the t in one packet
-        (quick typing over SSH), the letters of a line reached the game before the box
-        opened (the l of "hello" chose Exit; a q at the final scores left the table)."""
-        if not self.app_focus:
-            self.app_focus = True
-        if await self._check_bindings(event.key, priority=True):
-            return
-        screen.action_chat()
 
     async def _choice_key(self, screen: TableScreen, event: events.Key) -> None:
         """What Textual does with a key, for a choice's key that nothing between the

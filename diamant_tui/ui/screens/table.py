@@ -606,11 +606,6 @@ class TableScreen(SharedBlank, DiamantScreen):
             return self._chat is not None and self._chat.has_class("-open")
         return True
 
-    def takes_chat_key(self) -> bool:
-        """Whether the chat's key opens the chat box now (no text box has the focus, where
-        it is a letter): the app then opens it at once (see ``DiamantApp.on_event``)."""
-        return self.maximized is None and not isinstance(self.focused, Input)
-
     def passes_choice_keys(self) -> bool:
         """Whether a choice's key would reach this screen from the focused widget untouched,
         as it does while a choice button or nothing has the focus (not the chat box, nor
@@ -750,9 +745,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         chat = self._chat
         chat.can_focus = True
         chat.add_class("-open")
-        # Focused now, not at the loop's next turn as ``focus()`` does: the keys typed
-        # with the t (in one packet over SSH) come next, and must find the box focused.
-        self.set_focus(chat)
+        chat.focus()
 
     def _refuse_chat(self, error: ChatRejected, *, kept: bool = False) -> None:
         """Say why a line is refused and when to try again (``kept``: that the line
