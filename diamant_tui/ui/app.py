@@ -73,9 +73,6 @@ lay_out_only_new_sizes()  # and a screen told the size it has keeps its layout
 keep_binding_chains()  # its key bindings' chain is worked out once while the focus stays
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
-CHOICE_KEYS = frozenset({"c", "l"})
-"""The keys of a choice, handed by the app to the table's screen and the bindings at once
-(see :meth:`DiamantApp.on_event`)."""
 
 
 class DiamantApp(App):
@@ -161,21 +158,26 @@ class DiamantApp(App):
             and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)
         ):
             return
-        if (isinstance(event, events.Key) and not event.is_forwarded
-                and event.key in CHOICE_KEYS):
+        if isinstance(event, events.Key) and not event.is_forwarded:
             screen = self.screen
-            if isinstance(screen, TableScreen) and screen.passes_choice_keys():
+            if isinstance(screen, TableScreen) and screen.passes_keys():
                 await self._choice_key(screen, event)
                 return
         await super().on_event(event)
 
     async def _choice_key(self, screen: TableScreen, event: events.Key) -> None:
-        """What Textual does with a key, for a choice's key that nothing between the
-        focused widget and the table's screen handles: the key was posted to the focused
-        choice button and bubbled up through the panel, two containers and the screen to
-        the app, six messages handled before its binding acted, for every seat at nearly
-        every turn (about 2 % of the server's CPU). Here it goes straight to the screen's
-        handler, then the app's, then the bindings, in that order, as it went."""
+        """What Textual does with a key that nothing between the focused widget and the
+        table's screen handles: the key was posted to the focused button and bubbled up
+        through the panel, two containers and the screen to the app, six messages handled
+        before its binding acted, for every seat at nearly every turn (about 2 % of the
+        server's CPU). Here it goes straight to the screen's handler, then the app's,
+        then the bindings, in that order, as it went.
+
+        Every key goes this way while it may (not only a choice's): keys that come
+        together (one packet over SSH) are then handled in the order typed. Some the
+        other way and some this way, a key went ahead of those before it: the letters
+        typed with the chat's t reached the game before the box opened (the l of
+        "hello" chose Exit), or an Enter typed before the t closed the box it opened."""
         if not self.app_focus:
             self.app_focus = True
         if self.focused is not None:

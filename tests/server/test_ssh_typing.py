@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+
+TURN = re.compile(r"Round \d/5 · card \d+")
 
 
 def field(text: str, label: str) -> str:
@@ -44,3 +47,35 @@ async def test_a_chat_line_typed_quickly_with_corrections_goes_out_as_typed(
     await ann.wait_for("Say something")
     ann.send(b"hellp\x7fo wrld\x1b[D\x1b[D\x1b[Do\r")
     await bob.wait_for(re.escape("ann: hello world"))
+
+
+async def test_letters_typed_with_the_chat_key_go_into_the_box_never_to_the_game(
+        server, players, make_key):
+    """``t`` and a line typed at once (one packet): the letters go into the chat box,
+    and none acts on the game: the ``l`` of "hello" does not choose Exit during a turn,
+    and the ``q`` of "quit" does not leave the table at the final scores."""
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play cave --seats 3 --bots 1")
+    await bob.connect(server.port, key=make_key(), command="play cave")
+    for person in (ann, bob):
+        await person.wait_for("Your turn")
+    table = server.lobby.get("cave")
+    seat = next(s.seat for s in table.seats if s.name == "ann")
+    ann.send(b"thello \x1b[D\r")
+    await bob.wait_for(re.escape("ann: hello"))
+    assert table.game.view_for(seat).my_decision is None, "a letter decided"
+    answered = None
+    while True:  # both leave at every turn: a short game
+        text = await ann.wait_for(lambda t: "Final scores" in t or (
+            "Your turn" in t and TURN.search(t)[0] != answered), timeout=60)
+        if "Final scores" in text:
+            break
+        answered = TURN.search(text)[0]
+        for person in (ann, bob):
+            person.press("l")
+    ann.send(b"tquit")
+    # The box (the line above the key bar) holds the word; the person is at the table still.
+    await ann.wait_for(lambda t: "quit" in t.splitlines()[-2][:40], timeout=10)
+    await asyncio.sleep(0.3)
+    assert "Final scores" in ann.text and not ann.closed.is_set()
+    assert table.seats[seat].connected and table.seats[seat].name == "ann"

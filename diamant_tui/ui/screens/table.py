@@ -606,13 +606,14 @@ class TableScreen(SharedBlank, DiamantScreen):
             return self._chat is not None and self._chat.has_class("-open")
         return True
 
-    def passes_choice_keys(self) -> bool:
-        """Whether a choice's key would reach this screen from the focused widget untouched,
-        as it does while a choice button or nothing has the focus (not the chat box, nor
-        the final scores' buttons): the app may then hand it to :meth:`on_key` and the
-        bindings itself (see ``DiamantApp.on_event``)."""
+    def passes_keys(self) -> bool:
+        """Whether a key would reach this screen from the focused widget untouched, as it
+        does while a button or nothing has the focus (not a text box, which takes
+        letters): the app may then hand it to :meth:`on_key` and the bindings itself (see
+        ``DiamantApp.on_event``); a button's Enter is its binding, found from it."""
         focused = self.focused
-        return self.maximized is None and (focused is None or isinstance(focused, ChoiceButton))
+        return self.maximized is None and (
+            focused is None or isinstance(focused, (ChoiceButton, Button)))
 
     def on_key(self, event: events.Key) -> None:
         # A key sent before the round's first decision reached the screen (an Enter that
@@ -745,7 +746,9 @@ class TableScreen(SharedBlank, DiamantScreen):
         chat = self._chat
         chat.can_focus = True
         chat.add_class("-open")
-        chat.focus()
+        # Focused now, not at the loop's next turn as ``focus()`` does: the keys typed
+        # with the t (in one packet over SSH) come next, and must find the box focused.
+        self.set_focus(chat)
 
     def _refuse_chat(self, error: ChatRejected, *, kept: bool = False) -> None:
         """Say why a line is refused and when to try again (``kept``: that the line
