@@ -16,8 +16,7 @@ from typing import Callable
 
 import asyncssh
 
-from diamant_tui.names import look_alike_key
-from diamant_tui.names import clean_name
+from diamant_tui.names import clean_name, look_alike_key
 from diamant_tui.table import ChatLimits
 
 from .admin import AdminDesk
