@@ -55,8 +55,8 @@ collector more time, for no sooner reveals; with what survives every collection 
 well, the collector's time fell by nearly half and its pauses to 25 ms at most, but twice
 the garbage was left frozen, so a sweep of seconds would come two or three times as
 often. The server is at 91 % of a core at 500 seats, and the reveals are late from that
-more than from the pauses. The figures are in the README, *Collections by the clock:
-tried, and left*.
+more than from the pauses. The figures are in ``benchmarks/README.md``, *Collections by
+the clock: tried, and left*.
 
 What the collector no longer sees is what dies later as a cycle: the app of a session that
 ends, the final scores' screen of a game once the next begins. So every :data:`CHECK_EVERY`
