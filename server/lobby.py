@@ -204,8 +204,11 @@ class Lobby:
             return
         self._started[table] = table.games_played
         people = sum(1 for seat in table.seats if seat.kind is SeatKind.PERSON)
-        log.info("table %r: game %d started, %d people and %d computer players",
-                 table.name, table.games_played + 1, people, len(table.seats) - people,
+        bots = len(table.seats) - people
+        log.info("table %r: game %d started, %d %s and %d %s",
+                 table.name, table.games_played + 1, people,
+                 "person" if people == 1 else "people",
+                 bots, "computer player" if bots == 1 else "computer players",
                  extra={"event": "game_started", "table": table.name,
                         "game": table.games_played + 1, "people": people})
         self._tell("started", table)

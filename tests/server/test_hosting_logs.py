@@ -64,6 +64,8 @@ async def test_every_line_about_a_visit_carries_its_session_id(server, players, 
             assert getattr(record, "session", None) == session.id, record.getMessage()
     started = [r for r in caplog.records if getattr(r, "event", None) == "game_started"]
     assert len(started) == 1 and started[0].table == "den"
+    # Counted in words a host reads as written: one person, not "1 people".
+    assert started[0].getMessage().endswith("game 1 started, 1 person and 2 computer players")
 
 
 async def test_two_visits_have_two_ids(server, players, make_key, caplog):
