@@ -77,6 +77,8 @@ class Updates:
         self._ahead: tuple[Event, ...] = ()
         """Events that go out at the head of the next update to everyone (see
         :meth:`publish_with_next`)."""
+        self._ahead_seen: set[Attendee] = set()
+        """Members whose first update came after those events: their view holds them."""
         self.card_due = -math.inf
         """The loop's time from which the next card may be turned (set by the game loop;
         see :data:`CARD_GRACE`)."""
@@ -91,6 +93,14 @@ class Updates:
         """Send ``member``'s updates to ``callback``, starting with one now; returns the
         unsubscriber (the member must be at the table)."""
         self._seats.members[member] = callback
+        # Their first update shows the table as it is: what happened before it (the
+        # game's start waiting for its first card, the marks held) is never sent to
+        # them after it, or they read it twice (whoever took the last seat read the
+        # first round begin again with its first card).
+        for sent, _event in self._held:
+            sent.add(member)
+        if self._ahead:
+            self._ahead_seen.add(member)
         self._send(member, callback, (), self._shared())
 
         def unsubscribe() -> None:
@@ -120,10 +130,13 @@ class Updates:
             self._hold(events, decider)
             self._publish_within(self._marks_delay)
             return
+        ahead: tuple[Event, ...] = ()
+        seen: set[Attendee] = set()
         if self._ahead and events:
             # With what follows them (the card), not with a join or a line of chat
             # that came first.
-            events, self._ahead = self._ahead + events, ()
+            ahead, self._ahead = self._ahead, ()
+            seen, self._ahead_seen = self._ahead_seen, set()
         held, self._held = self._held, []
         behind, self._behind = self._behind, set()
         self.cancel()  # this update carries whatever was put off
@@ -137,7 +150,8 @@ class Updates:
                 mine = tuple(event for sent, event in held if member not in sent)
                 if only_marks and not mine and member not in behind:
                     continue
-                self._send(member, callback, mine + events, shared)
+                told = events if member in seen else ahead + events
+                self._send(member, callback, mine + told, shared)
 
     def publish_with_next(self, events: Iterable[Event]) -> None:
         """A change whose ``events`` go out at the head of the next update to everyone
