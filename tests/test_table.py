@@ -16,6 +16,7 @@ from diamant_tui.table import (
     ChatRejected,
     Member,
     NotAllowed,
+    SeatGivenToComputer,
     SeatKind,
     Table,
     TableFull,
@@ -560,10 +561,13 @@ async def test_a_rematch_starts_when_every_person_has_voted():
         (seats_before[i].name, seats_before[i].kind, seats_before[i].bot) for i in kept]
     assert after[cy.seat].kind is SeatKind.BOT and after[cy.seat].name != "cy"
     assert after[cy.seat].bot == table.settings.filler and not after[cy.seat].away
-    # Told with the new game's first card (the game's start goes out with it).
+    # Told with the new game's first card (the game's start goes out with it), and
+    # first who took whose seat.
     await until(lambda: watcher.last.status is TableStatus.PLAYING)
     assert watcher.last.rematch_votes == frozenset()
-    assert [type(e) for e in watcher.last.events] == [RoundStarted, CardRevealed]
+    assert [type(e) for e in watcher.last.events] == [SeatGivenToComputer, RoundStarted,
+                                                      CardRevealed]
+    assert watcher.last.events[0] == SeatGivenToComputer(cy.seat, "cy", after[cy.seat].name)
     await table.close()
 
 

@@ -131,6 +131,7 @@ CATALOGUE: dict[str, str] = {
     # events
     "event.round_started": "Round {round} begins: everyone enters the cave.",
     "event.round_started_relic": "Round {round} begins: everyone enters the cave; a relic worth {value} joins the deck.",
+    "event.seat_to_computer": "{computer} takes {name}'s seat.",
     "event.treasure": "Treasure {value}: {share}{ruby} for the only one in the cave, {left}.|Treasure {value}: {share}{ruby} each for the {count} in the cave, {left}.",
     "event.left_on_card": "{count}{ruby} left on the card",
     "event.hazard_first": "Trap: {hazard}. Nothing happens… this time.",

@@ -127,6 +127,7 @@ CATALOGUE: dict[str, str] = {
     "too_small.game_goes_on": "La partida sigue mientras tanto.",
     "event.round_started": "Empieza la ronda {round}: todos entran en la cueva.",
     "event.round_started_relic": "Empieza la ronda {round}; una reliquia de {value} se añade al mazo.",
+    "event.seat_to_computer": "{computer} ocupa el lugar que dejó {name}.",
     "event.treasure": "Tesoro {value}: {share}{ruby} para quien sigue en la cueva, {left}.|Tesoro {value}: {share}{ruby} para cada uno de los {count} en la cueva, {left}.",
     "event.left_on_card": "{count}{ruby} queda en la carta|{count}{ruby} quedan en la carta",
     "event.hazard_first": "Trampa: {hazard}. No pasa nada… esta vez.",

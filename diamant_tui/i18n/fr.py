@@ -130,6 +130,7 @@ CATALOGUE: dict[str, str] = {
     "too_small.game_goes_on": "La partie continue en attendant.",
     "event.round_started": "La manche {round} commence : tout le monde entre dans la grotte.",
     "event.round_started_relic": "La manche {round} commence ; une relique de {value} rejoint la pioche.",
+    "event.seat_to_computer": "{computer} prend la place laissée par {name}.",
     "event.treasure": "Trésor {value} : {share}{ruby} pour la seule personne dans la grotte, {left}.|Trésor {value} : {share}{ruby} à chacun des {count} dans la grotte, {left}.",
     "event.left_on_card": "{count}{ruby} reste sur la carte|{count}{ruby} restent sur la carte",
     "event.hazard_first": "Danger : {hazard}. Rien ne se passe… pour cette fois.",

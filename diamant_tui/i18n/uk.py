@@ -126,6 +126,7 @@ CATALOGUE: dict[str, str] = {
     "too_small.game_goes_on": "Гра тим часом триває.",
     "event.round_started": "Починається раунд {round}: усі заходять у печеру.",
     "event.round_started_relic": "Починається раунд {round}; до колоди додано реліквію вартістю {value}.",
+    "event.seat_to_computer": "{computer} займає місце гравця {name}.",
     # A table has at most 8 players: the "one" form (1, 21, 31…) only ever counts 1.
     "event.treasure": "Скарб {value}: {share}{ruby} єдиному гравцеві в печері, {left}.|Скарб {value}: по {share}{ruby} кожному з {count} у печері, {left}.|Скарб {value}: по {share}{ruby} кожному з {count} у печері, {left}.",
     "event.left_on_card": "{count}{ruby} лишається на карті",

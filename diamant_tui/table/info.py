@@ -103,6 +103,24 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class SeatGivenToComputer:
+    """A rematch begins without the person who sat in ``seat``: they left the table (or
+    lost their connection) after the last game, and the computer player ``computer``
+    takes their seat. An event of the table, not of the game: it goes out with the
+    rematch's first events."""
+
+    seat: int
+    person: str
+    """The name the person who left showed under."""
+    computer: str
+    """The name of the computer player that plays the seat now."""
+
+
+TableEvent = Event | SeatGivenToComputer
+"""What a table tells of what happened: the game's events, and its own."""
+
+
+@dataclass(frozen=True)
 class ChatLine:
     """One line of table chat; ``watching`` marks a spectator's line."""
 
@@ -173,7 +191,7 @@ class TableUpdate:
 
     view: PlayerView | None
     """Their own view (None before the game starts)."""
-    events: tuple[Event, ...]
+    events: tuple[TableEvent, ...]
     """Events since the previous update, to show one by one."""
     seats: tuple[SeatInfo, ...]
     status: TableStatus
@@ -216,9 +234,11 @@ __all__ = [
     "NotTheCreator",
     "OnlyPlayers",
     "STAND_IN_BOT",
+    "SeatGivenToComputer",
     "SeatInfo",
     "SeatKind",
     "TableError",
+    "TableEvent",
     "TableFull",
     "TableSettings",
     "TableStatus",

@@ -138,15 +138,16 @@ class Seats:
         """Empty a seat (its person left before the game began)."""
         self._seats[seat] = Seat()
 
-    def give_up_departed(self) -> list[int]:
+    def give_up_departed(self) -> dict[int, str]:
         """Empty the seats of the people no longer connected as a new game begins (they
-        left the table, or lost their connection, after the last game); returns which.
+        left the table, or lost their connection, after the last game); returns which,
+        each with the name its person showed under.
 
         A computer player then takes each as its own (:meth:`fill`): a new game is played
         by those who stayed for it, and one who was not there is neither kept nor rated
         as having played it."""
-        gone = [i for i, s in enumerate(self._seats)
-                if s.kind is SeatKind.PERSON and not s.connected]
+        gone = {i: s.name for i, s in enumerate(self._seats)
+                if s.kind is SeatKind.PERSON and not s.connected}
         for i in gone:
             self._seats[i] = Seat()
         return gone

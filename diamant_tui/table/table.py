@@ -25,9 +25,11 @@ from .info import (
     ChatLine,
     NotNow,
     NotTheCreator,
+    SeatGivenToComputer,
     SeatInfo,
     SeatKind,
     TableError,
+    TableEvent,
     TableFull,
     TableSettings,
     TableStatus,
@@ -408,6 +410,11 @@ class Table:
         people start a table early through :meth:`Member.start_now`)."""
         if self.status is TableStatus.PLAYING:
             return
+        self._begin(())
+
+    def _begin(self, told: tuple[TableEvent, ...]) -> None:
+        """Fill empty seats with computer players and begin a game; ``told`` (what the
+        table did to begin it) goes out just before the game's first events."""
         self._seats.fill(self.settings.filler)
         state = self._state
         seed = None if self.settings.seed is None else self.settings.seed + self.games_played
@@ -425,7 +432,7 @@ class Table:
         # With the first card, as later rounds' starts go: on its own it was a frame for
         # every screen at the table, and an update to handle, followed within
         # milliseconds (the time to save the table) by the card.
-        self._updates.publish_with_next(tuple(state.game.events))
+        self._updates.publish_with_next((*told, *state.game.events))
         self._play.begin()
 
     def rematch(self) -> None:
@@ -433,11 +440,17 @@ class Table:
         computer player's for each person who is no longer connected."""
         if self.status is not TableStatus.FINISHED:
             raise TableError("a rematch can only start once the game is over.")
-        for seat in self._seats.give_up_departed():
+        departed = self._seats.give_up_departed()
+        for seat in departed:
             log.info("table %r: seat %d given to a computer player for the rematch "
                      "(its person has left)", self.name, seat)
+        self._seats.fill(self.settings.filler)
+        # Everyone at the table reads who took each seat, and whose it was: the new
+        # name alone in the player list told nobody that a person had gone.
+        told = tuple(SeatGivenToComputer(seat, person, self._seats[seat].name)
+                     for seat, person in departed.items())
         self._state.games_played += 1
-        self.start()
+        self._begin(told)
 
     async def close(self) -> None:
         """Stop the game task; nobody at the table gets anything more. The last change

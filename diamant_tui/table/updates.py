@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 from ..engine.events import DecisionMade, Event
 from ..engine.view import Phase
 from .clock import TurnClock
-from .info import ChatLine, TableStatus, TableUpdate
+from .info import ChatLine, TableEvent, TableStatus, TableUpdate
 from .seats import Attendee, Listener, Seats
 from .state import TableState
 
@@ -44,7 +44,7 @@ card. Should the card be later (its turn's choices are being saved), they see th
 choice alone after this long. Below a tenth of a second, which reads as at once."""
 
 
-def only_a_mark(events: Iterable[Event]) -> bool:
+def only_a_mark(events: Iterable[TableEvent]) -> bool:
     """Whether ``events`` only say that someone decided (the turn goes on)."""
     return all(isinstance(event, DecisionMade) for event in events)
 
@@ -70,11 +70,11 @@ class Updates:
         self._chat_sent = -math.inf
         self._chat_waiting = False
         """Chat lines said since the last update, waiting for the next one."""
-        self._held: list[tuple[set[Attendee], Event]] = []
+        self._held: list[tuple[set[Attendee], TableEvent]] = []
         """Decision marks not yet sent to everyone, each with who was sent it already."""
         self._later: asyncio.TimerHandle | None = None
         """The one update put off (held marks, gathered chat), whatever put it off."""
-        self._ahead: tuple[Event, ...] = ()
+        self._ahead: tuple[TableEvent, ...] = ()
         """Events that go out at the head of the next update to everyone (see
         :meth:`publish_with_next`)."""
         self._ahead_seen: set[Attendee] = set()
@@ -109,7 +109,7 @@ class Updates:
 
         return unsubscribe
 
-    def publish(self, events: Iterable[Event], *,
+    def publish(self, events: Iterable[TableEvent], *,
                 decider: Attendee | None = None, mark: bool = False,
                 changed: bool = True, put_off: bool = False) -> None:
         """Send everyone their update with ``events``; ``changed`` says the table changed
@@ -130,7 +130,7 @@ class Updates:
             self._hold(events, decider)
             self._publish_within(self._marks_delay)
             return
-        ahead: tuple[Event, ...] = ()
+        ahead: tuple[TableEvent, ...] = ()
         seen: set[Attendee] = set()
         if self._ahead and events:
             # With what follows them (the card), not with a join or a line of chat
@@ -153,7 +153,7 @@ class Updates:
                 told = events if member in seen else ahead + events
                 self._send(member, callback, mine + told, shared)
 
-    def publish_with_next(self, events: Iterable[Event]) -> None:
+    def publish_with_next(self, events: Iterable[TableEvent]) -> None:
         """A change whose ``events`` go out at the head of the next update to everyone
         that has events of its own, which follows at once (a round's start, with its
         first card): each update is a frame for every screen at the table, and one that
@@ -219,7 +219,7 @@ class Updates:
             self._send(decider, callback, tuple(event for _sent, event in owed),
                        self._shared())
 
-    def _hold(self, events: tuple[Event, ...], decider: Attendee | None) -> None:
+    def _hold(self, events: tuple[TableEvent, ...], decider: Attendee | None) -> None:
         """Send ``events`` to ``decider`` now (if a person listening) and hold them for
         everyone else's next update."""
         self._held.extend(({decider} if decider is not None else set(), event)
@@ -277,7 +277,7 @@ class Updates:
             watchers=seats.watchers(),
         )
 
-    def _send(self, member: Attendee, callback: Listener, events: tuple[Event, ...],
+    def _send(self, member: Attendee, callback: Listener, events: tuple[TableEvent, ...],
               shared: dict) -> None:
         game = self._state.game
         view = game.view_for(member.seat) if game else None

@@ -17,7 +17,6 @@ from ..engine.events import (
     DecisionMade,
     DecisionsRevealed,
     Disaster,
-    Event,
     GameEnded,
     PlayerLeft,
     RoundEnded,
@@ -25,6 +24,7 @@ from ..engine.events import (
 )
 from ..engine.view import Phase, PlayerView
 from ..i18n import Translator
+from ..table.info import SeatGivenToComputer, TableEvent
 
 Translate = Callable[..., str]
 RUBY = "♦"
@@ -71,8 +71,10 @@ def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
     return ", ".join(names[s] for s in seats)
 
 
-def describe(t: Translate, names: Sequence[str], event: Event) -> str | None:
+def describe(t: Translate, names: Sequence[str], event: TableEvent) -> str | None:
     """One line for ``event``; None for events that need no line of their own."""
+    if isinstance(event, SeatGivenToComputer):
+        return seat_given_text(t, event)
     if isinstance(event, RoundStarted):
         if event.relic_added is not None:
             return t("event.round_started_relic", round=event.round,
@@ -101,7 +103,7 @@ def describe(t: Translate, names: Sequence[str], event: Event) -> str | None:
 _DESCRIBED: LRUCache[tuple, str | None] = LRUCache(DESCRIBED_KEPT)
 
 
-def described(translator: Translator, names: tuple[str, ...], event: Event) -> str | None:
+def described(translator: Translator, names: tuple[str, ...], event: TableEvent) -> str | None:
     """:func:`describe`, the line kept for the process: every seat at a table in one
     language describes the same event with the same names."""
     key = (translator.lang, names, event)
@@ -109,6 +111,14 @@ def described(translator: Translator, names: tuple[str, ...], event: Event) -> s
     if text is _NOT_YET:
         text = _DESCRIBED[key] = describe(translator, names, event)
     return text  # type: ignore[return-value]
+
+
+def seat_given_text(t: Translate, event: SeatGivenToComputer) -> str:
+    """Who took the seat of a person who left, and whose it was: the computer player
+    marked as the player list marks one, so that nobody takes it for a person (a person
+    may show under a name a computer player has, and the other way round)."""
+    computer = f"{event.computer} {t('players.computer')}"
+    return t("event.seat_to_computer", computer=computer, name=event.person)
 
 
 def decisions_text(t: Translate, names: Sequence[str], event: DecisionsRevealed) -> str:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from diamant_server.server import GameServer
 
 from diamant_tui.i18n import Translator
+
+from harness import Player
 
 
 def log_lines(server: GameServer, name: str) -> list[str]:
@@ -49,3 +52,50 @@ async def test_who_fills_the_last_seat_reads_the_first_round_begin_once(server, 
         assert lines.count(begins) == 1, (person, lines)
         assert len(lines) >= 2, (person, lines)  # and the first card after it
         assert lines.index(begins) == 0, (person, lines)
+
+
+async def play_to_the_final_scores(person: Player) -> None:
+    """Go back to camp at every turn until the game's final scores show."""
+    answered = None
+    while True:
+        text = await person.wait_for(
+            lambda t: "Final scores" in t or ("Your turn" in t and turn_of(t) != answered))
+        if "Final scores" in text:
+            return
+        answered = turn_of(text)
+        person.press("l")
+
+
+def turn_of(text: str) -> str | None:
+    """The round bar's round and card, as shown."""
+    found = re.search(r"Round \d/5 · card \d+", text)
+    return found[0] if found else None
+
+
+async def test_a_rematch_says_which_computer_player_takes_the_seat_of_who_left(
+        server, players, make_key):
+    """A rematch begins without a person who left after the game: the players and the
+    spectators read that a computer player takes their seat, whose it was (the name as
+    it was written, brackets and wide characters too), and that it is a computer, marked
+    as the player list marks one."""
+    departed = "[b]дмитро宝"
+    ann, dmytro, wes = players("ann"), players(departed), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await ann.wait_for("waiting for players")
+    await dmytro.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await wes.connect(server.port, key=make_key(), command="watch den")
+    await asyncio.gather(play_to_the_final_scores(ann), play_to_the_final_scores(dmytro))
+    await dmytro.close()
+    ann.press("r")  # the only person left to agree: the rematch begins
+    told = Translator("en")("event.seat_to_computer", computer="Bruno (computer)",
+                            name=departed)
+    assert told == "Bruno (computer) takes [b]дмитро宝's seat."
+    for person in (ann, wes):
+        await person.wait_for(lambda text: "Round 1/5" in text and "Final scores" not in text)
+    for name in ("ann", "wes"):
+        lines = log_lines(server, name)
+        assert told in lines, (name, lines)
+        assert lines.index(told) < lines.index(
+            Translator("en")("event.round_started", round=1)), (name, lines)
+    # On the screen, under the path or in the banner, as written.
+    await ann.wait_for(re.escape(told))

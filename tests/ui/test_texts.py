@@ -20,6 +20,7 @@ from diamant_tui.engine.events import (
 )
 from diamant_tui import i18n
 from diamant_tui.i18n import LANGUAGES, Translator
+from diamant_tui.table import SeatGivenToComputer
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.describe import describe
 from diamant_tui.ui.screens.table import TableScreen
@@ -116,6 +117,19 @@ def test_nothing_picked_up_is_not_mentioned(lang):
     assert "0♦" not in describe(t, LONG, left(0))
     assert "0♦" not in describe(t, LONG, left(0, relics=2))
     assert "7♦" in describe(t, LONG, left(7))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_seat_given_to_a_computer_names_who_left_as_written_and_marks_the_computer(lang):
+    """A rematch without a person who left: the line names them as they were written
+    (markup, wide characters), and marks the computer player that takes their seat as
+    the player list marks one, so a person who shows as "дмитро" and a computer player
+    "Dmytro" cannot be taken for each other, in every language."""
+    t = Translator(lang)
+    text = describe(t, LONG, SeatGivenToComputer(1, "[b]дмитро宝", "Dmytro"))
+    assert "[b]дмитро宝" in text
+    assert f"Dmytro {t('players.computer')}" in text
+    assert "{" not in text and cell_len(text) <= 78, text
 
 
 def test_the_english_disaster_reads_naturally():
