@@ -212,9 +212,13 @@ async def test_a_rounds_start_reaches_everyone_with_its_first_card():
             rec.answered()
     for seen in (rec, sam):
         # The game began as ann sat down, before anyone listened: their first update
-        # shows its first round begun, and that start never reaches them after it (it
-        # was read twice, the second time with the first card).
-        assert seen.updates[0].view.round == 1 and not seen.updates[0].view.path
+        # shows its first round begun, and tells its start as what came before it; that
+        # start never reaches them after it (it was read twice, the second time with
+        # the first card).
+        first = seen.updates[0]
+        assert first.view.round == 1 and not first.view.path and not first.events
+        assert [type(e) for e in first.earlier] == [RoundStarted]
+        assert all(not update.earlier for update in seen.updates[1:])
         starts = [u for u in seen.updates if any(isinstance(e, RoundStarted) for e in u.events)]
         assert [e.round for u in starts for e in u.events if isinstance(e, RoundStarted)] \
             == [2, 3, 4, 5]
@@ -223,8 +227,8 @@ async def test_a_rounds_start_reaches_everyone_with_its_first_card():
             assert kinds == [RoundStarted, CardRevealed], kinds
             assert update.view.round == update.events[0].round and len(update.view.path) == 1
         steps = (RoundStarted, CardRevealed, DecisionsRevealed, GameEnded)
-        assert ([e for e in seen.events() if isinstance(e, steps)]
-                == [e for e in table.game.events if isinstance(e, steps)][1:])
+        assert ([e for e in first.earlier + tuple(seen.events()) if isinstance(e, steps)]
+                == [e for e in table.game.events if isinstance(e, steps)])
     await table.close()
 
 

@@ -212,6 +212,11 @@ class TableUpdate:
     """The names of the spectators, in the order they came."""
     chosen_by_computer: bool = False
     """This seat's choice for the turn was made by a computer while its person was away."""
+    earlier: tuple[TableEvent, ...] = ()
+    """In a member's first update only: the game's events of the round so far (of the
+    round under way, or of the one just ended), which their view already shows, to tell
+    them as they were told to those who saw them happen. The table rebuilds them from
+    its game, so a person back after a restart reads the round as it was."""
 
     @property
     def watching(self) -> bool:

@@ -18,7 +18,7 @@ import logging
 import math
 from typing import Callable, Iterable
 
-from ..engine.events import DecisionMade, Event
+from ..engine.events import DecisionMade, Event, RoundStarted
 from ..engine.view import Phase
 from .clock import TurnClock
 from .info import ChatLine, TableEvent, TableStatus, TableUpdate
@@ -101,7 +101,7 @@ class Updates:
             sent.add(member)
         if self._ahead:
             self._ahead_seen.add(member)
-        self._send(member, callback, (), self._shared())
+        self._send(member, callback, (), self._shared(), earlier=self._round_so_far())
 
         def unsubscribe() -> None:
             if self._seats.members.get(member) is callback:
@@ -264,6 +264,20 @@ class Updates:
         self._later = loop.call_at(
             when, functools.partial(self.publish, (), changed=False, put_off=True))
 
+    def _round_so_far(self) -> tuple[TableEvent, ...]:
+        """The game's events since the start of its latest round (none without a game).
+
+        Taken from the game itself, not kept as text: a game rebuilt after a restart
+        (played again from its record) has the same events, so those who come back read
+        the round as it was, not only its start and its last card."""
+        game = self._state.game
+        if game is None:
+            return ()
+        events = game.events
+        start = next((i for i in range(len(events) - 1, -1, -1)
+                      if isinstance(events[i], RoundStarted)), 0)
+        return tuple(events[start:])
+
     def _shared(self) -> dict:
         """What every update of one publish has in common (computed once)."""
         state, seats = self._state, self._seats
@@ -278,7 +292,7 @@ class Updates:
         )
 
     def _send(self, member: Attendee, callback: Listener, events: tuple[TableEvent, ...],
-              shared: dict) -> None:
+              shared: dict, earlier: tuple[TableEvent, ...] = ()) -> None:
         game = self._state.game
         view = game.view_for(member.seat) if game else None
         deadline = self._clock.deadline
@@ -293,6 +307,7 @@ class Updates:
                 and self._seats[seat].stand_in_chose == (view.round, view.step)),
             may_start=(self._state.status is TableStatus.WAITING and member.seat is not None
                        and member.seat == shared["creator"]),
+            earlier=earlier,
             **shared,
         )
         try:

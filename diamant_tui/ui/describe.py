@@ -176,9 +176,10 @@ def round_end_text(t: Translate, round_: int, disaster: HazardType | None) -> st
 
 
 def arrival_lines(t: Translate, view: PlayerView) -> list[str]:
-    """What a person arriving at a game under way is told: the round, and the last card in
-    the words its live event used (a table starts as its last seat is taken, so the
-    first card can be turned before the newcomer's screen is listening)."""
+    """What a person arriving at a game under way is told when the table sends nothing of
+    the round so far (a table's first update to each person holds it: see
+    ``TableUpdate.earlier``): the round, and the last card in the words its live event
+    used."""
     lines = [t("event.round_started", round=view.round)]
     if not view.path:
         return lines

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 
+from conftest import TEST_CONFIG
 from diamant_server.server import GameServer
+from harness import Player
 
 from diamant_tui.i18n import Translator
-
-from harness import Player
 
 
 def log_lines(server: GameServer, name: str) -> list[str]:
@@ -59,7 +60,8 @@ async def play_to_the_final_scores(person: Player) -> None:
     answered = None
     while True:
         text = await person.wait_for(
-            lambda t: "Final scores" in t or ("Your turn" in t and turn_of(t) != answered))
+            lambda t, answered=answered: "Final scores" in t
+            or ("Your turn" in t and turn_of(t) != answered))
         if "Final scores" in text:
             return
         answered = turn_of(text)
@@ -99,3 +101,55 @@ async def test_a_rematch_says_which_computer_player_takes_the_seat_of_who_left(
             Translator("en")("event.round_started", round=1)), (name, lines)
     # On the screen, under the path or in the banner, as written.
     await ann.wait_for(re.escape(told))
+
+
+async def into_a_round(ann: Player, bob: Player) -> int:
+    """ann goes on at every card, bob goes home at a round's third, until ann is asked at
+    a round's fifth card (a disaster ends a round sooner: then in the next); returns the
+    round. The table then waits for ann's choice."""
+    answered = None
+    while True:
+        text = await ann.wait_for(
+            lambda t, answered=answered: "Your turn" in t and turn_of(t) != answered,
+            timeout=60)
+        answered = turn_of(text)
+        round_, _, card = (int(n) for n in re.findall(r"\d+", answered))
+        if card >= 5:
+            return round_
+        if card <= 3:  # bob is still in the cave: his choice too
+            await bob.wait_for(
+                lambda t, answered=answered: "Your turn" in t and turn_of(t) == answered)
+            bob.press("l" if card == 3 else "c")
+        ann.press("c")
+
+
+async def test_back_after_a_restart_the_log_tells_the_round_as_it_was(tmp_path, server,
+                                                                        players, make_key):
+    """After the server's restart, a person back at their seat reads the round so far in
+    the log as they read it before (its start, every card, who went home), not only its
+    start and its last card: the table tells it again from the game it rebuilt from the
+    database."""
+    keys = {"ann": make_key(), "bob": make_key()}
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=keys["ann"], command="play den --seats 3 --bots 1")
+    await ann.wait_for("waiting for players")
+    await bob.connect(server.port, key=keys["bob"], command="play den --seats 3 --bots 1")
+    round_now = await into_a_round(ann, bob)
+    before = log_lines(server, "ann")
+    t = Translator("en")
+    begins = t("event.round_started", round=round_now)
+    this_round = before[len(before) - 1 - before[::-1].index(begins):]
+    # More than the round's start and its last card: bob went home among them.
+    assert any(line.startswith("bob goes back to camp") for line in this_round), before
+    assert len(this_round) > 6, this_round
+    await server.stop()
+
+    again = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await again.start()
+    try:
+        back = players("ann")
+        await back.connect(again.port, key=keys["ann"])  # straight back to her seat
+        await back.wait_for(f"Round {round_now}/5")
+        assert log_lines(again, "ann") == this_round
+    finally:
+        await again.stop()

@@ -22,7 +22,8 @@ from textual.widgets import Button, Input
 from ...engine.errors import DiamantError
 from ...engine.events import (CardRevealed, DecisionMade, DecisionsRevealed, Disaster, GameEnded,
                               RoundEnded, RoundStarted)
-from ...table import ChatLine, ChatRejected, Member, SeatKind, TableStatus, TableUpdate
+from ...table import (ChatLine, ChatRejected, Member, SeatKind, TableEvent, TableStatus,
+                     TableUpdate)
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, described
 from ..messages import LeaveTable, TableUpdated
@@ -324,7 +325,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             first = self.view is None
             self._show_view(view, update)
             if first and not update.events:
-                self._show_arrival(view)
+                self._show_arrival(view, update.earlier)
         self._show_events(view, update)
         self._show_chat(update.chat, arriving=arriving)
         await self._finish_if_over(view, update)
@@ -415,13 +416,20 @@ class TableScreen(SharedBlank, DiamantScreen):
         if summary.view is not None and summary.view.round != view.round:
             self._close_summary()  # the next round has begun
 
-    def _show_arrival(self, view: PlayerView) -> None:
-        # Arriving at a game already under way: say where it stands.
-        lines = arrival_lines(self.app.t, view)
+    def _show_arrival(self, view: PlayerView, earlier: tuple[TableEvent, ...]) -> None:
+        """Arriving at a game already under way (or back after a restart): the round so
+        far as it was told (``earlier``, from the table), else where it stands."""
+        names = tuple(p.name for p in view.players)
+        lines = [text for text in (described(self.app.translator, names, event)
+                                   for event in earlier if not isinstance(event, DecisionMade))
+                 if text is not None]
+        if not lines:
+            lines = arrival_lines(self.app.t, view)
         for line in lines:
             self._log.write(line)
         self._story.begin(lines)
-        self._show_banner(lines, turn_open=False)
+        self._show_banner(lines, turn_open=False,
+                          disaster=any(isinstance(event, Disaster) for event in earlier))
 
     def _show_events(self, view: PlayerView | None, update: TableUpdate) -> None:
         if not update.events or view is None:
