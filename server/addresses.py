@@ -81,9 +81,29 @@ def _is_loopback(address: str) -> bool:
         return address == "localhost"
 
 
-def join_command(address: str, port: int) -> str:
-    """``ssh -p PORT ADDRESS`` (no ``-p`` for port 22)."""
-    return " ".join(["ssh"] + ([] if port == 22 else ["-p", str(port)]) + [address])
+def join_command(address: str, port: int, user: str | None = None, *,
+                 terminal: bool = False) -> str:
+    """``ssh [-t] [-p PORT] [USER@]ADDRESS``: no ``-p`` for port 22, ``-t`` with
+    ``terminal`` (a command typed after the host runs without one otherwise), and
+    ``USER@`` with a ``user`` (ssh splits it at the last ``@``: an IPv6 address after it
+    is read whole)."""
+    target = f"{user}@{address}" if user else address
+    return " ".join(["ssh"] + (["-t"] if terminal else [])
+                    + ([] if port == 22 else ["-p", str(port)]) + [target])
+
+
+def public_host_and_port(public_host: str, port: int) -> tuple[str, int]:
+    """The host and port players type, from the ``public_host`` setting: ``host`` or
+    ``host:port``, an IPv6 address alone (``::1``: its colons are its own) or in brackets,
+    with a port or without (``[::1]:2222``, ``[::1]``). ``port`` where none is given
+    (or what follows the colon is not a number); the host is empty when the setting is."""
+    host, given = public_host, ""
+    if public_host.startswith("[") and "]" in public_host:
+        host, _, rest = public_host[1:].partition("]")
+        given = rest.removeprefix(":")
+    elif public_host.count(":") == 1:  # host:port (a bare IPv6 address has several)
+        host, _, given = public_host.partition(":")
+    return host, int(given) if given.isdigit() else port
 
 
 FALLBACK_LOGIN = "guest"
@@ -132,14 +152,10 @@ def login_name(name: str, refused: Callable[[str], bool]) -> str | None:
 def join_commands(listening: Iterable[tuple[int, str]], port: int,
                   public_host: str = "") -> list[str]:
     """The join command for every address the server listens on; the configured public
-    host (``public_host``: host or host:port) first, when there is one."""
+    host (``public_host``: see :func:`public_host_and_port`) first, when there is one."""
     commands = []
     if public_host:
-        host, given = public_host, port
-        if public_host.count(":") == 1:  # host:port (a bare IPv6 address has several)
-            host, _, text = public_host.partition(":")
-            given = int(text) if text.isdigit() else port
-        commands.append(join_command(host, given))
+        commands.append(join_command(*public_host_and_port(public_host, port)))
     for address in reachable_addresses(listening):
         command = join_command(address, port)
         if command not in commands:

@@ -19,9 +19,9 @@ import asyncssh
 from diamant_tui.names import clean_name, look_alike_key
 from diamant_tui.table import ChatLimits
 
+from .addresses import join_command, login_name, public_host_and_port, socket_addresses
 from .admin import AdminDesk
 from .app import make_app_factory
-from .addresses import join_command, join_commands, login_name, socket_addresses
 from .auth import ConnectionHandler
 from .bans import Ban, Bans
 from .chat_watch import ChatWatch
@@ -60,10 +60,9 @@ def _refuse(refusal: tuple[str, int], session: GameSession) -> AppFactory:
 def _refuse_name(session: GameSession) -> AppFactory:
     """The app factory of a session under a refused name: it says so, in the person's
     language, with the command to come back under another name."""
-    command = session.ssh_command(user=session.t("login.other_name"))
-    words = [word for word in command.split(" ") if word != "-t"]
+    command = session.ssh_command(user=session.t("login.other_name"), terminal=False)
     raise SessionRefused(session.t("login.name_refused", name=session.identity.name,
-                                   command=" ".join(words)))
+                                   command=command))
 
 
 def _refuse_ban(ban: Ban, session: GameSession) -> AppFactory:
@@ -297,14 +296,10 @@ class GameServer:
         ``local_address``: with the public host players type, when it is set, and the
         user name ``user`` as the server takes it (see :func:`login_name`): typed from an
         account of a refused name (``root``), a command that names none fails."""
-        command = (join_commands([], self.port, self.config.public_host)
-                   or [join_command(local_address, self.port)])[0]
+        host, port = public_host_and_port(self.config.public_host, self.port)
         shown = login_name(clean_name(user), lambda name: name in self.refused_names) \
             if user else None
-        if shown:
-            words = command.split(" ")
-            command = " ".join(words[:-1] + [f"{shown}@{words[-1]}"])
-        return command
+        return join_command(host or local_address, port, shown)
 
     def _build_app(self, session: GameSession):
         return self._app_factory(session)

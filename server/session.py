@@ -25,6 +25,7 @@ import asyncssh
 from diamant_tui.i18n import Translator, detect_language
 from diamant_tui.table import CHAT_MAX_CHARS
 
+from .addresses import join_command, public_host_and_port
 from .config import ServerConfig
 from .commands import CommandError, parse_command, without_secrets
 from .driver import SSHDriver
@@ -509,20 +510,17 @@ class GameSession(asyncssh.SSHServerSession):
 
     # --- running the app ------------------------------------------------------------
 
-    def ssh_command(self, command: str = "", *, user: str | None = None) -> str:
+    def ssh_command(self, command: str = "", *, user: str | None = None,
+                    terminal: bool = True) -> str:
         """The ``ssh`` line that runs ``command`` on this server, as players reach it: the
         configured public host (and port), else the address this client connected to,
-        logged in as ``user`` (by default :attr:`login_name`, when there is one)."""
-        host, port = self.public_host or "", self.port
-        if host.count(":") == 1:  # host:port (a bare IPv6 address has several colons)
-            host, _, given = host.partition(":")
-            port = int(given) if given.isdigit() else port
+        logged in as ``user`` (by default :attr:`login_name`, when there is one), with
+        ``-t`` unless ``terminal`` is False."""
+        host, port = public_host_and_port(self.public_host or "", self.port)
         host = host or self._local_address or "localhost"
         user = self.login_name if user is None else user
-        # ssh splits user@host at the last @: an IPv6 address after it is read whole.
-        target = f"{user}@{host}" if user else host
-        words = ["ssh", "-t"] + ([] if port == 22 else ["-p", str(port)]) + [target]
-        return " ".join(words + ([command] if command else []))
+        line = join_command(host, port, user, terminal=terminal)
+        return f"{line} {command}" if command else line
 
     @property
     def has_terminal(self) -> bool:

@@ -375,6 +375,7 @@ async def test_the_server_runs_as_a_command_and_stops_on_sigterm(tmp_path, make_
     ("play.example.org:22", 2222, "ssh -t play.example.org resume ABC123"),
     ("play.example.org:2200", 22, "ssh -t -p 2200 play.example.org resume ABC123"),
     ("::1", 22, "ssh -t ::1 resume ABC123"),
+    ("[2001:db8::7]:2200", 22, "ssh -t -p 2200 2001:db8::7 resume ABC123"),
 ])
 def test_commands_shown_to_players_name_the_host_they_use(public_host, port, expected):
     """The ``public_host`` setting (host or host:port) names the server in the commands
@@ -391,6 +392,36 @@ def test_commands_shown_to_players_name_the_host_they_use(public_host, port, exp
     words = expected.split(" ")
     words[-3] = "zoé@" + words[-3]
     assert named.ssh_command("resume ABC123") == " ".join(words)
+
+
+@pytest.mark.parametrize("public_host, host, port", [
+    ("", "", 2222),
+    ("play.example.org", "play.example.org", 2222),
+    ("play.example.org:22", "play.example.org", 22),
+    ("play.example.org:port", "play.example.org", 2222),  # not a number: the server's
+    ("::1", "::1", 2222),  # a bare IPv6 address: every colon is its own
+    ("2001:db8::7", "2001:db8::7", 2222),
+    ("[2001:db8::7]:2200", "2001:db8::7", 2200),
+    ("[::1]", "::1", 2222),
+])
+def test_the_public_host_is_read_the_same_way_wherever_it_is_shown(public_host, host, port):
+    """The ``public_host`` setting (host, host:port, an IPv6 address bare or in brackets)
+    gives one host and port to every command shown: the join line the server prints at
+    start-up, and the lines shown to players."""
+    from diamant_server.addresses import join_command, join_commands, public_host_and_port
+    from diamant_server.session import GameSession
+
+    assert public_host_and_port(public_host, 2222) == (host, port)
+    if not public_host:
+        assert join_commands([], 2222, public_host) == []
+        return
+    printed = join_commands([], 2222, public_host)[0]
+    assert printed == join_command(host, port) == " ".join(
+        ["ssh"] + ([] if port == 22 else ["-p", str(port)]) + [host])
+    session = GameSession(None, lambda s: None, port=2222, public_host=public_host)
+    assert session.ssh_command(terminal=False) == printed
+    assert session.ssh_command("watch den", user="ann") == printed.replace(
+        "ssh", "ssh -t", 1).replace(host, f"ann@{host}") + " watch den"
 
 
 async def test_the_server_ends_without_the_interpreters_teardown_and_loses_no_line(tmp_path):
