@@ -3,7 +3,8 @@
 ``ssh -t host play NAME [--rules R] [--seats N] [--bots K]`` joins table NAME (creating it
 with N seats, K of them for computer players and the rest for people),
 ``ssh -t host watch NAME`` watches it, ``ssh -t host resume CODE`` gives a guest their seat
-back. Anything else gets a message listing these, in the client's language.
+back, ``ssh host help`` (or ``--help``, ``-h``) lists them. Anything else gets a message
+listing these, in the client's language.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ _ENGLISH = Translator("en")
 SHOWN_MAX = 20
 """Characters of a word the person typed that an answer quotes back (as Python quotes a
 string: control characters escaped, so nothing typed acts on the terminal)."""
+HELP_WORDS = ("help", "--help", "-h")
+"""The words that ask for the list of commands (anything after them is not read)."""
 
 
 class CommandError(ValueError):
@@ -53,7 +56,8 @@ def _quoted(word: str) -> str:
 
 @dataclass(frozen=True)
 class Command:
-    """What a client asked for. ``verb`` is play, watch or resume."""
+    """What a client asked for. ``verb`` is play, watch, resume or help (the list of
+    commands, answered by the session itself: no app is made for it)."""
 
     verb: str
     name: str
@@ -90,6 +94,8 @@ def parse_command(text: str) -> Command:
     if not words:
         raise CommandError("command.usage_only")
     verb, args = words[0].lower(), words[1:]
+    if verb in HELP_WORDS:
+        return Command("help", "")
     if verb in ("watch", "resume"):
         if len(args) != 1:
             raise CommandError(f"command.{verb}_one_word")
@@ -116,6 +122,13 @@ def parse_command(text: str) -> Command:
     if not 0 <= bots < seats:
         raise CommandError("command.play_bots", bots=bots, most=seats - 1)
     return Command("play", ns.name, rules, seats, bots)
+
+
+def help_text(t, ssh: str) -> str:
+    """The list of commands, as ``help`` answers it, in the language of ``t`` (a
+    translator), lines ending with ``\\n``; ``ssh`` is the command that reaches the lobby."""
+    rules = "|".join(rules.value for rules in Rules)
+    return t("command.help", rules=rules, ssh=ssh) + "\n"
 
 
 def _number(option: str, value: str) -> int:

@@ -27,7 +27,7 @@ from diamant_tui.table import CHAT_MAX_CHARS
 
 from .addresses import join_command, public_host_and_port
 from .config import ServerConfig
-from .commands import CommandError, parse_command, without_secrets
+from .commands import CommandError, help_text, parse_command, without_secrets
 from .driver import SSHDriver
 from .eventlog import SessionLog, new_session_id
 from .fair_share import CURRENT_SESSION, LoopShare
@@ -220,6 +220,9 @@ class GameSession(asyncssh.SSHServerSession):
         if refused:
             self.log.info("ignored %d environment variables (not used by the game, or too long)",
                           refused)
+        if self._asks_for_help():
+            self._answer_help()
+            return
         if not self._has_pty:
             self._without_terminal(self.command or "")
             return
@@ -231,6 +234,24 @@ class GameSession(asyncssh.SSHServerSession):
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._run(), name=f"session {self.id}")
         self._watch = loop.call_later(WATCH_INTERVAL, self._watch_output)
+
+    def _asks_for_help(self) -> bool:
+        """Whether the client's command is ``help`` (or ``--help``, ``-h``)."""
+        try:
+            return parse_command(self.command or "").verb == "help"
+        except CommandError:
+            return False
+
+    def _answer_help(self) -> None:
+        """Answer ``help`` with the list of commands, in the client's language, with a
+        terminal or without: a normal answer, so the exit status is 0."""
+        assert self._chan is not None
+        self.log.info("%s asked for the list of commands", self.identity)
+        text = help_text(self.t, self.ssh_command())
+        if self._has_pty:  # the client's terminal is raw: a line feed alone goes down only
+            text = text.replace("\n", "\r\n")
+        self._chan.write(text.encode("utf-8", "replace"))
+        self._chan.exit(0)
 
     def _without_terminal(self, command: str) -> None:
         """Answer a session opened without a pty (``ssh -T``, or a command given without

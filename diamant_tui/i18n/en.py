@@ -308,6 +308,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.title_named": "◆ {server} ◆ Diamant over SSH ◆ the lobby",
     # answers to a command after the host (server/commands.py), and to no terminal
     "command.usage": "commands: play NAME [--rules {rules}] [--seats 3-8] [--bots K], watch NAME, resume CODE (or no command for the lobby)",
+    "command.help": "Diamant over SSH: commands to type after the host (with ssh -t)\n  play NAME [--rules {rules}] [--seats 3-8] [--bots K]\n      join table NAME, made if there is none (K seats for computer players)\n  watch NAME     watch table NAME\n  resume CODE    a guest back at their seat after a dropped connection\n  no command     the lobby: {ssh}",
     "command.usage_only": "{usage}",
     "command.unreadable": "The command cannot be read (a quotation mark left open?); {usage}",
     "command.unknown": "Unknown command {command}; {usage}",

@@ -22,6 +22,12 @@ def test_each_command_is_read_alone_whatever_came_before():
     assert parse_command("watch den") == Command("watch", "den")
 
 
+@pytest.mark.parametrize("text", ["help", "--help", "-h", "HELP", "help play"])
+def test_help_is_a_command_of_its_own(text):
+    """``help``, ``--help`` and ``-h`` ask for the list of commands: not an unknown command."""
+    assert parse_command(text) == Command("help", "")
+
+
 @pytest.mark.parametrize("text, says", [
     ("", "commands: play NAME"),
     ("play", "play needs the table's name"),

@@ -185,11 +185,11 @@ async def test_behind_the_enlarge_overlay_the_lobby_keys_do_nothing(server, play
 
 
 COMMAND_SAYS = {  # what a few words of each language's answer to a bad command are
-    "fr": ("Commande inconnue 'help'", "commandes : play NOM", "--seats 9 : une table a de 3 à 8 places",
+    "fr": ("Commande inconnue 'dance'", "commandes : play NOM", "--seats 9 : une table a de 3 à 8 places",
            "Diamant a besoin d'un terminal"),
-    "es": ("Orden desconocida 'help'", "órdenes: play NOMBRE", "--seats 9: una mesa tiene de 3 a 8 asientos",
+    "es": ("Orden desconocida 'dance'", "órdenes: play NOMBRE", "--seats 9: una mesa tiene de 3 a 8 asientos",
            "Diamant necesita un terminal"),
-    "uk": ("Невідома команда 'help'", "команди: play НАЗВА", "--seats 9: за столом від 3 до 8 місць",
+    "uk": ("Невідома команда 'dance'", "команди: play НАЗВА", "--seats 9: за столом від 3 до 8 місць",
            "Для гри в Діамант потрібен термінал"),
 }
 
@@ -202,7 +202,7 @@ async def test_what_is_wrong_with_a_command_is_said_in_the_clients_language(
     unknown, usage, seats, terminal = COMMAND_SAYS[lang]
     env = {"LANG": f"{lang}_XX.UTF-8"}
     said = []
-    for command, pty in (("help", True), ("play cave --seats 9", True), ("play cave", False)):
+    for command, pty in (("dance", True), ("play cave --seats 9", True), ("play cave", False)):
         person = players("ann")
         await person.connect(server.port, key=make_key(), command=command, pty=pty, env=env)
         await person.wait_closed()
@@ -220,11 +220,11 @@ async def test_a_bad_command_without_a_terminal_is_told_what_is_wrong_first(
     answer says what is wrong with it first, in the client's language, as a terminal would
     hear it, then how to connect; the command it shows is the lobby's, not the bad one."""
     unknown, usage, seats, terminal = COMMAND_SAYS.get(lang, (
-        "Unknown command 'help'", "commands: play NAME", "--seats 9: a table has 3 to 8 seats",
+        "Unknown command 'dance'", "commands: play NAME", "--seats 9: a table has 3 to 8 seats",
         "Diamant needs a terminal"))
     env = {"LANG": f"{lang}_XX.UTF-8"}
     said = []
-    for command in ("help", "play cave --seats 9"):
+    for command in ("dance", "play cave --seats 9"):
         person = players("ann")
         await person.connect(server.port, key=make_key(), command=command, pty=False, env=env)
         await person.wait_closed()
@@ -236,3 +236,35 @@ async def test_a_bad_command_without_a_terminal_is_told_what_is_wrong_first(
         assert terminal in then and then.rstrip().endswith(f"ann@127.0.0.1"), text
     assert usage in said[0]
     assert server.lobby.get("cave") is None
+
+
+HELP_SAYS = {  # the first line of each language's list of commands, and its lobby line
+    "en": ("Diamant over SSH: commands to type after the host", "no command     the lobby: "),
+    "fr": ("Diamant par SSH : commandes à taper après l'hôte", "sans commande  le salon : "),
+    "es": ("Diamant por SSH: órdenes para escribir después del host", "sin orden      la sala: "),
+    "uk": ("Діамант через SSH: команди, які пишуть після адреси сервера", "без команди    зала: "),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(HELP_SAYS))
+async def test_help_lists_the_commands_as_a_normal_answer(server, players, make_key, lang):
+    """``ssh host help`` (or ``--help``, ``-h``; with a terminal or without) is answered
+    with the list of commands in the client's language and exit status 0, not as an
+    unknown command; nothing else happens (no table, no lobby)."""
+    title, lobby = HELP_SAYS[lang]
+    env = {"LANG": f"{lang}_XX.UTF-8"}
+    for command, pty in (("help", False), ("help", True), ("--help", False), ("-h", True)):
+        person = players("ann")
+        await person.connect(server.port, key=make_key(), command=command, pty=pty, env=env)
+        await person.wait_closed()
+        said = person.raw.decode()
+        assert person.chan.get_exit_status() == 0, said
+        lines = said.split("\r\n" if pty else "\n")
+        assert lines.pop() == "" and not any("\r" in line for line in lines), said
+        assert lines[0].startswith(title) and "ssh -t" in lines[0], said
+        assert any(line.startswith("  play ") and "--seats 3-8" in line for line in lines)
+        assert any(line.startswith("  watch ") for line in lines)
+        assert any(line.startswith("  resume ") for line in lines)
+        assert f"  {lobby}ssh -t -p {server.port} ann@127.0.0.1" in lines, said
+        assert "dance" not in said and "\x1b" not in said  # no error, no screen drawn
+    assert not server.lobby.tables
