@@ -242,7 +242,8 @@ class ConnectionHandler(asyncssh.SSHServer):
         # The timer goes on: a channel whose session never starts (no shell or command
         # asked for) holds the connection for nothing.
         identity = self.identity
-        refusal = self._limits.open_session(self._address, identity.person)
+        refusal = self._limits.open_session(self._address, identity.person,
+                                            guest=identity.guest)
         if refusal is not None:
             # Refused once the session has started, in the person's own language.
             self.refused(refusal[0].removeprefix("limit."))

@@ -102,15 +102,19 @@ class ConnectionLimits:
         """Sessions open now."""
         return sum(self._sessions.values())
 
-    def open_session(self, address: str, person: str) -> tuple[str, int] | None:
+    def open_session(self, address: str, person: str, *,
+                     guest: bool = False) -> tuple[str, int] | None:
         """Count a new session of ``person`` from ``address``; or return why it is refused,
-        as the key of its text and the limit it is over."""
+        as the key of its text and the limit it is over. A ``guest``'s person is their
+        address (a guest is new at every connection): over the limit per person, they are
+        told that this address has its guest sessions, and how to get another."""
         if self.sessions >= self.max_connections:
             return "limit.server_sessions", self.max_connections
         if self._sessions[address] >= self.max_per_address:
             return "limit.address_sessions", self.max_per_address
         if self._person_sessions[person] >= self.max_per_person:
-            return "limit.person_sessions", self.max_per_person
+            return ("limit.guest_sessions" if guest else "limit.person_sessions",
+                    self.max_per_person)
         self._sessions[address] += 1
         self._person_sessions[person] += 1
         return None

@@ -305,6 +305,7 @@ CATALOGUE: dict[str, str] = {
     "limit.server_sessions": "The server has as many sessions open as it can take ({limit}); please try again in a few minutes.",
     "limit.address_sessions": "At most {limit} sessions at once from one address: close one of them, then connect again.",
     "limit.person_sessions": "You already have as many sessions open as one person may ({limit}): close one of them, then connect again.",
+    "limit.guest_sessions": "This address already has as many guest sessions open as it may ({limit}): guests are counted by their address. Log in with an SSH key of your own (ssh-keygen makes one), or close another guest session from this address, then connect again.",
     "lobby.title_named": "◆ {server} ◆ Diamant over SSH ◆ the lobby",
     # answers to a command after the host (server/commands.py), and to no terminal
     "command.usage": "commands: play NAME [--rules {rules}] [--seats 3-8] [--bots K], watch NAME, resume CODE (or no command for the lobby)",

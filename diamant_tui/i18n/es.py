@@ -298,6 +298,7 @@ CATALOGUE: dict[str, str] = {
     "limit.server_sessions": "El servidor tiene abiertas todas las sesiones que admite ({limit}); vuelve a intentarlo dentro de unos minutos.",
     "limit.address_sessions": "Como mucho {limit} sesiones a la vez desde una misma dirección: cierra una de ellas y vuelve a conectarte.",
     "limit.person_sessions": "Ya tienes tantas sesiones abiertas como se permite a una persona ({limit}): cierra una de ellas y vuelve a conectarte.",
+    "limit.guest_sessions": "Esta dirección ya tiene abiertas todas las sesiones de invitado que se permiten ({limit}): los invitados se cuentan por dirección. Entra con una clave SSH propia (ssh-keygen crea una) o cierra otra sesión de invitado de esta dirección, y vuelve a conectarte.",
     "lobby.title_named": "◆ {server} ◆ Diamant por SSH ◆ la sala",
     # answers to a command after the host (server/commands.py), and to no terminal
     "command.usage": "órdenes: play NOMBRE [--rules {rules}] [--seats 3-8] [--bots K], watch NOMBRE, resume CÓDIGO (o ninguna orden para la sala)",

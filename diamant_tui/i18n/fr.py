@@ -301,6 +301,7 @@ CATALOGUE: dict[str, str] = {
     "limit.server_sessions": "Le serveur a autant de sessions ouvertes qu'il peut en accueillir ({limit}) ; réessayez dans quelques minutes.",
     "limit.address_sessions": "Au plus {limit} sessions à la fois depuis une même adresse : fermez-en une, puis reconnectez-vous.",
     "limit.person_sessions": "Vous avez déjà autant de sessions ouvertes qu'une personne peut en avoir ({limit}) : fermez-en une, puis reconnectez-vous.",
+    "limit.guest_sessions": "Cette adresse a déjà autant de sessions d'invité ouvertes qu'elle peut en avoir ({limit}) : les invités sont comptés par adresse. Connectez-vous avec votre propre clé SSH (ssh-keygen en crée une), ou fermez une autre session d'invité de cette adresse, puis reconnectez-vous.",
     "lobby.title_named": "◆ {server} ◆ Diamant par SSH ◆ le salon",
     # answers to a command after the host (server/commands.py), and to no terminal
     "command.usage": "commandes : play NOM [--rules {rules}] [--seats 3-8] [--bots K], watch NOM, resume CODE (ou aucune commande pour le salon)",

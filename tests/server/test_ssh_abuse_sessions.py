@@ -140,6 +140,40 @@ async def test_one_session_per_connection_and_a_few_per_person(
         await server.stop()
 
 
+GUEST_LIMIT_SAYS = {  # a few words of each language's refusal of one guest too many
+    "en": ("This address already has as many guest sessions open as it may (3)",
+           "SSH key of your own", "close another guest session"),
+    "fr": ("Cette adresse a déjà autant de sessions d'invité ouvertes qu'elle peut en avoir (3)",
+           "votre propre clé SSH", "fermez une autre session d'invité"),
+    "es": ("Esta dirección ya tiene abiertas todas las sesiones de invitado que se permiten (3)",
+           "clave SSH propia", "cierra otra sesión de invitado"),
+    "uk": ("З цієї адреси вже відкрито найбільше гостьових сеансів, скільки дозволено (3)",
+           "власним SSH-ключем", "закрийте інший гостьовий сеанс"),
+}
+
+
+async def test_a_guest_over_the_guests_of_an_address_is_told_what_applies(
+        server, players, make_key):
+    """Guests are counted by their address: the fourth guest from one address is told
+    that this address has its guest sessions (not that they, one person, have too many),
+    and what to do, in their language; someone with a key from that address still comes in."""
+    for name in ("gus", "gina", "gil"):
+        guest = players(name)
+        await guest.connect(server.port)
+        await guest.wait_for("lobby")
+    for lang, words in GUEST_LIMIT_SAYS.items():
+        extra = players("guy")
+        await extra.connect(server.port, env={"LANG": f"{lang}_XX.UTF-8"})
+        await extra.wait_closed()
+        said = " ".join(extra.raw.decode().split())
+        assert all(word in said for word in words), said
+        assert "personne" not in said and "one person" not in said, said
+        assert extra.chan.get_exit_status() == 2
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key())
+    await ann.wait_for("lobby")
+
+
 def test_the_limits_per_address_and_in_all_count_sessions():
     limits = ConnectionLimits(3, 2, rate=1.0, burst=10, max_per_person=5)
     assert limits.open_session("a", "p1") is None
@@ -148,6 +182,9 @@ def test_the_limits_per_address_and_in_all_count_sessions():
     assert limits.open_session("b", "p3") is None
     assert limits.open_session("c", "p4") == ("limit.server_sessions", 3)
     limits.close_session("a", "p1")
+    assert limits.open_session("d", "guest@d", guest=True) is None
+    assert limits.sessions == 3
+    limits.close_session("d", "guest@d")
     assert limits.sessions == 2
     assert limits.open_session("c", "p4") is None
 
