@@ -20,7 +20,16 @@ from typing import Any, Callable, Mapping
 
 import platformdirs
 
+from diamant_tui.table import CHAT_MAX_CHARS
+
 ENV_PREFIX = "DIAMANT_"
+KEYS_BESIDE_A_CHAT_LINE = 20
+"""Keys an input burst holds besides a whole chat line: the chat's key, Enter and a few
+more typed with them (a slip mended, an arrow)."""
+LEAST_INPUT_EVENT_BURST = CHAT_MAX_CHARS + KEYS_BESIDE_A_CHAT_LINE
+"""The smallest ``input_event_burst`` allowed, and its default: a terminal without
+bracketed paste, or a quick paste, sends a chat line as keys all at once, and the keys
+past the burst would be lost, cutting the line (a flood is thinned by the steady rate)."""
 
 
 class ConfigError(ValueError):
@@ -61,7 +70,7 @@ class ServerConfig:
     max_columns: int = 500
     max_rows: int = 200
     input_events_per_second: float = 40.0
-    input_event_burst: int = 100
+    input_event_burst: int = LEAST_INPUT_EVENT_BURST
     input_flood_seconds: float = 10.0
     input_bytes_per_second: int = 32_768
     input_byte_burst: int = 65_536
@@ -156,7 +165,10 @@ _HELP: dict[str, str] = {
     "max_rows": "tallest terminal drawn, in rows: a frame's cost grows with its size",
     "input_events_per_second": "keys and mouse reports a session may send per second, on "
                                "average (each may redraw its screen); more are ignored",
-    "input_event_burst": "keys and mouse reports a session may send in a burst",
+    "input_event_burst": f"keys and mouse reports a session may send in a burst: at least "
+                         f"a whole chat line ({CHAT_MAX_CHARS} characters) and "
+                         f"{KEYS_BESIDE_A_CHAT_LINE} keys, which a terminal without bracketed "
+                         f"paste sends at once",
     "input_flood_seconds": "seconds a session may keep sending too many keys before it is "
                            "closed",
     "input_bytes_per_second": "bytes of input a session may send per second, on average; "
@@ -347,6 +359,11 @@ def _check(config: ServerConfig, sources: Mapping[str, str] | None = None) -> Se
         if getattr(config, name) < least:
             raise ConfigError(f"{where(name)}{name}: the game needs 80x24 at least, not "
                               f"{getattr(config, name)} {unit}")
+    if config.input_event_burst < LEAST_INPUT_EVENT_BURST:
+        raise ConfigError(f"{where('input_event_burst')}input_event_burst: "
+                          f"{config.input_event_burst} keys would cut a chat line typed at "
+                          f"once (up to {CHAT_MAX_CHARS} characters, with the keys around "
+                          f"it); give {LEAST_INPUT_EVENT_BURST} at least")
     _check_texts(config, where)
     for key in config.admin_list:
         if not KEY_FINGERPRINT.fullmatch(key):

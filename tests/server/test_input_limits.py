@@ -142,3 +142,31 @@ def test_the_session_limits_are_settings_and_checked():
         load(parser.parse_args(["--max-rows", "10"]), {})
     with pytest.raises(ConfigError, match="input_event_burst: must be more than 0"):
         load(parser.parse_args(["--input-event-burst", "0"]), {})
+
+
+def test_the_input_burst_holds_a_whole_chat_line_and_the_keys_around_it():
+    """A terminal without bracketed paste sends a chat line as keys, all at once: the
+    burst (by default, and at the least a host may set) holds the chat's key, the longest
+    line and Enter; a smaller one is refused, naming the least. The steady rate is left
+    to thin a flood: past the burst, keys are dropped as before."""
+    import argparse
+
+    import pytest
+
+    from diamant_server.config import (
+        LEAST_INPUT_EVENT_BURST, ConfigError, ServerConfig, add_arguments, load)
+    from diamant_tui.table import CHAT_MAX_CHARS
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    with pytest.raises(ConfigError, match=rf"input_event_burst: 150 keys would cut a chat "
+                                          rf"line .* give {LEAST_INPUT_EVENT_BURST} at least"):
+        load(parser.parse_args(["--input-event-burst", "150"]), {})
+    least = load(parser.parse_args(["--input-event-burst", str(LEAST_INPUT_EVENT_BURST)]), {})
+    for config in (ServerConfig(), least):
+        g, _ = gate(rate=config.input_events_per_second, burst=config.input_event_burst,
+                    paste_max=CHAT_MAX_CHARS)
+        typed = "t" + "é" * CHAT_MAX_CHARS + "\r"
+        assert g.filter(typed) == typed and g.dropped == 0
+        flood = "j" * 1000
+        assert len(g.filter(flood)) < config.input_event_burst and g.dropped > 0

@@ -79,3 +79,34 @@ async def test_letters_typed_with_the_chat_key_go_into_the_box_never_to_the_game
     await asyncio.sleep(0.3)
     assert "Final scores" in ann.text and not ann.closed.is_set()
     assert table.seats[seat].connected and table.seats[seat].name == "ann"
+
+
+async def test_a_whole_chat_line_typed_in_one_go_reaches_the_table(server, players, make_key):
+    """A terminal without bracketed paste, or a quick paste, sends a chat line as keys,
+    all at once: ``t``, the line and Enter in one write reach the table whole, for a line
+    of 150 characters and one of the longest a chat line may be. No key of it is dropped
+    as a flood (before, the keys past the first 100 were, silently)."""
+    from diamant_tui.table import CHAT_MAX_CHARS
+
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play cave --seats 3 --bots 1")
+    await bob.connect(server.port, key=make_key(), command="play cave")
+    for person in (ann, bob):
+        await person.wait_for("Your turn")
+    table = server.lobby.get("cave")
+    said = {person.name: "".join(f"{n:03d}{person.name}," for n in range(40))[:length]
+            for person, length in ((ann, 150), (bob, CHAT_MAX_CHARS))}
+    for person in (ann, bob):
+        person.send(b"t" + said[person.name].encode() + b"\r")
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 30
+    while {line.author: line.text for line in table._chat} != said:
+        assert loop.time() < end, [(line.author, line.text) for line in table._chat]
+        await asyncio.sleep(0.05)
+    screen = await ann.wait_for(lambda text: "Say something" not in text)
+    assert "Keys are arriving faster" not in screen
+    # Far more keys at once than a line (a long text pasted without bracketed paste): the
+    # person is told that keys are being ignored; what stayed in the box is not sent.
+    ann.send(b"t" + b"x" * 1000 + b"\r")
+    await ann.wait_for("Keys are arriving faster")
+    assert len(list(table._chat)) == 2
