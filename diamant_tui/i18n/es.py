@@ -302,7 +302,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.title_named": "◆ {server} ◆ Diamant por SSH ◆ la sala",
     # answers to a command after the host (server/commands.py), and to no terminal
     "command.usage": "órdenes: play NOMBRE [--rules {rules}] [--seats 3-8] [--bots K], watch NOMBRE, resume CÓDIGO (o ninguna orden para la sala)",
-    "command.help": "Diamant por SSH: órdenes para escribir después del host (con ssh -t)\n  play NOMBRE [--rules {rules}] [--seats 3-8] [--bots K]\n      unirse a la mesa NOMBRE, que se crea si no existe (K asientos para máquinas)\n  watch NOMBRE   mirar la mesa NOMBRE\n  resume CÓDIGO  un invitado recupera su asiento tras perder la conexión\n  sin orden      la sala: {ssh}",
+    "command.help": "Diamant por SSH: órdenes para escribir después del host (con ssh -t)\n  play NOMBRE [--rules {rules}] [--seats 3-8] [--bots K]\n      unirse a la mesa NOMBRE, creada si no existe (K asientos para máquinas)\n  watch NOMBRE   mirar la mesa NOMBRE\n  resume CÓDIGO  un invitado recupera su asiento tras perder la conexión\n  sin orden      la sala: {ssh}",
     "command.usage_only": "{usage}",
     "command.unreadable": "No se puede leer la orden (¿unas comillas sin cerrar?); {usage}",
     "command.unknown": "Orden desconocida {command}; {usage}",

@@ -305,7 +305,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.title_named": "◆ {server} ◆ Diamant par SSH ◆ le salon",
     # answers to a command after the host (server/commands.py), and to no terminal
     "command.usage": "commandes : play NOM [--rules {rules}] [--seats 3-8] [--bots K], watch NOM, resume CODE (ou aucune commande pour le salon)",
-    "command.help": "Diamant par SSH : commandes à taper après l'hôte (avec ssh -t)\n  play NOM [--rules {rules}] [--seats 3-8] [--bots K]\n      rejoindre la table NOM, créée s'il n'y en a pas (K places pour des ordinateurs)\n  watch NOM      regarder la table NOM\n  resume CODE    un invité retrouve sa place après une connexion perdue\n  sans commande  le salon : {ssh}",
+    "command.help": "Diamant par SSH : commandes à taper après l'hôte (avec ssh -t)\n  play NOM [--rules {rules}] [--seats 3-8] [--bots K]\n      rejoindre la table NOM, créée au besoin (K places pour des ordinateurs)\n  watch NOM      regarder la table NOM\n  resume CODE    un invité retrouve sa place après une connexion perdue\n  sans commande  le salon : {ssh}",
     "command.usage_only": "{usage}",
     "command.unreadable": "Commande illisible (un guillemet resté ouvert ?) ; {usage}",
     "command.unknown": "Commande inconnue {command} ; {usage}",

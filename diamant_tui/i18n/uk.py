@@ -302,7 +302,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.title_named": "◆ {server} ◆ Діамант через SSH ◆ зала",
     # answers to a command after the host (server/commands.py), and to no terminal
     "command.usage": "команди: play НАЗВА [--rules {rules}] [--seats 3-8] [--bots K], watch НАЗВА, resume КОД (або без команди — до зали)",
-    "command.help": "Діамант через SSH: команди, які пишуть після адреси сервера (з ssh -t)\n  play НАЗВА [--rules {rules}] [--seats 3-8] [--bots K]\n      сісти за стіл НАЗВА (його буде створено, якщо немає; K місць для комп'ютерних гравців)\n  watch НАЗВА    дивитися гру за столом НАЗВА\n  resume КОД     гість повертається на своє місце після розриву з'єднання\n  без команди    зала: {ssh}",
+    "command.help": "Діамант через SSH: команди, які пишуть після адреси сервера (з ssh -t)\n  play НАЗВА [--rules {rules}] [--seats 3-8] [--bots K]\n      сісти за стіл НАЗВА, створений за потреби (K місць для комп'ютера)\n  watch НАЗВА    дивитися гру за столом НАЗВА\n  resume КОД     гість повертається на своє місце після розриву з'єднання\n  без команди    зала: {ssh}",
     "command.usage_only": "{usage}",
     "command.unreadable": "Не вдається прочитати команду (лапки не закрито?); {usage}",
     "command.unknown": "Невідома команда {command}; {usage}",

@@ -10,6 +10,7 @@ import itertools
 import re
 
 import pytest
+from rich.cells import cell_len
 
 from diamant_tui.table import TableSettings
 from harness import Player
@@ -267,4 +268,6 @@ async def test_help_lists_the_commands_as_a_normal_answer(server, players, make_
         assert any(line.startswith("  resume ") for line in lines)
         assert f"  {lobby}ssh -t -p {server.port} ann@127.0.0.1" in lines, said
         assert "dance" not in said and "\x1b" not in said  # no error, no screen drawn
+        # Read in an 80-column terminal without a line wrapped.
+        assert all(cell_len(line) <= 80 for line in lines), said
     assert not server.lobby.tables
