@@ -33,7 +33,7 @@ from diamant_tui.ui.describe import RUBY, describe
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.screens.table import TableScreen
-from diamant_tui.engine.view import PlayerView
+from diamant_tui.engine.view import Phase, PlayerView
 from ui_helpers import final_shown, FixedTable, H, Relic, T, screen_text, summary_shown, table_shown, until
 
 WIDTH, HEIGHT = 80, 24
@@ -293,7 +293,11 @@ def check_table(screen: Screen, t, table: RecordingTable, wrapping_allowed: bool
     check_players(screen, t, view)
     check_deck(screen, t, view)
     check_decision(screen, t, view)
-    check_footer(screen, t, "key.continue", "key.leave", "key.log", "key.quit")
+    me = view.me
+    deciding = me is not None and me.in_cave and view.phase in (Phase.REVEAL, Phase.DECISION)
+    # Continue and Exit only for a player in the cave of a round under way.
+    check_footer(screen, t, *(("key.continue", "key.leave") if deciding else ()),
+                 "key.log", "key.quit")
     for text in banner_lines(t, table)[-1 if wrapping_allowed else -2:]:
         # Long names in wide characters may make a message take two lines; narrow ones never.
         if wrapping_allowed:

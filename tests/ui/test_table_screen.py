@@ -326,11 +326,38 @@ async def test_updates_redraw_only_what_changed():
         assert frames.frames == 1 and frames.full == 0
         assert footer_keys(app) == keys
         assert not key_dimmed(app, "c")
-        table.decide(Ana="leave")  # nothing more is due: `c` is dimmed in place
+        table.decide(Ana="continue")  # nothing more is due until the card: `c` is dimmed in place
         await pilot.pause()
         assert [k.key for k in footer_keys(app)] == [k.key for k in keys]
         assert key_dimmed(app, "c")
         assert frames.full == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_the_choice_keys_are_offered_only_to_a_player_in_the_cave(lang):
+    """Only players in the cave decide: a player in camp (Bruno went home this round)
+    sees no Continue or Exit in the key bar; one in the cave sees them (dimmed while
+    their choice is made), and loses them the moment they go home."""
+    table = mid_round(FixedTable())
+    ana = DiamantApp(lang=lang, member=table.member(0))
+    bruno = DiamantApp(lang=lang, member=table.member(1))
+    async with ana.run_test(size=(80, 24)) as ana_pilot, bruno.run_test(size=(80, 24)) as bruno_pilot:
+        await settled(ana_pilot)
+        await settled(bruno_pilot)
+        t = ana.t
+        words = (t("key.continue"), t("key.leave"))
+
+        def key_bar_line(app) -> str:
+            return screen_text(app).splitlines()[-1]
+
+        assert {"c", "l"} <= {k.key for k in footer_keys(ana)}
+        assert all(word in key_bar_line(ana) for word in words), key_bar_line(ana)
+        assert not {"c", "l"} & {k.key for k in footer_keys(bruno)}
+        assert not any(word in key_bar_line(bruno) for word in words), key_bar_line(bruno)
+        table.decide(Ana="leave")  # Ana goes home: nothing more for her to decide this round
+        await settled(ana_pilot)
+        assert not {"c", "l"} & {k.key for k in footer_keys(ana)}
+        assert not any(word in key_bar_line(ana) for word in words), key_bar_line(ana)
 
 
 async def test_a_rounds_end_and_its_summary_lay_the_screen_out_once_each_way():
@@ -343,13 +370,14 @@ async def test_a_rounds_end_and_its_summary_lay_the_screen_out_once_each_way():
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
-        keys = footer_keys(app)
         frames = FrameCounter(app)
         table.decide(Ana="continue")
         table.reveal(H("lava"))  # the second lava: the round ends
         await until(pilot, lambda: summary_shown(app))
         await settled(pilot)
         assert frames.full <= 1 and frames.frames <= 2, (frames.full, frames.frames)
+        keys = footer_keys(app)  # between rounds nobody decides: no Continue, no Exit
+        assert not {"c", "l"} & {k.key for k in keys}
         focused = app.focused
         frames.reset()
         await pilot.press("enter")

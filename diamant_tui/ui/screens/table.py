@@ -62,6 +62,8 @@ are drawn together): every screen at a table draws each update, and on a server 
 take turns on one processor, so the players' screens, which have turns to take, go first."""
 
 
+_DECIDING_PHASES = frozenset({Phase.REVEAL, Phase.DECISION})
+"""The phases of a round under way, in which the players in the cave decide at every card."""
 _NOT_WAITING = (type(None), Prompt)
 """What the message the screen's loop holds back may be for an update to be drawn at
 once (:meth:`TableScreen._draw_now`): none, or a prompt to go idle."""
@@ -585,7 +587,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         """Ask the footer to look at the keys again only when what they offer has changed."""
         view = self.view
         update = self.update_
-        keys = (view is None, view is not None and view.decision_due,
+        keys = (view is None, view is not None and view.decision_due, self._in_the_cave,
                 view is not None and view.phase is Phase.OVER,
                 update is not None and update.may_start, self._part)
         if keys != self._keys:
@@ -600,8 +602,10 @@ class TableScreen(SharedBlank, DiamantScreen):
         if action == "rematch":
             return self._rematch_offered
         if action in ("choose", "focus_choice"):
-            if self.seat is None or view is None or view.phase is Phase.OVER:
-                return False  # a spectator, or no game: the keys are not offered at all
+            if not self._in_the_cave:
+                # A spectator, no game, or a player in camp (nothing to decide until the
+                # next round): the keys are not offered at all.
+                return False
             return True if view.decision_due else None  # shown dimmed until a choice is due
         if action == "toggle_chance":
             return view is not None and not final
@@ -613,6 +617,18 @@ class TableScreen(SharedBlank, DiamantScreen):
         if action == "close_chat":
             return self._chat is not None and self._chat.has_class("-open")
         return True
+
+    @property
+    def _in_the_cave(self) -> bool:
+        """Whether this person is a player in the cave of a round under way: they have a
+        choice to make at every card, or will have one at the next. In camp (gone home
+        this round), between rounds, at the game's end or watching, they have none, and
+        the key bar shows no Continue or Exit (it changes at most twice a round)."""
+        view = self.view
+        if self.seat is None or view is None or view.phase not in _DECIDING_PHASES:
+            return False
+        me = view.me
+        return me is not None and me.in_cave
 
     def passes_keys(self) -> bool:
         """Whether a key would reach this screen from the focused widget untouched, as it
