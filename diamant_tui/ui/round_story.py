@@ -47,6 +47,11 @@ class RoundStory:
         """A chat line, after the round's lines so far."""
         self._chat = (self._chat + [(len(self.lines), text, time.monotonic())])[-KEPT_LINES:]
 
+    def chat(self, latest: int) -> tuple[str, ...]:
+        """The ``latest`` newest chat lines kept, oldest first: what the waiting seats
+        and the final scores show, where the feed is not on screen."""
+        return tuple(text for _, text, _ in self._chat[-latest:]) if latest > 0 else ()
+
     def feed(self, latest: int) -> tuple[str, ...]:
         """The feed: the round's lines but its ``latest`` (the banner holds those), with
         the chat lines where they were said; those said after the banner's lines last."""

@@ -3,7 +3,7 @@ character reaching the terminal, wide and combining characters kept in their col
 
 Random names, chat lines and table names (with markup such as ``[/bold]``, control and
 wide characters among them) go through a real table: the waiting room, the chat (log and
-toasts), the players, the events, the round summary and the final scores.
+the foot of the waiting seats), the players, the events, the round summary and the final scores.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.widgets import RichLog
-from textual.widgets._toast import Toast
 
 from diamant_tui.table import ChatRejected, Table, TableSettings
 from diamant_tui.ui import DiamantApp
@@ -108,7 +107,7 @@ async def test_names_chat_and_table_names_are_shown_as_typed(names, chat, table_
         for seat in table.seats[:2]:
             assert_shows(waiting, fitting(seat.name, 17))
 
-        # Chat: in the log and in a toast.
+        # Chat: in the log and at the foot of the waiting seats.
         said = []
         for author, line in zip((other, me), chat):
             if line.strip():
@@ -121,12 +120,11 @@ async def test_names_chat_and_table_names_are_shown_as_typed(names, chat, table_
         log = app.screen.query_one(RichLog)
         for entry in said:
             assert_shows(shown(app, log), f"» {entry.author}: {entry.text}")
-        if said:
-            # What the toast draws (not the composed screen: where a toast lies over
-            # another widget's edge, Textual splits a wide character there into spaces).
-            toasts = "\n".join(toast.render().plain for toast in app.screen.query(Toast))
-            assert_clean(toasts)
-            assert_shows(toasts, f"{said[-1].author}: {said[-1].text}")
+        waiting = shown(app, app.screen.query_one(WaitingPanel))
+        assert_clean(waiting)
+        for entry in said:
+            assert_shows(waiting, f"» {entry.author}: {entry.text}")
+        assert not app._notifications
 
         # The game: the players, and events naming them (everyone exits at once).
         third = table.sit(names[2], "third")

@@ -4,11 +4,14 @@ recap, not in a toast over the game; and a spectator's own old line is not told 
 
 from __future__ import annotations
 
+import pytest
+
+from diamant_tui.engine.view import Decision
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.decision import DecisionPanel
-from ui_helpers import screen_text, until
+from ui_helpers import final_shown, screen_text, until
 
 RULE = "─" * 80
 
@@ -103,3 +106,66 @@ async def test_the_chat_key_over_the_round_summary_closes_it_and_shows_the_box()
         box = app.screen.query_one("#chat-input", SteadyInput)
         assert app.focused is box and box.value == "hi"
         await until(pilot, lambda: "hi" in screen_text(app).splitlines()[-2])
+
+
+def flowing(text: str) -> str:
+    """The screen's words with every run of spaces and line breaks as one space: a
+    sentence wrapped over two lines still reads as one, one covered in part does not."""
+    return " ".join(text.split())
+
+
+async def eight_at_a_table(timer: float | None = None) -> tuple:
+    """A table of eight seats opened by ann, bob beside her, three computer players and
+    three seats free (the table waits): the table and ann's and bob's members."""
+    table = Table(TableSettings(name="den", seats=8, bots=("cards:2",) * 3, pace=0.0, seed=4,
+                                timer=timer), creator="ann")
+    return table, table.sit("ann", "ann"), table.sit("bob", "bob")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_before_the_game_chat_is_read_under_the_seats_and_covers_nothing(lang):
+    """Eight seats at 80x24, ann may start the table: bob's lines are read at the foot of
+    the waiting seats, whole and as typed, and every seat and the line telling ann how to
+    start stay in sight; nothing pops up over them."""
+    table, ann, bob = await eight_at_a_table(timer=30)
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        hint = app.t("waiting.start_hint")
+        await until(pilot, lambda: flowing(hint) in flowing(screen_text(app)))
+        bob.say("hello [b]all[/b], who else is coming?")
+        bob.say("I can wait")
+        await until(pilot, lambda: "» bob: I can wait" in screen_text(app))
+        text = screen_text(app)
+        assert "» bob: hello [b]all[/b], who else is coming?" in text, text
+        assert flowing(hint) in flowing(text), text
+        assert all(name in text for name in ("ann", "bob", "Farid", "Greta", "Hugo")), text
+        assert not app._notifications
+    await table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_at_the_final_scores_chat_leaves_the_rematch_lines_in_sight(lang):
+    """Eight at the table, 80x24, the game over: a line of chat is read under the
+    rematch lines, and how to ask for a rematch, who has asked and the buttons stay
+    readable (a toast stood over them for 4 s)."""
+    table, ann, bob = await eight_at_a_table()
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        ann.start_now()  # computer players take the free seats
+        await until(pilot, lambda: playing(app))
+        while not final_shown(app):
+            for member in (ann, bob):
+                view = table.game.view_for(member.seat) if table.game else None
+                if view is not None and view.decision_due and view.my_decision is None:
+                    member.decide(Decision.LEAVE)
+            await pilot.pause(0.02)
+        t = app.t
+        votes = t("final.votes", votes="ann …, bob …")
+        await until(pilot, lambda: votes in screen_text(app))
+        bob.say("one more? [b]yes[/b]")
+        await until(pilot, lambda: "» bob: one more? [b]yes[/b]" in screen_text(app))
+        text = screen_text(app)
+        assert flowing(t("final.vote_hint")) in flowing(text), text
+        assert votes in text and t("final.rematch") in text and t("final.quit") in text, text
+        assert not app._notifications
+    await table.close()

@@ -46,9 +46,8 @@ from ..widgets.waiting import WaitingPanel, WaitingState
 from .base import DiamantScreen
 from .confirm import ConfirmScreen
 
-CHAT_TOAST_LINES = 3
-"""Chat lines shown at most in one toast, before the game and at its end (the game log
-keeps them all)."""
+CHAT_ASIDE_LINES = 3
+"""Chat lines shown at most at the foot of the waiting seats (the game log keeps them all)."""
 CHAT_RECAP = 3
 """Chat lines said before someone arrives (or comes back) that the feed under the path
 recalls; the log holds them all."""
@@ -501,10 +500,11 @@ class TableScreen(SharedBlank, DiamantScreen):
     def _show_chat(self, chat: tuple[ChatLine, ...], *, arriving: bool = False) -> None:
         """Show the chat lines not seen yet: all in the log; during the game in the feed
         under the path (no toast over the player list), before it and at its end (the
-        feed hidden) in a toast. Lines said before this screen came (``arriving``: a
-        person joining or coming back) are no news: the log keeps them and the feed
-        recalls the last few; nothing pops up over the game for them, nor is a
-        spectator's own line of then told on their note line as just said."""
+        feed hidden) in rows of their own (:meth:`_show_chat_aside`). Lines said before
+        this screen came (``arriving``: a person joining or coming back) are no news:
+        the log keeps them and the feed recalls the last few; nothing pops up over the
+        game for them, nor is a spectator's own line of then told on their note line as
+        just said."""
         # The table sends its last lines each time: show only those not seen yet.
         seen = self._chat_seen
         overlap = next(
@@ -538,11 +538,18 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._story.say(f"» {author}: {text}")
         if in_feed and shown:
             self._show_feed()  # the feed's own rows redrawn, nothing laid out
-        elif shown and not arriving:
-            # One toast for the lines that came together: each toast shown or gone costs
-            # a layout of the whole screen, in every app at the table.
-            self.notify("\n".join(f"{author}: {text}" for author, text in shown[-CHAT_TOAST_LINES:]),
-                        title=self.app.t("chat.title"), timeout=4, markup=False)
+        elif shown:
+            self._show_chat_aside()
+
+    def _show_chat_aside(self) -> None:
+        """Before the game and at its end (no feed on screen), the newest chat lines in
+        rows kept for them: at the foot of the waiting seats, under the final scores'
+        votes. A toast stood over the line telling how to start or ask for a rematch, and
+        each one cost a layout of the whole screen coming and going."""
+        if self._part == "final" and self._final is not None:
+            self._final.show_chat(next(iter(self._story.chat(1)), ""))
+        elif self._part == "waiting":
+            self._before_game[0].chat = self._story.chat(CHAT_ASIDE_LINES)
 
     def _to_top(self) -> None:
         """Close whatever is shown over this screen (rules, summary, a question)."""

@@ -11,6 +11,7 @@ from textual.widgets import Button, Input, Label
 
 from ...engine.view import PlayerView
 from ...table import Member, TableUpdate
+from ..literal import literal
 from ..veils import veil
 from .blank_containers import SharedBlank
 from .one_layout import SizedInOneLayout
@@ -127,6 +128,15 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             height: 1;
             color: $text-muted;
         }
+        #final-chat {
+            /* The newest line of chat, on a line of its own under the votes: a toast
+               stood over the rematch lines for its seconds. */
+            width: 100%;
+            height: 1;
+            color: $text-muted;
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
+        }
     }
     """
 
@@ -136,6 +146,8 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
         """The game's last view, whose scores are shown."""
         self.member = member
         self._votes: TableUpdate | None = None
+        self._chat = ""
+        """The chat line shown under the votes (:meth:`show_chat`)."""
         self._built = False
         self._shown = False
         veil(self)  # shown by show(); what it composes is veiled as it is composed
@@ -153,6 +165,7 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             yield _Scores(id="final-scores")
             yield _Line(Content(""), id="final-note")
             yield _Line(Content(""), id="final-votes")
+            yield _Line(Content(""), id="final-chat")
             with _Buttons(classes="dialog-buttons"):
                 if self.may_vote:
                     yield _Button(Content(t("final.rematch")), id="rematch", compact=True)
@@ -208,12 +221,21 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             # handled: the focused look then came a frame after the scores.
             self.screen.set_focus(self.query_one("#rematch" if self.may_vote else "#quit", Button))
         self.show_votes(self._votes)
+        self.show_chat(self._chat)
 
     def hide(self) -> None:
         """Take the scores off the screen (a new game has begun)."""
         self._shown = False
         veil(self)
         self._votes = None
+        self.show_chat("")
+
+    def show_chat(self, line: str) -> None:
+        """Show ``line``, the newest line of chat (as typed, never markup), under the votes."""
+        self._chat = line
+        if self._built:
+            # A fixed-size line: new words need no new layout.
+            self.query_one("#final-chat", Label).update(literal(line), layout=False)
 
     def show_votes(self, update: TableUpdate | None) -> None:
         """Say who has asked for a rematch, from the table's latest ``update``."""

@@ -40,9 +40,13 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
     It fills the column (``1fr``), whatever it says: a seat taken or left redraws its
     words and lays nothing out (each was a layout of the whole screen for every seat
     waiting at the table). Hidden as the game begins, it asks for that layout at once,
-    in the frame that shows the game (:mod:`.direct_repaint`), not a frame later."""
+    in the frame that shows the game (:mod:`.direct_repaint`), not a frame later.
 
-    COMPONENT_CLASSES = {"waiting--title", "waiting--me", "waiting--free", "waiting--hint"}
+    The newest chat lines are read at its foot, in the rows its words leave free (a
+    toast stood over the seats and the line telling the creator how to start)."""
+
+    COMPONENT_CLASSES = {"waiting--title", "waiting--me", "waiting--free", "waiting--hint",
+                         "waiting--chat"}
 
     DEFAULT_CSS = """
     WaitingPanel {
@@ -52,10 +56,13 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         & > .waiting--me { text-style: bold; }
         & > .waiting--free { color: $text-muted; text-style: italic; }
         & > .waiting--hint { text-style: bold; color: $success; }
+        & > .waiting--chat { color: $text-muted; }
     }
     """
 
     state: reactive[WaitingState | None] = reactive(None)
+    chat: reactive[tuple[str, ...]] = reactive(())
+    """The newest chat lines (``» ann: hello``), oldest first; those that fit are shown."""
 
     def render(self) -> Text:
         t = self.app.t
@@ -82,7 +89,28 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
             lines.append(Text(t("waiting.free", count=state.free)))
         if state.hint:
             lines.append(Text(state.hint, style=style("waiting--hint")))
-        return Text("\n").join(lines)
+        return self._with_chat(Text("\n").join(lines))
+
+    def _with_chat(self, body: Text) -> Text:
+        """``body`` with the newest chat lines that fit whole under it (a blank row
+        between), at the panel's foot; a long line goes on over the next rows."""
+        width, height = self.content_size
+        if not self.chat or width <= 0:
+            return body
+        console = self.app.console
+        used = len(body.wrap(console, width))
+        room = height - used - 1
+        style = self.get_component_rich_style("waiting--chat")
+        rows: list[Text] = []
+        for line in reversed(self.chat):
+            wrapped = list(Text(printable(line), style=style).wrap(console, width))
+            if len(rows) + len(wrapped) > room:
+                break
+            rows[:0] = wrapped
+        if not rows:
+            return body
+        gap = Text("\n" * (height - used - len(rows) + 1))  # from the body's last row
+        return Text.assemble(body, gap, Text("\n").join(rows))
 
     def _seat_line(self, seat: SeatInfo, me: int | None, width: int) -> Text:
         t = self.app.t
