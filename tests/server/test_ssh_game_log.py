@@ -18,9 +18,8 @@ def log_lines(server: GameServer, name: str) -> list[str]:
     log's widget is made only once opened; until then the screen keeps its lines)."""
     (session,) = [s for s in server.sessions if s.identity.name == name]
     kept = session.app.screen._log
-    if kept.widget is None:
-        return list(kept._lines)
-    return [strip.text for strip in kept.widget.lines]
+    shown = [] if kept.widget is None else [strip.text for strip in kept.widget.lines]
+    return shown + kept.waiting()
 
 
 async def test_who_fills_the_last_seat_reads_the_first_round_begin_once(server, players,

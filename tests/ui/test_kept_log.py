@@ -7,12 +7,12 @@ from contextlib import asynccontextmanager
 from textual.widgets import RichLog
 
 from diamant_tui.ui import DiamantApp
-from ui_helpers import FixedTable, mid_round, screen_text, settled
+from ui_helpers import FixedTable, T, mid_round, screen_text, settled
 
 
 def log_words(app) -> list[str]:
     """The log's lines so far, as the screen has written them."""
-    return list(app.screen._log._lines)
+    return app.screen._log.waiting()
 
 
 @asynccontextmanager
@@ -56,3 +56,32 @@ async def test_a_terminal_widened_shows_the_log_with_the_game_so_far():
         (log,) = app.screen.query(RichLog)
         assert log.region.width == 40 and log.region.x == 80
         assert written[-1][:30] in " ".join(screen_text(app).split())
+
+
+async def test_lines_written_while_the_log_is_closed_fit_its_width_when_opened_again():
+    """At 80x24, the log opened and closed again: the lines of the cards turned while it
+    was closed read at the log's own width when it is opened again, not cut into pieces
+    of 20 columns (a hidden RichLog has no width and wraps at its least)."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("g")
+        await settled(pilot)
+        (log,) = app.screen.query(RichLog)
+        width = log.scrollable_content_region.width
+        assert width > 40
+        await pilot.press("g")
+        await settled(pilot)
+        assert not log.display
+        table.decide(Ana="continue")  # the turn's choices, then a card: long lines
+        table.reveal(T(15))
+        await settled(pilot)
+        await pilot.press("g")
+        await settled(pilot)
+        rows = [strip.text.rstrip() for strip in log.lines]
+        # Each line wraps only where the log's width ends, never at 20 columns.
+        assert "Continue: Ana, Dmytro · Exit: Chiara" in rows, rows
+        (treasure,) = [row for row in rows if row.startswith("Treasure 15")]
+        assert len(treasure) > 40, rows
+        assert max(len(row) for row in rows) <= width

@@ -329,6 +329,22 @@ async def test_g_opens_and_closes_the_whole_game_log(size):
         assert ("Round 1 ends in disaster" in screen_text(app)) == (size == LARGE)
 
 
+
+async def test_the_log_opened_again_reads_the_steps_taken_while_closed_at_its_width():
+    """At 80x24, the log opened, closed, and opened again after steps forward: their lines
+    wrap at the log's width, not at 20 columns (a hidden log has no width)."""
+    app = replay_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await press(pilot, "g")
+        await press(pilot, "g")
+        await press(pilot, "2", "right")
+        await press(pilot, "g")
+        log = app.screen.query_one("#log")
+        rows = [strip.text.rstrip() for strip in log.lines]
+        assert "Round 1 ends in disaster (snakes)." in rows, rows
+        assert "Round 2 begins: everyone enters the cave." in rows, rows
+
 # -- any step of any record ---------------------------------------------------------------------
 
 KEYS = st.sampled_from(["right", "left", "1", "2", "3", "4", "5", "home", "end", "g", "space"])

@@ -29,7 +29,7 @@ from ..messages import LeaveReplay
 from ..widgets.cave_path import CavePath
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.event_banner import SHOWN, EventBanner
-from ..widgets.game_log import GameLog
+from ..widgets.game_log import KeptLog
 from ..widgets.players import PlayerList, PlayersState
 from ..widgets.key_bar import KeyBar
 from ..widgets.replay_header import HeaderState, ReplayHeader
@@ -84,6 +84,9 @@ class ReplayScreen(DiamantScreen):
         """The line for each event of the whole game (None: no line of its own)."""
         self._logged = 0
         """How many events of the game the log has been given."""
+        self._log = KeptLog()
+        """The game log: its lines wait while it is hidden (80 columns, closed), so that
+        they wrap at its width once it is opened, not at 20 columns."""
 
     # -- layout ------------------------------------------------------------------
 
@@ -102,8 +105,9 @@ class ReplayScreen(DiamantScreen):
                     yield PlayerList(id="players")
                     yield DeckInfo(id="deck")
                 yield EventBanner(id="banner")
-            yield _unfocusable(
-                GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20))
+            # A new log for each composition (a new language writes the game again).
+            self._log = KeptLog()
+            yield _unfocusable(self._log.make())
         yield ReplayProgress(id="replay-progress")
         yield KeyBar()
 
@@ -171,7 +175,7 @@ class ReplayScreen(DiamantScreen):
         round_lines = [line for line in self._lines[start:end] if line]
         kept = len(round_lines) - min(SHOWN, shown)
         self.query_one(CavePath).feed = tuple(round_lines[:kept])
-        log = self.query_one(GameLog)
+        log = self._log
         if end < self._logged:
             log.clear()  # back: the log is written again up to this step
             self._logged = 0

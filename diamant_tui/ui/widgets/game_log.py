@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.widgets import RichLog
 
 
@@ -18,18 +19,30 @@ class GameLog(RichLog):
     }
     """
 
+    def __init__(self, kept: KeptLog) -> None:
+        super().__init__(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        self._kept = kept
+
     def on_mount(self) -> None:
         self.border_title = self.app.t("log.title")
         self.border_subtitle = self.app.t("log.close")
 
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        if event.size.width:
+            self._kept.flush()  # shown (again): the lines written meanwhile, at its width
+
 
 class KeptLog:
-    """The lines of a game log, kept as text until the log is first shown.
+    """The lines of a game log, kept as text while the log is not on screen.
 
     At 80 columns the log is hidden until ``g`` opens it, which most people never do: a
     widget made for it all the same (a scrolling RichLog, with its scroll bars and
     caches) was a tenth of what a seat's app holds. The screen writes here; the widget is
-    made, with every line written so far, only when the screen asks for it (:meth:`make`).
+    made only when the screen asks for it (:meth:`make`), and given the lines once it has
+    a width. Lines written while it is hidden again wait here too, until it is shown: a
+    hidden RichLog has no width, and wraps what it is given at its least (20 columns), so
+    the log read in pieces once opened again.
     """
 
     def __init__(self) -> None:
@@ -39,27 +52,34 @@ class KeptLog:
 
     def write(self, line: str) -> None:
         """Add a line at the end of the log."""
-        if self.widget is None:
+        widget = self.widget
+        if widget is None or self._lines or not widget.size.width:
             self._lines.append(line)
         else:
-            self.widget.write(line)
+            widget.write(line)
+
+    def flush(self) -> None:
+        """Give the widget the lines it has not had yet, if it has a width to wrap them at
+        (it is on screen)."""
+        widget = self.widget
+        if widget is not None and self._lines and widget.size.width:
+            lines, self._lines = self._lines, []
+            for line in lines:
+                widget.write(line)
 
     def clear(self) -> None:
         """Empty the log (a new game begins)."""
-        if self.widget is None:
-            self._lines.clear()
-        else:
+        self._lines.clear()
+        if self.widget is not None:
             self.widget.clear()
 
+    def waiting(self) -> list[str]:
+        """The lines not given to the widget yet (all of them, before it is made)."""
+        return list(self._lines)
+
     def make(self) -> GameLog:
-        """The log's widget (made once), holding every line written so far; from then on
-        the lines go to it alone."""
+        """The log's widget (made once); it takes the lines written so far, and those
+        written from then on, whenever it is on screen (:meth:`flush`)."""
         if self.widget is None:
-            # Written before it is laid out, as the screen always did: the RichLog keeps
-            # them until it knows its width.
-            self.widget = GameLog(id="log", wrap=True, markup=False, auto_scroll=True,
-                                  min_width=20)
-            for line in self._lines:
-                self.widget.write(line)
-            self._lines = []
+            self.widget = GameLog(self)
         return self.widget
