@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import re
 
+from diamant_tui.table import CHAT_MAX_CHARS
+
 TURN = re.compile(r"Round \d/5 · card \d+")
 
 
@@ -12,6 +14,17 @@ def field(text: str, label: str) -> str:
     """What the text box after ``label`` holds on the screen."""
     line = next(line for line in text.splitlines() if label in line)
     return line.split(label, 1)[1].split()[0]
+
+
+async def two_at_cave(server, players, make_key):
+    """ann and bob at table ``cave`` (three seats, one a computer player's), their first
+    turn on both screens."""
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play cave --seats 3 --bots 1")
+    await bob.connect(server.port, key=make_key(), command="play cave")
+    for person in (ann, bob):
+        await person.wait_for("Your turn")
+    return ann, bob
 
 
 async def test_editing_keys_typed_with_letters_act_in_their_place(server, players, make_key):
@@ -38,11 +51,7 @@ async def test_a_chat_line_typed_quickly_with_corrections_goes_out_as_typed(
         server, players, make_key):
     """A chat line typed with a slip mended at once (Backspace, the arrows) reaches the
     others as the person meant it, though its keys came in one packet."""
-    ann, bob = players("ann"), players("bob")
-    await ann.connect(server.port, key=make_key(), command="play cave --seats 3 --bots 1")
-    await bob.connect(server.port, key=make_key(), command="play cave")
-    for person in (ann, bob):
-        await person.wait_for("Your turn")
+    ann, bob = await two_at_cave(server, players, make_key)
     ann.press("t")
     await ann.wait_for("Say something")
     ann.send(b"hellp\x7fo wrld\x1b[D\x1b[D\x1b[Do\r")
@@ -54,11 +63,7 @@ async def test_letters_typed_with_the_chat_key_go_into_the_box_never_to_the_game
     """``t`` and a line typed at once (one packet): the letters go into the chat box,
     and none acts on the game: the ``l`` of "hello" does not choose Exit during a turn,
     and the ``q`` of "quit" does not leave the table at the final scores."""
-    ann, bob = players("ann"), players("bob")
-    await ann.connect(server.port, key=make_key(), command="play cave --seats 3 --bots 1")
-    await bob.connect(server.port, key=make_key(), command="play cave")
-    for person in (ann, bob):
-        await person.wait_for("Your turn")
+    ann, bob = await two_at_cave(server, players, make_key)
     table = server.lobby.get("cave")
     seat = next(s.seat for s in table.seats if s.name == "ann")
     ann.send(b"thello \x1b[D\r")
@@ -86,13 +91,7 @@ async def test_a_whole_chat_line_typed_in_one_go_reaches_the_table(server, playe
     all at once: ``t``, the line and Enter in one write reach the table whole, for a line
     of 150 characters and one of the longest a chat line may be. No key of it is dropped
     as a flood (before, the keys past the first 100 were, silently)."""
-    from diamant_tui.table import CHAT_MAX_CHARS
-
-    ann, bob = players("ann"), players("bob")
-    await ann.connect(server.port, key=make_key(), command="play cave --seats 3 --bots 1")
-    await bob.connect(server.port, key=make_key(), command="play cave")
-    for person in (ann, bob):
-        await person.wait_for("Your turn")
+    ann, bob = await two_at_cave(server, players, make_key)
     table = server.lobby.get("cave")
     said = {person.name: "".join(f"{n:03d}{person.name}," for n in range(40))[:length]
             for person, length in ((ann, 150), (bob, CHAT_MAX_CHARS))}
