@@ -11,8 +11,18 @@ mounted) and at every join, for every seat.
 
 Here a layout takes the mark down once it has made the map, which is then as the mark
 would have had it made: the same arrangement of the same widgets, at the same size. Any
-widget mounted later marks it again. ``reflow`` and ``_full_map_invalidated`` are
-private: this relies on the pinned minor version of Textual.
+widget mounted later marks it again.
+
+A layout finds what to draw again by comparing its map with the one before it. The map
+may be arranged again between two layouts, though: a widget asks to be drawn before the
+layout its change of size asks for (the chat box given its line, at the frame that also
+redrew the key bar), the mark goes up, and the next question of where a widget lies makes
+the map anew, with the box's line in it. The layout that followed then found the box
+where the map already had it, and neither drew its line nor told it its new size: the box
+was open, focused and blank on the terminal, and what the person typed went on unseen. So
+a layout compares its map with the last layout's, never with one arranged in between,
+which placed widgets but drew nothing. ``reflow``, ``_full_map`` and
+``_full_map_invalidated`` are private: this relies on the pinned minor version of Textual.
 """
 
 from __future__ import annotations
@@ -25,9 +35,14 @@ _reflow = Compositor.reflow
 
 
 def _reflow_once(self: Compositor, parent: Widget, size: Size) -> ReflowResult:
+    laid_out = self.__dict__.get("_laid_out_map")
+    if laid_out is not None:
+        # Compared with what the last layout drew, not with a map arranged since.
+        self._full_map = laid_out
     result = _reflow(self, parent, size)
     # The full map was just arranged, from the same root at the same size.
     self._full_map_invalidated = False
+    self._laid_out_map = self._full_map
     return result
 
 

@@ -5,13 +5,14 @@ recap, not in a toast over the game; and a spectator's own old line is not told 
 from __future__ import annotations
 
 import pytest
+from textual.widget import Widget
 
 from diamant_tui.engine.view import Decision
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.decision import DecisionPanel
-from ui_helpers import final_shown, screen_text, until
+from ui_helpers import FixedTable, FrameCounter, final_shown, mid_round, screen_text, settled, until
 
 RULE = "─" * 80
 
@@ -169,3 +170,32 @@ async def test_at_the_final_scores_chat_leaves_the_rematch_lines_in_sight(lang):
         assert votes in text and t("final.rematch") in text and t("final.quit") in text, text
         assert not app._notifications
     await table.close()
+
+
+async def test_the_chat_box_is_drawn_when_the_screen_is_arranged_before_its_layout():
+    """The box opened, then asked to be drawn and the screen's widgets arranged again
+    before the layout its new line asks for (as a frame of the key bar and a notice
+    placed at once did, on a busy server): the layout still tells the box its size and
+    draws its line. Before, it found the box where the map arranged in between had put
+    it, and the box stayed blank on the terminal, open and focused, what was typed in it
+    unseen."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        frames = FrameCounter(app)
+        screen = app.screen
+        chat = screen._chat
+        screen.action_chat()
+        # A frame ahead of the layout (the key bar drawn at once), the box's new height
+        # on its way up (its containers' arrangements dropped, as the layout's message
+        # does), then a question of where something lies: the map is arranged again.
+        screen._compositor.update_widgets({chat})
+        for container in chat.ancestors:
+            if isinstance(container, Widget):
+                container._clear_arrangement_cache()
+        assert screen._compositor.full_map[chat].region.height == 1
+        await settled(pilot)
+        assert chat.size.height == 1
+        # (Its first letter under the cursor is written apart.)
+        assert any("ay something and press Enter" in frame for frame in frames.sent), frames.sent
