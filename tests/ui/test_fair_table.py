@@ -14,8 +14,8 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision
-from ui_helpers import (final_shown, FixedTable, T, after_disaster, mid_round, screen_text,
-                        settled, summary_shown, until, whole_game)
+from ui_helpers import (final_shown, FixedTable, T, mid_round, screen_text, settled, until,
+                        whole_game, round_summary_up)
 
 
 def quick(**kw) -> TableSettings:
@@ -48,12 +48,8 @@ async def test_a_rematch_that_starts_while_the_final_scores_are_built_breaks_not
 async def test_the_enter_that_closes_the_round_summary_never_decides_the_next_round():
     """The first decision of a round needs a key pressed after its first card is shown:
     an Enter meant for the round summary, arriving as the next round begins, does nothing."""
-    table = FixedTable()
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        after_disaster(table)
-        await until(pilot, lambda: summary_shown(app))
+    async with round_summary_up() as (table, pilot):
+        app = pilot.app
         meant_for_the_summary = events.Key("enter", None)  # typed now...
         table.publish(table.game.start_next_round())
         table.reveal(T(5))  # ...and read once the next round's first card is out

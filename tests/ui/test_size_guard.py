@@ -7,7 +7,8 @@ from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.screens.setup import SetupScreen
 from diamant_tui.ui.screens.table import TableScreen
-from ui_helpers import final_shown, FixedTable, after_disaster, screen_text, summary_shown, table_shown, until, whole_game
+from ui_helpers import (final_shown, FixedTable, after_disaster, screen_text, summary_shown,
+                        table_shown, until, whole_game, round_summary_up)
 
 ENLARGE = "Please enlarge your terminal to at least 80×24."
 GOES_ON = "The game goes on meanwhile."
@@ -50,12 +51,8 @@ async def test_a_waiting_table_says_the_game_goes_on_once_it_begins():
 async def test_a_round_summary_waits_for_a_larger_terminal():
     """Over a game in progress the summary's overlay says the game goes on; Enter does not
     close the summary unseen, and does once the terminal is large again."""
-    table = FixedTable()
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        after_disaster(table)
-        await until(pilot, lambda: summary_shown(app))
+    async with round_summary_up() as (table, pilot):
+        app = pilot.app
         await pilot.resize_terminal(80, 20)
         await pilot.pause()
         text = screen_text(app)

@@ -94,14 +94,10 @@ async def test_the_chat_key_over_the_round_summary_closes_it_and_shows_the_box()
     """``t`` while the round's summary is up: the summary closes, as Enter would, and the
     box opens where its line shows, focused (a line was typed blind under the summary)."""
     from diamant_tui.ui.widgets.steady_input import SteadyInput
-    from ui_helpers import FixedTable, after_disaster, summary_shown
+    from ui_helpers import round_summary_up, summary_shown
 
-    table = FixedTable()
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        after_disaster(table)
-        await until(pilot, lambda: summary_shown(app))
+    async with round_summary_up() as (table, pilot):
+        app = pilot.app
         await pilot.press("t", "h", "i")
         await until(pilot, lambda: not summary_shown(app))
         box = app.screen.query_one("#chat-input", SteadyInput)

@@ -27,9 +27,9 @@ from diamant_tui.ui.widgets.event_banner import EventBanner
 from diamant_tui.ui.widgets.key_bar import KeyBar, KeyGroup, KeyHint
 from diamant_tui.ui.widgets.players import PlayerList
 from diamant_tui.engine.view import Decision
-from ui_helpers import (FixedTable, FrameCounter, H, T, after_disaster, final_shown, mid_round,
-                        screen_segments, whole_game,
-                        screen_text, settled, summary_shown, table_shown, until)
+from ui_helpers import (FixedTable, FrameCounter, H, T, final_shown, mid_round,
+                        screen_segments, whole_game, screen_text, settled, summary_shown,
+                        table_shown, until, round_summary_up)
 
 HINT = "Press s to start now: computer players take the free seats."
 
@@ -287,12 +287,8 @@ async def test_key_hints_in_brackets_and_names_like_markup_are_shown_as_typed():
 
 async def test_a_spectators_round_summary_closes_when_the_next_round_begins():
     """A spectator has no choice to make: the summary gives way when the next round begins."""
-    table = FixedTable()
-    app = DiamantApp(lang="en", member=table.member(None))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        after_disaster(table)
-        await until(pilot, lambda: summary_shown(app))
+    async with round_summary_up(None) as (table, pilot):
+        app = pilot.app
         table.reveal(T(5))  # round 2 begins
         # (A spectator's screen takes table updates a moment after the players' screens.)
         await until(pilot, lambda: table_shown(app) and "Round 2/5" in screen_text(app))

@@ -31,8 +31,8 @@ from ui_helpers import (
     H,
     FixedTable,
     T,
-    after_disaster,
     mid_round,
+    round_summary_up,
     screen_text,
     summary_shown,
     table_shown,
@@ -241,11 +241,8 @@ async def test_the_round_summary_counts_relic_points_apart_from_rubies():
 async def test_the_deck_panel_warns_of_nothing_once_the_game_is_over():
     """After the last round (and between rounds) no card can follow: no "!" marks and no
     disaster chance, even with the chance switched on."""
-    table = FixedTable()
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        after_disaster(table)
-        await until(pilot, lambda: summary_shown(app))
+    async with round_summary_up() as (table, pilot):
+        app = pilot.app
         await pilot.press("enter")
         await until(pilot, lambda: table_shown(app))
         await pilot.press("p")

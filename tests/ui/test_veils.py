@@ -9,8 +9,8 @@ from contextlib import asynccontextmanager
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.round_summary import RoundSummary, SummaryBox
-from ui_helpers import (FixedTable, FrameCounter, after_disaster, final_shown, mid_round,
-                        screen_text, settled, summary_shown, until, whole_game)
+from ui_helpers import (FixedTable, FrameCounter, final_shown, mid_round, screen_text, settled,
+                        until, whole_game, round_summary_up)
 
 SIZES = [(80, 30), (100, 40), (80, 24), (90, 26)]
 """Taller, then wider and taller, then back, then a little of both."""
@@ -85,11 +85,8 @@ async def test_a_summary_shown_or_hidden_under_another_screen_is_right_when_it_c
 async def test_the_round_summary_covers_the_table_as_the_terminal_grows_taller():
     """Its height is set from the terminal's (all but the footer's line): a terminal
     grown only taller changed nothing of its own size, and the table showed under it."""
-    table = FixedTable()
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        after_disaster(table)
-        await until(pilot, lambda: summary_shown(app))
+    async with round_summary_up() as (table, pilot):
+        app = pilot.app
         for size in SIZES:
             await pilot.resize_terminal(*size)
             await settled(pilot)

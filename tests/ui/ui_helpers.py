@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from contextlib import asynccontextmanager
 from typing import Callable
 
 from rich.console import Console
@@ -61,6 +62,22 @@ def summary_shown(app) -> bool:
     screen = app.screen
     return isinstance(screen, TableScreen) and screen.query_one(RoundSummary).shown
 
+
+
+@asynccontextmanager
+async def round_summary_up(seat: int | None = 0):
+    """A person's app at 80x24 (a spectator's, with ``seat`` None) at a :class:`FixedTable`
+    whose first round has just ended in disaster (:func:`after_disaster`), the round's
+    summary on show: the table and the app's pilot."""
+    from diamant_tui.ui import DiamantApp
+
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        after_disaster(table)
+        await until(pilot, lambda: summary_shown(app))
+        yield table, pilot
 
 def final_shown(app) -> bool:
     """Whether the table screen is showing the final scores."""
@@ -307,7 +324,7 @@ class FrameCounter:
         self.sent.clear()
 
 
-__all__ = ["FixedMember", "FixedTable", "FrameCounter", "cell_looks", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round",
+__all__ = ["FixedMember", "FixedTable", "FrameCounter", "cell_looks", "H", "NAMES", "Relic", "T", "after_disaster", "mid_round", "round_summary_up",
            "screen_segments", "screen_text", "settled", "summary_shown", "table_shown", "until",
            "whole_game"]
 
