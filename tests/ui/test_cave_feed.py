@@ -140,3 +140,19 @@ async def test_the_path_is_drawn_line_by_line_as_textual_draws_its_text(lang, si
                 expected = cell_looks(textual[y]) if y < len(textual) else []
                 drawn = cell_looks(path.render_line(y))
                 assert drawn == expected or not expected and {c for c, _ in drawn} <= {" "}, y
+
+
+async def test_whoever_arrives_before_the_first_card_reads_it_as_the_others_do():
+    """A screen that starts listening between a round's start and its first card (the
+    last to sit down, as the game begins) is told the round's start, then gets the card:
+    its banner and feed then read as everyone's, who got both together (the start and the
+    card in the banner, nothing under the path), not the start under the path."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        table.reveal(T(9))
+        await settled(pilot)
+        banner = app.screen.query_one(EventBanner)
+        assert app.screen.query_one(CavePath).feed == ()
+        assert len(banner._shown) == 2 and banner._shown[0].startswith("Round 1 begins")

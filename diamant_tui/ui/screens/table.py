@@ -429,7 +429,10 @@ class TableScreen(SharedBlank, DiamantScreen):
         for line in lines:
             self._log.write(line)
         self._story.begin(lines)
-        self._show_banner(lines, turn_open=False,
+        # Before the round's first card (the last to sit down, as the game begins) the
+        # turn is open: the card's lines join the round's start in the banner, as all the
+        # others read them together, rather than pushing the start under the path.
+        self._show_banner(lines, turn_open=not view.path,
                           disaster=any(isinstance(event, Disaster) for event in earlier))
 
     def _show_events(self, view: PlayerView | None, update: TableUpdate) -> None:
