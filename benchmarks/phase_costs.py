@@ -128,9 +128,11 @@ def instrument(meter: Meter) -> None:
     """Hook the meter into the table's sending, the apps' frames and the layouts."""
     send = Updates._send
 
-    def sent(self, member, callback, events, shared):
+    # Whatever else the table passes along (a first update's round so far) goes on as
+    # it came: the meter counts the events of the update itself.
+    def sent(self, member, callback, events, shared, **more):
         meter.update_sent(shared, events)
-        return send(self, member, callback, events, shared)
+        return send(self, member, callback, events, shared, **more)
 
     Updates._send = sent  # type: ignore[method-assign]
     display = App._display
