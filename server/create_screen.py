@@ -68,7 +68,7 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
                 yield Label(t("create.seats"))
                 yield self._select("seats", [(str(n), n) for n in SEATS], DEFAULT_SEATS)
                 yield Label(t("setup.opponents"))
-                yield self._select("bots", [(str(n), n) for n in range(0, max(SEATS))], DEFAULT_BOTS)
+                yield self._select("bots", self._bot_choices(DEFAULT_SEATS), DEFAULT_BOTS)
                 yield Label(t("create.strength"))
                 yield self._select("level", strengths, levels()[default_level()])
                 yield Label(t("setup.timer"))
@@ -83,6 +83,21 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
     @staticmethod
     def _select(name: str, options: list, value: object) -> Select:
         return Select(options, value=value, allow_blank=False, id=name, compact=True)
+
+    @staticmethod
+    def _bot_choices(seats: int) -> list[tuple[str, int]]:
+        """The numbers of computer players a table of ``seats`` can take: it keeps at
+        least one seat for a person."""
+        return [(str(n), n) for n in range(seats)]
+
+    def _fit_bots_to_seats(self) -> None:
+        """Offer only the computer players the seats chosen leave room for, keeping
+        the number chosen where it still fits, else the most that do."""
+        seats = int(self._value("seats"))  # type: ignore[arg-type]
+        bots = self.query_one("#bots", Select)
+        chosen = int(bots.value)  # type: ignore[arg-type]
+        bots.set_options(self._bot_choices(seats))
+        bots.value = min(chosen, seats - 1)
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
@@ -107,6 +122,9 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
+        # A change can arrive after the dialog has gone (keys typed fast).
+        if event.select.id == "seats" and self.query("#bots"):
+            self._fit_bots_to_seats()
         self._recheck()
 
     def _recheck(self) -> None:
@@ -125,12 +143,10 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
 
     def _problem(self) -> str | None:
         """What keeps the table from opening with the fields as they are, if anything."""
-        seats = int(self._value("seats"))  # type: ignore[arg-type]
-        bots = int(self._value("bots"))  # type: ignore[arg-type]
+        # The computer players offered always leave a seat for a person (see
+        # _fit_bots_to_seats): only the name can be wrong.
         try:
             check_table_name(self._table_name())
-            if bots >= seats:
-                raise LobbyError("create.no_seat_left", bots=bots, seats=seats)
         except LobbyError as exc:
             return exc.text(self.app.t)  # type: ignore[attr-defined]
         return None

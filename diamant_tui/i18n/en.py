@@ -270,7 +270,6 @@ CATALOGUE: dict[str, str] = {
     "create.strength": "Their strength",
     "create.open": "Open the table ⏎",
     "create.cancel": "Cancel (Esc)",
-    "create.no_seat_left": "{bots} computer players leave no seat for you at {seats} seats.",
     "server.no_seat_for_code": "No seat is waiting for the code {code}.",
     "server.back_to_held_seat": "You still have a seat at table {table}, its game going on: you are back in it. To play at {asked}, leave it first (q).",
     "server.replaced": "You connected again from elsewhere; this connection is closed.",

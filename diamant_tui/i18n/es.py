@@ -263,7 +263,6 @@ CATALOGUE: dict[str, str] = {
     "create.strength": "Su nivel",
     "create.open": "Abrir la mesa ⏎",
     "create.cancel": "Cancelar (Esc)",
-    "create.no_seat_left": "Con {bots} rivales de la computadora en {seats} asientos no queda sitio para ti.",
     "server.no_seat_for_code": "Ningún asiento espera el código {code}.",
     "server.back_to_held_seat": "Sigues teniendo un asiento en la mesa {table}, cuya partida continúa: has vuelto a él. Para jugar en {asked}, déjala antes (q).",
     "server.replaced": "Te has vuelto a conectar desde otro sitio; esta conexión se cierra.",

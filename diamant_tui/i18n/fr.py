@@ -266,7 +266,6 @@ CATALOGUE: dict[str, str] = {
     "create.strength": "Leur niveau",
     "create.open": "Ouvrir la table ⏎",
     "create.cancel": "Annuler (Échap)",
-    "create.no_seat_left": "Avec {bots} joueurs ordinateur sur {seats} places, il n'en reste aucune pour vous.",
     "server.no_seat_for_code": "Aucune place n'attend le code {code}.",
     "server.back_to_held_seat": "Vous avez toujours une place à la table {table}, dont la partie continue : vous y revoilà. Pour jouer à {asked}, quittez-la d'abord (q).",
     "server.replaced": "Vous vous êtes reconnecté ailleurs ; cette connexion est fermée.",

@@ -263,7 +263,6 @@ CATALOGUE: dict[str, str] = {
     "create.strength": "Їхній рівень",
     "create.open": "Відкрити стіл ⏎",
     "create.cancel": "Скасувати (Esc)",
-    "create.no_seat_left": "{bots} комп'ютерних гравців на {seats} місць не лишають місця для вас.",
     "server.no_seat_for_code": "Жодне місце не чекає на код {code}.",
     "server.back_to_held_seat": "У вас і далі є місце за столом {table}, де гра триває: ви знову за ним. Щоб грати за столом {asked}, спершу вийдіть із нього (q).",
     "server.replaced": "Ви під'єдналися знову з іншого місця; це з'єднання закрито.",

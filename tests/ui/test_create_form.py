@@ -38,3 +38,37 @@ async def test_an_open_drop_down_leaves_its_label_in_sight(lang):
             await pilot.press("escape")
             await settled(pilot)
             assert not select.expanded, name
+
+
+def _offered(select: Select) -> list[object]:
+    """The values a drop-down offers."""
+    return [value for _, value in select._options]
+
+
+async def test_the_computer_players_offered_always_leave_a_seat_for_a_person():
+    """The computers offered follow the seats chosen: at 3 seats 0 to 2, and a number
+    chosen that no longer fits falls to the most that do; more seats offer more again,
+    and the table opens with what the form shows."""
+    app = DiamantApp(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        answers = []
+        app.push_screen(CreateTableScreen(pace=0.1, free_name="cave-1"), answers.append)
+        await settled(pilot)
+        screen = app.screen
+        seats, bots = screen.query_one("#seats", Select), screen.query_one("#bots", Select)
+        assert _offered(bots) == list(range(seats.value))
+        seats.value = 8
+        await settled(pilot)
+        assert _offered(bots) == list(range(8))
+        bots.value = 6
+        seats.value = 3
+        await settled(pilot)
+        assert _offered(bots) == [0, 1, 2]
+        assert bots.value == 2
+        seats.value = 5
+        await settled(pilot)
+        assert _offered(bots) == [0, 1, 2, 3, 4] and bots.value == 2
+        screen.query_one("#create").press()
+        await settled(pilot)
+        assert len(answers) == 1
+        assert answers[0].seats == 5 and len(answers[0].bots) == 2
