@@ -493,6 +493,30 @@ async def test_only_the_creator_starts_early_and_never_a_spectator():
     await table.close()
 
 
+async def test_when_the_opener_leaves_before_the_game_the_first_person_seated_may_start():
+    """Whoever opened a table may start it early; once they have left it before the
+    game, the first person in the seats may (else those left would wait for every seat
+    to be taken, which nothing told them); the opener back, the right is theirs again."""
+    table = Table(settings(seats=5, bots=()), creator="k1")
+    ann = table.sit("ann", "k1")
+    bob, cy = table.sit("bob", "k2"), table.sit("cy", "k3")
+    bob_rec, cy_rec = Recorder(), Recorder()
+    bob.subscribe(bob_rec)
+    cy.subscribe(cy_rec)
+    assert not bob_rec.last.may_start and cy_rec.last.starter == ann.seat
+    ann.leave()
+    assert bob_rec.last.may_start and not cy_rec.last.may_start
+    assert cy_rec.last.starter == bob.seat and cy_rec.last.creator is None
+    with pytest.raises(NotAllowed, match="first person seated"):
+        cy.start_now()
+    ann = table.sit("ann", "k1")
+    assert not bob_rec.last.may_start and cy_rec.last.starter == ann.seat
+    ann.leave()
+    bob.start_now()
+    assert table.status is TableStatus.PLAYING
+    await table.close()
+
+
 async def test_chat_is_cleaned_cut_and_rate_limited_per_person():
     table = Table(settings())
     ann = table.sit("ann", "k1")

@@ -281,6 +281,7 @@ CATALOGUE: dict[str, str] = {
     # Fair tables: waiting room, spectators, rematch votes, unavailable tables, help.
     "waiting.start_hint": "Press s to start now: computer players take the free seats.",
     "waiting.creator_can_start": "{name} opened this table and can start it now.",
+    "waiting.first_can_start": "The person who opened this table has left: {name} can start it now.",
     "key.start_now": "Start now",
     "watching.note": "You are watching: t chat · q back to the lobby",
     "chat.watching": "{name} (watching)",
@@ -332,7 +333,7 @@ CATALOGUE: dict[str, str] = {
     # what the table refused (ui/refusals.py)
     "refused.gone": "You are no longer at this table.",
     "refused.watching": "Only the players can do that; you are watching.",
-    "refused.not_creator": "Only whoever opened the table can start it early.",
+    "refused.not_creator": "Only one person may start it early: the screen says who.",
     "refused.full": "No seat is free at this table; you can watch it.",
     "refused.other": "That cannot be done now.",
     "chat.empty": "Nothing was sent: the line was empty.",

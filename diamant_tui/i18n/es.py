@@ -274,6 +274,7 @@ CATALOGUE: dict[str, str] = {
     # Fair tables: waiting room, spectators, rematch votes, unavailable tables, help.
     "waiting.start_hint": "Pulsa s para empezar ya: la computadora ocupa los asientos libres.",
     "waiting.creator_can_start": "{name} abrió esta mesa y puede empezar la partida ya.",
+    "waiting.first_can_start": "Quien abrió esta mesa se ha ido: ahora {name} puede empezar la partida.",
     "key.start_now": "Empezar ya",
     "watching.note": "Estás mirando: t chatear · q volver a la sala",
     "chat.watching": "{name} (mira)",
@@ -325,7 +326,7 @@ CATALOGUE: dict[str, str] = {
     # what the table refused (ui/refusals.py)
     "refused.gone": "Ya no estás en esta mesa.",
     "refused.watching": "Solo los jugadores pueden hacer eso; tú estás mirando.",
-    "refused.not_creator": "Solo quien abrió la mesa puede empezarla antes.",
+    "refused.not_creator": "Solo una persona puede empezarla antes: la pantalla dice quién.",
     "refused.full": "No queda ningún asiento libre en esta mesa; puedes mirarla.",
     "refused.other": "Eso no se puede hacer ahora.",
     "chat.empty": "No se envió nada: la línea estaba vacía.",

@@ -277,6 +277,7 @@ CATALOGUE: dict[str, str] = {
     # Fair tables: waiting room, spectators, rematch votes, unavailable tables, help.
     "waiting.start_hint": "Appuyez sur s pour commencer : des joueurs ordinateur prennent les places libres.",
     "waiting.creator_can_start": "{name} a ouvert cette table et peut lancer la partie.",
+    "waiting.first_can_start": "La personne qui a ouvert cette table est partie : {name} peut maintenant lancer la partie.",
     "key.start_now": "Commencer",
     "watching.note": "Vous regardez la partie : t discuter · q retour au salon",
     "chat.watching": "{name} (spect.)",
@@ -328,7 +329,7 @@ CATALOGUE: dict[str, str] = {
     # what the table refused (ui/refusals.py)
     "refused.gone": "Vous n'êtes plus à cette table.",
     "refused.watching": "Seuls les joueurs peuvent faire cela ; vous regardez.",
-    "refused.not_creator": "Seule la personne qui a ouvert la table peut la lancer plus tôt.",
+    "refused.not_creator": "Une seule personne peut la lancer plus tôt : l'écran dit qui.",
     "refused.full": "Aucune place libre à cette table ; vous pouvez la regarder.",
     "refused.other": "Ce n'est pas possible pour l'instant.",
     "chat.empty": "Rien n'a été envoyé : la ligne était vide.",

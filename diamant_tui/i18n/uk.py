@@ -274,6 +274,7 @@ CATALOGUE: dict[str, str] = {
     # Fair tables: waiting room, spectators, rematch votes, unavailable tables, help.
     "waiting.start_hint": "Натисніть s, щоб почати зараз: вільні місця займуть комп'ютерні гравці.",
     "waiting.creator_can_start": "Почати гру зараз може {name} — той, хто відкрив цей стіл.",
+    "waiting.first_can_start": "Той, хто відкрив цей стіл, пішов: тепер почати гру може {name}.",
     "key.start_now": "Почати",
     "watching.note": "Ви спостерігаєте: t — чат · q — назад до зали",
     "chat.watching": "{name} (глядач)",
@@ -325,7 +326,7 @@ CATALOGUE: dict[str, str] = {
     # what the table refused (ui/refusals.py)
     "refused.gone": "Ви вже не за цим столом.",
     "refused.watching": "Це можуть лише гравці; ви спостерігаєте.",
-    "refused.not_creator": "Почати раніше може лише той, хто відкрив стіл.",
+    "refused.not_creator": "Почати раніше може лише одна людина: на екрані сказано, хто.",
     "refused.full": "За цим столом немає вільних місць; можна спостерігати.",
     "refused.other": "Зараз це неможливо.",
     "chat.empty": "Нічого не надіслано: рядок порожній.",

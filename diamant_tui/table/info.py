@@ -202,6 +202,9 @@ class TableUpdate:
     """The seat this update is for; None for a spectator."""
     creator: int | None = None
     """The seat of the person who opened the table, if they sit at it."""
+    starter: int | None = None
+    """The seat of the person who may start the waiting game early: the creator's, or,
+    once the creator has left the table, the first seat a person holds."""
     may_start: bool = False
     """This person may start the waiting game now (computer players fill the free seats)."""
     rematch_votes: frozenset[int] = frozenset()

@@ -78,6 +78,18 @@ class Seats:
                 return i
         return None
 
+    def starter(self, creator: str | None) -> int | None:
+        """The seat whose person may start the waiting table early: the ``creator``'s,
+        or, while the creator is not at the table, the first seat a person holds (else
+        those left would wait for every seat to be taken). None without a creator: a
+        table opened by its host is started by its host."""
+        if creator is None:
+            return None
+        seat = self.seat_of(creator)
+        if seat is None:
+            seat = next((i for i, s in enumerate(self._seats) if s.kind is SeatKind.PERSON), None)
+        return seat
+
     def watchers(self) -> tuple[str, ...]:
         """The names of the spectators, in the order they came."""
         return tuple(m.name for m in self.members if m.watching)

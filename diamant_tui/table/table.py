@@ -280,6 +280,12 @@ class Table:
         """The seat of the person who opened the table, if they sit at it."""
         return None if self.creator is None else self._seats.seat_of(self.creator)
 
+    @property
+    def starter_seat(self) -> int | None:
+        """The seat of the person who may start the waiting table early: its creator's,
+        or, once the creator has left it, the first seat a person holds."""
+        return self._seats.starter(self.creator)
+
     def seat_of(self, identity: str) -> int | None:
         """The seat a person with ``identity`` holds at this table, if any."""
         return self._seats.seat_of(identity)
@@ -375,8 +381,9 @@ class Table:
         seat = self._seats.check(member)
         if self.status is not TableStatus.WAITING:
             raise NotNow("the game has already begun.")
-        if member.identity != self.creator:
-            raise NotTheCreator("only the person who opened the table can start it early.")
+        if seat != self.starter_seat:
+            raise NotTheCreator("only the person who opened the table (or, once they have "
+                                "left it, the first person seated) can start it early.")
         assert seat is not None
         self.start()
 

@@ -286,6 +286,7 @@ class Updates:
             status=state.status,
             chat=tuple(self._chat),
             creator=None if state.creator is None else seats.seat_of(state.creator),
+            starter=seats.starter(state.creator),
             rematch_votes=frozenset(state.votes),
             rematch_voters=frozenset(seats.rematch_voters()),
             watchers=seats.watchers(),
@@ -306,7 +307,7 @@ class Updates:
                 view is not None and seat is not None and view.my_decision is not None
                 and self._seats[seat].stand_in_chose == (view.round, view.step)),
             may_start=(self._state.status is TableStatus.WAITING and member.seat is not None
-                       and member.seat == shared["creator"]),
+                       and member.seat == shared["starter"]),
             earlier=earlier,
             **shared,
         )

@@ -106,6 +106,29 @@ async def test_others_are_told_who_can_start_the_table_and_s_does_nothing_for_th
     await table.close()
 
 
+@pytest.mark.parametrize("lang, told", [
+    ("en", "The person who opened this table has left: Zoe can start it now."),
+    ("fr", ("La personne qui a ouvert cette table est partie : Zoe peut maintenant "
+            "lancer la partie.")),
+])
+async def test_once_the_opener_has_left_the_others_are_told_who_can_start_now(lang, told):
+    """Max opened the table and leaves it before the game: Lea reads that Zoe, first in
+    the seats now, can start it, and Zoe is offered s, which starts it."""
+    table = Table(TableSettings(seats=5, bots=(), pace=0, seed=3), creator="max")
+    max_ = table.sit("Max", "max")
+    zoe, lea = table.sit("Zoe", "zoe"), table.sit("Lea", "lea")
+    lea_app, zoe_app = DiamantApp(lang=lang, member=lea), DiamantApp(lang="en", member=zoe)
+    async with lea_app.run_test(size=(80, 24)) as lea_pilot, \
+            zoe_app.run_test(size=(80, 24)) as zoe_pilot:
+        await until(lea_pilot, lambda: "Lea" in screen_text(lea_app))
+        max_.leave()
+        await until(lea_pilot, lambda: told in " ".join(screen_text(lea_app).split()))
+        await until(zoe_pilot, lambda: HINT in screen_text(zoe_app))
+        await zoe_pilot.press("s")
+        await until(zoe_pilot, lambda: table.status is TableStatus.PLAYING)
+    await table.close()
+
+
 async def test_arriving_after_the_start_shows_the_first_card_in_words():
     """A table starts as its last seat is taken, so the first card can be turned before
     the newcomer's screen listens: it is still told in full, as the live event says it."""

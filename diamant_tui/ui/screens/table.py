@@ -372,8 +372,10 @@ class TableScreen(SharedBlank, DiamantScreen):
         hint = None
         if update.may_start:
             hint = t("waiting.start_hint")
-        elif update.creator is not None and update.people_awaited:
-            hint = t("waiting.creator_can_start", name=update.seats[update.creator].name)
+        elif update.starter is not None and update.people_awaited:
+            # Said why they may: they opened the table, or its opener has left it.
+            told = "creator_can_start" if update.starter == update.creator else "first_can_start"
+            hint = t(f"waiting.{told}", name=update.seats[update.starter].name)
         if update.watching:
             hint = "\n".join(filter(None, (t("watching.note"), hint)))
         self.query_one(WaitingPanel).state = WaitingState(
