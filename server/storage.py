@@ -31,6 +31,7 @@ import asyncio
 import errno
 import json
 import logging
+import math
 import os
 import queue
 import sqlite3
@@ -652,11 +653,17 @@ class Storage:
                                    WHERE kind = 'key' AND (until IS NULL OR until > ?))
                ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.who LIMIT ?""",
             (now, limit)).fetchall())
-        standings = []
-        for rank, (who, name, mu, sigma, games, wins) in enumerate(rows, start=1):
+        standings: list[Standing] = []
+        for place, (who, name, mu, sigma, games, wins) in enumerate(rows, start=1):
             computer = who.startswith(BOT_PREFIX)
             shown = who.removeprefix(BOT_PREFIX) if computer else (name or who)
-            standings.append(Standing(rank, who, shown, computer, Rating(mu, sigma, games, wins)))
+            rating = Rating(mu, sigma, games, wins)
+            # Equal ratings share a place (1, 1, 3): the order of two equal lines is
+            # only the order they are listed in, not a ranking.
+            last = standings[-1] if standings else None
+            rank = last.rank if last is not None and math.isclose(
+                last.rating.shown, rating.shown, rel_tol=1e-9, abs_tol=1e-9) else place
+            standings.append(Standing(rank, who, shown, computer, rating))
         return standings
 
 

@@ -375,6 +375,20 @@ async def test_history_and_leaderboard_after_games_with_ties(tmp_path):
         storage.close()
 
 
+async def test_equal_ratings_share_their_place_on_the_leaderboard(tmp_path):
+    """Ann and bob, newcomers who tie for first, have the same rating: they share the
+    first place (they read 1 and 2 before, the order of two equal lines taken for a
+    ranking); cy, behind them, is third."""
+    storage = Storage.open(tmp_path)
+    try:
+        people = [Sitter("ann", ANN), Sitter("bob", BOB), Sitter("cy", CY)]
+        await play(storage, people, [12, 12, 3], [1, 1, 3])
+        board = await storage.leaderboard()
+        assert [(s.rank, s.who) for s in board] == [(1, ANN), (1, BOB), (3, CY)]
+    finally:
+        storage.close()
+
+
 async def test_a_game_not_finished_is_in_the_history_without_a_place(tmp_path):
     storage = Storage.open(tmp_path)
     try:
