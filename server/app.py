@@ -57,6 +57,12 @@ def seated_in_a_game(member: Member | None) -> bool:
             and member.table.status is TableStatus.PLAYING)
 
 
+def _set_up_as_asked(settings: TableSettings, command: Command) -> bool:
+    """Whether a table has the rule set, seats and computer players ``command`` asks for."""
+    return (settings.rules, settings.seats, len(settings.bots)) == (
+        command.rules, command.seats, command.bots)
+
+
 def table_settings(command: Command, pace: float) -> TableSettings:
     """The table a ``play`` command makes when its table does not exist yet: the seats
     and rules it asks for, its computer players and the default one for the seats left
@@ -148,7 +154,20 @@ class ServerApp(DiamantApp):
                 table_settings(command, self.lobby.pace),
                 creator=self.identity.key, owner=self.identity.person, session=self.session.id,
             )
+        elif command.chosen and not _set_up_as_asked(table.settings, command):
+            self.join(table)
+            if self.member is not None and self.member.table is table:
+                self._tell_joined_as_it_is(table)
+            return
         self.join(table)
+
+    def _tell_joined_as_it_is(self, table: Table) -> None:
+        """Say that the table asked for was open already, with settings of its own: the
+        person sits at it as it is (its rules and seats are on the waiting screen, but
+        nothing there says that those they typed were not used)."""
+        settings = table.settings
+        self.tell(self.t("server.joined_as_it_is", name=table.name, seats=settings.seats,
+                         rules=self.t(f"rules.{settings.rules.value}.long")))
 
     def resume(self, code: str) -> None:
         """A guest gives their resume code: they become that guest and get the seat back

@@ -65,6 +65,9 @@ class Command:
     seats: int = 4
     bots: int = 0
     """Seats kept for computer players from the start; the others wait for people."""
+    chosen: bool = False
+    """The command set up the table (``--rules``, ``--seats`` or ``--bots`` given): a
+    table of that name already open is joined as it is, and the person told so."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,9 +82,9 @@ def _play_parser() -> _Parser:
     # not by argparse, whose messages are English only.
     parser = _Parser(prog="play", add_help=False, exit_on_error=False)
     parser.add_argument("name", nargs="?")
-    parser.add_argument("--rules", default="classic")
-    parser.add_argument("--seats", default="4")
-    parser.add_argument("--bots", default="0")
+    parser.add_argument("--rules")
+    parser.add_argument("--seats")
+    parser.add_argument("--bots")
     return parser
 
 
@@ -112,16 +115,18 @@ def parse_command(text: str) -> Command:
         raise CommandError("command.play_extra", words=_quoted(" ".join(extra)))
     if ns.name is None:
         raise CommandError("command.play_name")
+    chosen = any(value is not None for value in (ns.rules, ns.seats, ns.bots))
     try:
-        rules = Rules.parse(ns.rules)
+        rules = Rules.parse(ns.rules or Rules.CLASSIC.value)
     except ValueError:
         raise CommandError("command.play_rules", value=_quoted(ns.rules)) from None
-    seats, bots = _number("--seats", ns.seats), _number("--bots", ns.bots)
+    seats = _number("--seats", ns.seats or str(Command.seats))
+    bots = _number("--bots", ns.bots or str(Command.bots))
     if not 3 <= seats <= 8:
         raise CommandError("command.play_seats", seats=seats)
     if not 0 <= bots < seats:
         raise CommandError("command.play_bots", bots=bots, most=seats - 1)
-    return Command("play", ns.name, rules, seats, bots)
+    return Command("play", ns.name, rules, seats, bots, chosen)
 
 
 def help_text(t, ssh: str) -> str:

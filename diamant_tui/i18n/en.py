@@ -272,6 +272,7 @@ CATALOGUE: dict[str, str] = {
     "create.cancel": "Cancel (Esc)",
     "server.no_seat_for_code": "No seat is waiting for the code {code}.",
     "server.back_to_held_seat": "You still have a seat at table {table}, its game going on: you are back in it. To play at {asked}, leave it first (q).",
+    "server.joined_as_it_is": "Table {name} was open already: you joined it as it is ({rules}, {seats} seats). --rules, --seats and --bots only set up a new table.",
     "server.replaced": "You connected again from elsewhere; this connection is closed.",
     "server.idle": "Closed after {minutes} minutes idle in the lobby. Come back soon!",
     "server.stopping": "The server is stopping; games in progress have been saved. Thanks for playing!",

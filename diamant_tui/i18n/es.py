@@ -265,6 +265,7 @@ CATALOGUE: dict[str, str] = {
     "create.cancel": "Cancelar (Esc)",
     "server.no_seat_for_code": "Ningún asiento espera el código {code}.",
     "server.back_to_held_seat": "Sigues teniendo un asiento en la mesa {table}, cuya partida continúa: has vuelto a él. Para jugar en {asked}, déjala antes (q).",
+    "server.joined_as_it_is": "La mesa {name} ya estaba abierta: te has unido a ella tal como está ({rules}, {seats} asientos). --rules, --seats y --bots solo configuran una mesa nueva.",
     "server.replaced": "Te has vuelto a conectar desde otro sitio; esta conexión se cierra.",
     "server.idle": "Cerrado tras {minutes} minutos sin actividad en la sala. ¡Vuelve pronto!",
     "server.stopping": "El servidor se detiene; las partidas en curso se han guardado. ¡Gracias por jugar!",

@@ -268,6 +268,7 @@ CATALOGUE: dict[str, str] = {
     "create.cancel": "Annuler (Échap)",
     "server.no_seat_for_code": "Aucune place n'attend le code {code}.",
     "server.back_to_held_seat": "Vous avez toujours une place à la table {table}, dont la partie continue : vous y revoilà. Pour jouer à {asked}, quittez-la d'abord (q).",
+    "server.joined_as_it_is": "La table {name} était déjà ouverte : vous l'avez rejointe telle quelle ({rules}, {seats} places). --rules, --seats et --bots ne règlent qu'une nouvelle table.",
     "server.replaced": "Vous vous êtes reconnecté ailleurs ; cette connexion est fermée.",
     "server.idle": "Fermé après {minutes} minutes d'inactivité dans le salon. À bientôt !",
     "server.stopping": "Le serveur s'arrête ; les parties en cours ont été enregistrées. Merci d'avoir joué !",

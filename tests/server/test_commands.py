@@ -10,7 +10,7 @@ from diamant_tui.engine.cards import Rules
 
 def test_each_command_is_read_alone_whatever_came_before():
     assert parse_command("play den --seats 6 --bots 2 --rules relics") == Command(
-        "play", "den", Rules.parse("relics"), 6, 2)
+        "play", "den", Rules.parse("relics"), 6, 2, chosen=True)
     # Nothing of the command before carries over: the defaults again.
     assert parse_command("play cave") == Command("play", "cave", Rules.CLASSIC, 4, 0)
     with pytest.raises(CommandError, match="--seats 9"):
@@ -18,7 +18,8 @@ def test_each_command_is_read_alone_whatever_came_before():
     with pytest.raises(CommandError, match="--colour red' is not understood"):
         parse_command("play den --colour red")
     # A command after a refused one is read as it is.
-    assert parse_command("PLAY hall --seats 3") == Command("play", "hall", Rules.CLASSIC, 3, 0)
+    assert parse_command("PLAY hall --seats 3") == Command("play", "hall", Rules.CLASSIC, 3, 0,
+                                                           chosen=True)
     assert parse_command("watch den") == Command("watch", "den")
 
 

@@ -95,3 +95,25 @@ async def test_a_session_that_goes_straight_to_a_table_builds_the_lobby_only_on_
     await ann.wait_for(r"Diamant over SSH ◆ the lobby")
     await ann.wait_for(r"⏎ Join  w Watch  n New table")  # its keys work from here
     assert isinstance(session.app.screen, LobbyScreen)
+
+
+def flowing(text: str) -> str:
+    """The screen's words with every run of spaces and line breaks as one space (a
+    sentence wrapped in a toast reads as one), the toast's border left out."""
+    return " ".join(text.replace("▌", " ").split())
+
+
+async def test_play_with_settings_at_a_table_already_open_says_they_were_not_used(
+        server, players, make_key):
+    """Bob types `play den --rules relics --seats 3` while ann's table den, classic with
+    five seats, waits: he sits at it as it is, and is told so (and that the settings
+    typed only set up a new table), not left to find out from the waiting screen."""
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 5")
+    await ann.wait_for("Table den: waiting for players")
+    await bob.connect(server.port, key=make_key(), command="play den --rules relics --seats 3")
+    told = ("Table den was open already: you joined it as it is (Classic (2005), 5 seats). "
+            "--rules, --seats and --bots only set up a new table.")
+    await bob.wait_for(lambda text: told in flowing(text))
+    assert "Table den: waiting for players" in bob.text
+    assert server.lobby.get("den").settings.seats == 5
