@@ -85,6 +85,7 @@ CATALOGUE: dict[str, str] = {
     "waiting.title": "Table {name}: waiting for players",
     "waiting.timer": "decision timer {seconds} s",
     "waiting.no_timer": "no decision timer",
+    "waiting.hidden": "hidden chests",
     "waiting.seat_free": "free seat",
     "waiting.you": "you",
     "waiting.person": "person",

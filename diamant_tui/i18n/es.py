@@ -82,6 +82,7 @@ CATALOGUE: dict[str, str] = {
     "waiting.title": "Mesa {name}: esperando jugadores",
     "waiting.timer": "temporizador {seconds} s",
     "waiting.no_timer": "sin temporizador",
+    "waiting.hidden": "baúles ocultos",
     "waiting.seat_free": "asiento libre",
     "waiting.you": "tú",
     "waiting.person": "persona",

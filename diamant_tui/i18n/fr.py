@@ -85,6 +85,7 @@ CATALOGUE: dict[str, str] = {
     "waiting.title": "Table {name} : en attente des joueurs",
     "waiting.timer": "minuteur {seconds} s",
     "waiting.no_timer": "sans minuteur",
+    "waiting.hidden": "coffres cachés",
     "waiting.seat_free": "place libre",
     "waiting.you": "vous",
     "waiting.person": "joueur",

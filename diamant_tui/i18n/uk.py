@@ -81,6 +81,7 @@ CATALOGUE: dict[str, str] = {
     "waiting.title": "Стіл {name}: чекаємо на гравців",
     "waiting.timer": "таймер рішення {seconds} с",
     "waiting.no_timer": "без таймера",
+    "waiting.hidden": "приховані скрині",
     "waiting.seat_free": "вільне місце",
     "waiting.you": "ви",
     "waiting.person": "гравець",

@@ -90,6 +90,24 @@ async def test_a_waiting_table_shows_its_seats_and_gives_way_to_the_game():
     await table.close()
 
 
+@pytest.mark.parametrize("lang, line", [
+    ("en", "Relics (2016) · decision timer 30 s · hidden chests"),
+    ("fr", "Reliques (2016) · minuteur 30 s · coffres cachés"),
+    ("es", "Reliquias (2016) · temporizador 30 s · baúles ocultos"),
+    ("uk", "Реліквії (2016) · таймер рішення 30 с · приховані скрині"),
+])
+async def test_the_waiting_screen_says_the_tables_settings_as_one_line(lang, line):
+    """Rule set, timer and hidden chests read as one list (the last one was written as
+    the setup form's label, with a capital in the middle of the line)."""
+    table = Table(TableSettings(name="den", seats=4, rules="relics", timer=30,
+                                hidden_chests=True, pace=0, seed=3), creator="zoe")
+    app = DiamantApp(lang=lang, member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Zoe" in screen_text(app))
+        assert line in screen_text(app)
+    await table.close()
+
+
 async def test_others_are_told_who_can_start_the_table_and_s_does_nothing_for_them():
     table = Table(TableSettings(seats=4, bots=(), pace=0, seed=3), creator="max")
     table.sit("Max", "max")

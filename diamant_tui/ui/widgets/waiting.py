@@ -77,7 +77,7 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         else:
             settings.append(t("waiting.timer", seconds=f"{state.timer:g}"))
         if state.hidden_chests:
-            settings.append(t("setup.hidden"))
+            settings.append(t("waiting.hidden"))  # in the list, not the form's label
         lines.append(Text(" · ".join(settings)))
         lines.append(Text(""))
         # Names in a column as wide as the longest (a name is never shortened here).
