@@ -463,7 +463,7 @@ async def test_a_table_waiting_for_players_fits(lang, names):
             screen = await look(pilot, f"{lang}/{names} waiting", people)
             screen.whole(t("waiting.title", name="a-table-name-of-20ch"))
             screen.whole(" · ".join((t("rules.relic-variant.long"),
-                                     t("waiting.timer", seconds="60"), t("setup.hidden"))))
+                                     t("waiting.timer", seconds="60"), t("waiting.hidden"))))
             screen.whole(people[0])
             assert t("waiting.you") in screen.row_with(people[0])
             for name in people[1:]:
