@@ -48,7 +48,7 @@ async def test_seats_share_the_blank_lines_of_the_round_summary_and_the_final_sc
         for pilot in pilots:
             await until(pilot, lambda app=pilot.app: final_shown(app))
             await settled(pilot)
-        for part in ("#final", "#final-box", ".dialog-buttons"):
+        for part in ("#final", "#final-box", "#final-buttons"):
             _same_lines_as_textual_draws(ana.query_one(part), bruno.query_one(part))
 
 

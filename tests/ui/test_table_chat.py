@@ -8,8 +8,9 @@ import pytest
 from textual.widget import Widget
 
 from diamant_tui.engine.view import Decision
-from diamant_tui.table import Table, TableSettings
+from diamant_tui.table import ChatLimits, ChatRejected, Table, TableSettings
 from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.screens import table as table_screen
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.decision import DecisionPanel
 from ui_helpers import FixedTable, FrameCounter, final_shown, mid_round, screen_text, settled, until
@@ -111,12 +112,42 @@ def flowing(text: str) -> str:
     return " ".join(text.split())
 
 
-async def eight_at_a_table(timer: float | None = None) -> tuple:
+async def eight_at_a_table(timer: float | None = None, chat: ChatLimits | None = None) -> tuple:
     """A table of eight seats opened by ann, bob beside her, three computer players and
-    three seats free (the table waits): the table and ann's and bob's members."""
+    three seats free (the table waits), with the ``chat`` allowances given (or the
+    usual ones): the table and ann's and bob's members."""
     table = Table(TableSettings(name="den", seats=8, bots=("cards:2",) * 3, pace=0.0, seed=4,
-                                timer=timer), creator="ann")
+                                timer=timer), creator="ann", chat=chat or ChatLimits())
     return table, table.sit("ann", "ann"), table.sit("bob", "bob")
+
+
+async def to_the_final_scores(pilot, table: Table, ann, bob) -> None:
+    """ann starts the table of :func:`eight_at_a_table` (computer players take the free
+    seats); she and bob go home at every turn until the app shows the final scores and
+    who is to vote."""
+    app = pilot.app
+    ann.start_now()
+    await until(pilot, lambda: playing(app))
+    while not final_shown(app):
+        for member in (ann, bob):
+            view = table.game.view_for(member.seat) if table.game else None
+            if view is not None and view.decision_due and view.my_decision is None:
+                member.decide(Decision.LEAVE)
+        await pilot.pause(0.02)
+    votes = app.t("final.votes", votes="ann …, bob …")
+    await until(pilot, lambda: votes in screen_text(app))
+
+
+def rematch_lines_in_sight(app, text: str, *, watching: bool = False) -> None:
+    """Assert that ``text`` (the screen) shows every player's score, how to ask for a
+    rematch (that the players decide, to a spectator), who is to vote and the buttons,
+    whole."""
+    t = app.t
+    assert all(name in text for name in ("ann", "bob", "Farid", "Greta", "Hugo")), text
+    note = t("final.watching") if watching else t("final.vote_hint")
+    assert flowing(note) in flowing(text), text
+    assert t("final.votes", votes="ann …, bob …") in text, text
+    assert t("final.quit") in text and (watching or t("final.rematch") in text), text
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "uk"])
@@ -148,23 +179,117 @@ async def test_at_the_final_scores_chat_leaves_the_rematch_lines_in_sight(lang):
     table, ann, bob = await eight_at_a_table()
     app = DiamantApp(lang=lang, member=ann)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        ann.start_now()  # computer players take the free seats
-        await until(pilot, lambda: playing(app))
-        while not final_shown(app):
-            for member in (ann, bob):
-                view = table.game.view_for(member.seat) if table.game else None
-                if view is not None and view.decision_due and view.my_decision is None:
-                    member.decide(Decision.LEAVE)
-            await pilot.pause(0.02)
-        t = app.t
-        votes = t("final.votes", votes="ann …, bob …")
-        await until(pilot, lambda: votes in screen_text(app))
+        await to_the_final_scores(pilot, table, ann, bob)
         bob.say("one more? [b]yes[/b]")
         await until(pilot, lambda: "» bob: one more? [b]yes[/b]" in screen_text(app))
-        text = screen_text(app)
-        assert flowing(t("final.vote_hint")) in flowing(text), text
-        assert votes in text and t("final.rematch") in text and t("final.quit") in text, text
+        rematch_lines_in_sight(app, screen_text(app))
         assert not app._notifications
+    await table.close()
+
+
+SAID_WHILE_VOTING = ("one more? [b]yes[/b]", "Ще одну партію? Я за!", "ok")
+"""Three lines said while the people vote (markup in one, which must stay as typed)."""
+LONG_LINE = "Давайте ще одну гру: минулого разу я майже виграв, а цього разу заберу всі рубіни"
+"""A line over two rows at 80 columns, in Ukrainian."""
+
+
+def read_in_order(text: str, lines) -> bool:
+    """Whether the screen ``text`` shows each of bob's ``lines`` whole, in this order."""
+    read = flowing(text)
+    at = [read.find(flowing(f"» bob: {line}")) for line in lines]
+    return -1 not in at and at == sorted(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+async def test_at_the_final_scores_the_last_lines_said_are_read_together(lang):
+    """Eight at the table, 80x24, the game over: three lines bob says while the people
+    vote are all read, newest last, and the scores and the rematch lines stay in sight;
+    a long line then reads whole over two rows, the line before it over it. Only the
+    newest line was shown, the others in the log alone."""
+    table, ann, bob = await eight_at_a_table()
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await to_the_final_scores(pilot, table, ann, bob)
+        for line in SAID_WHILE_VOTING:
+            bob.say(line)
+        await until(pilot, lambda: "» bob: ok" in screen_text(app))
+        text = screen_text(app)
+        assert read_in_order(text, SAID_WHILE_VOTING), text
+        rematch_lines_in_sight(app, text)
+        # Under the buttons, the chat box's line (the last above the key bar) left free.
+        rows = text.splitlines()
+        buttons = next(n for n, row in enumerate(rows) if app.t("final.rematch") in row)
+        assert all("» bob" not in row for row in rows[:buttons]), text
+        assert rows[-2].strip() == "", text
+        bob.say(LONG_LINE)
+        await until(pilot, lambda: read_in_order(screen_text(app), ("ok", LONG_LINE)))
+        rematch_lines_in_sight(app, screen_text(app))
+        assert not app._notifications
+    await table.close()
+
+
+def over_the_allowance(member) -> ChatRejected:
+    """Why a line of ``member``'s would be refused now."""
+    with pytest.raises(ChatRejected) as refused:
+        member.may_chat()
+    return refused.value
+
+
+def told_wait(t, error: ChatRejected) -> list[str]:
+    """The ways ``error`` may read in ``t``'s language, kept in the box, a second or
+    so later (the seconds left are counted down)."""
+    return [flowing(t("chat.kept", why=t(error.key, **{**error.fmt, "seconds": n})))
+            for n in range(1, 12)]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
+async def test_at_the_final_scores_a_refused_line_is_told_under_the_chat_not_in_a_toast(
+        lang, monkeypatch):
+    """ann, over her chat allowance at the final scores, sends a line: why it waits,
+    and that it is kept in the box, is read under the chat, in her language, and goes
+    once its seconds are over; the line stays in the box, and nothing pops up over the
+    rematch lines (a toast stood over them for 4 s)."""
+    monkeypatch.setattr(table_screen, "REFUSAL_SHOWN", 1.0)
+    table, ann, bob = await eight_at_a_table(chat=ChatLimits(person=1))
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await to_the_final_scores(pilot, table, ann, bob)
+        ann.say("gg")
+        await until(pilot, lambda: "» ann: gg" in screen_text(app))
+        error = over_the_allowance(ann)
+        await pilot.press("t", *"again?", "enter")
+        told = told_wait(app.t, error)
+        await until(pilot, lambda: any(why in flowing(screen_text(app)) for why in told))
+        text = screen_text(app)
+        assert "» ann: gg" in text and "again?" in text.splitlines()[-2], text
+        rematch_lines_in_sight(app, text)
+        assert not app._notifications
+        await until(pilot, lambda: not any(why in flowing(screen_text(app)) for why in told))
+        assert "again?" in screen_text(app).splitlines()[-2]
+    await table.close()
+
+
+async def test_at_the_final_scores_a_spectator_reads_their_refusal_and_their_line(monkeypatch):
+    """wes watches the final scores in Ukrainian, the spectators' share used up: why he
+    must wait is read under the chat (it went to his note line, under the scores, and
+    he saw nothing); once he may, his own line is read there too."""
+    monkeypatch.setattr(table_screen, "REFUSAL_SHOWN", 1.0)
+    table, ann, bob = await eight_at_a_table(chat=ChatLimits(watchers=1, window=1.0))
+    wes = table.watch("wes", "wes")
+    app = DiamantApp(lang="uk", member=wes)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await to_the_final_scores(pilot, table, ann, bob)
+        table.watch("zoe", "zoe").say("bravo")  # the spectators' share for two seconds
+        error = over_the_allowance(wes)
+        await pilot.press("t")
+        why = [flowing(app.t(error.key, **{**error.fmt, "seconds": n})) for n in (1, 2)]
+        await until(pilot, lambda: any(w in flowing(screen_text(app)) for w in why))
+        rematch_lines_in_sight(app, screen_text(app), watching=True)
+        assert not app._notifications
+        await until(pilot, lambda: not any(w in flowing(screen_text(app)) for w in why))
+        await pilot.press(*"я теж", "enter")
+        said = app.t("chat.watching", name="wes")
+        await until(pilot, lambda: f"» {said}: я теж" in screen_text(app))
     await table.close()
 
 

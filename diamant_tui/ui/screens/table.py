@@ -48,6 +48,9 @@ from .confirm import ConfirmScreen
 
 CHAT_ASIDE_LINES = 3
 """Chat lines shown at most at the foot of the waiting seats (the game log keeps them all)."""
+CHAT_FINAL_LINES = 6
+"""Chat lines offered to the final scores, which show the newest that fit (six rows at
+most, three at 80x24 with eight players)."""
 CHAT_RECAP = 3
 """Chat lines said before someone arrives (or comes back) that the feed under the path
 recalls; the log holds them all."""
@@ -527,10 +530,14 @@ class TableScreen(SharedBlank, DiamantScreen):
             if line.watching and self.seat is None:
                 # A spectator's screen shows the players' lines only. The other
                 # spectators' lines go to its log, and its own line is told on its
-                # note line: a crowd chatting would cost each of its apps a frame for
+                # note line (at the final scores, which lie over that line, among the
+                # chat there): a crowd chatting would cost each of its apps a frame for
                 # each line. (Not over why a line was refused: that came after this
                 # line was said.)
-                if (not arriving and line.author == self.member.name and self._game_shown
+                mine = not arriving and line.author == self.member.name
+                if mine and self._part == "final":
+                    shown.append((author, line.text))
+                elif (mine and self._game_shown
                         and time.monotonic() >= self._refusal_until):
                     self._parts.decision.said(self.app.t("chat.you_said", line=line.text))
                 continue
@@ -549,10 +556,10 @@ class TableScreen(SharedBlank, DiamantScreen):
     def _show_chat_aside(self) -> None:
         """Before the game and at its end (no feed on screen), the newest chat lines in
         rows kept for them: at the foot of the waiting seats, under the final scores'
-        votes. A toast stood over the line telling how to start or ask for a rematch, and
+        buttons. A toast stood over the line telling how to start or ask for a rematch, and
         each one cost a layout of the whole screen coming and going."""
         if self._part == "final" and self._final is not None:
-            self._final.show_chat(next(iter(self._story.chat(1)), ""))
+            self._final.show_chat(self._story.chat(CHAT_FINAL_LINES))
         elif self._part == "waiting":
             self._before_game[0].chat = self._story.chat(CHAT_ASIDE_LINES)
 
@@ -593,6 +600,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._to_top()
             self._show_part("final")
             self._final.show(view)
+            self._show_chat_aside()  # what was said as the last round ended, still news
         self._final.show_votes(update)  # who has asked for a rematch
 
     def _refresh_keys(self) -> None:
@@ -798,6 +806,14 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._refusal_until = now + REFUSAL_SHOWN
         self._refusal_said = said
         text = error.text(self.app.t)
+        if self._part == "final" and self._final is not None:
+            # Under the chat at the final scores, for a player as for a spectator: a
+            # toast stood over the rematch lines, and a spectator's note line is under
+            # the scores. The line kept stays in the open box, in sight.
+            if kept:
+                text = self.app.t("chat.kept", why=text)
+            self._final.show_refusal(text, REFUSAL_SHOWN)
+            return
         if self.seat is None and self._game_shown:
             # A spectator reads it on their note line (as their own lines): a crowd
             # watching is who meets the spectators' allowance, each of them at once.

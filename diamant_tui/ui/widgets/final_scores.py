@@ -1,19 +1,20 @@
 """The end of the game, over the cave: ranking with shared places, per-round results, a
-chart, and the rematch vote (each person asks with ``r``; the table starts again once
-all agree)."""
+chart, the rematch vote (each person asks with ``r``; the table starts again once all
+agree) and the chat said meanwhile."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.timer import Timer
 from textual.widgets import Button, Input, Label
 
 from ...engine.view import PlayerView
 from ...table import Member, TableUpdate
-from ..literal import literal
 from ..veils import veil
 from .blank_containers import SharedBlank
+from .final_chat import FinalChat
 from .one_layout import SizedInOneLayout
 from .score_table import ScoreTable
 from .shared_lines import SharedLines
@@ -76,7 +77,7 @@ class _Scores(SizedInOneLayout, SharedLines, ScoreTable):
         self.refresh(layout=not same)
 
 
-PARTS: tuple[type, ...] = (_Box, _Buttons, _Line, _Button, _Scores)
+PARTS: tuple[type, ...] = (_Box, _Buttons, _Line, _Button, _Scores, FinalChat)
 """The kinds of widget the final scores are made of (their CSS, and their bases', is in
 every app's stylesheet from the start: see :mod:`~diamant_tui.ui.widget_css`)."""
 
@@ -97,24 +98,30 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
 
     # Over the table's column below the round bar (its height is set to leave the bar's
     # line and the footer's, see fit), down to its last line, where the chat box opens
-    # over it (a later dock in the same layer).
+    # over it (a later dock in the same layer): the box leaves that line free, so that
+    # the buttons stay in sight while a line is typed.
+    # The chat takes the rows the rest leaves, up to six: at 80x24 with eight players,
+    # three (no blank line between the title and the winners, nor above the buttons).
+    # A share of the room, not a count worked out from what the rest takes: that was a
+    # second layout of every seat's screen at the game's end.
     DEFAULT_CSS = """
     FinalScores {
         layer: overlay;
         dock: top;
         width: 100%;
         margin-top: 1;
-        align: center middle;
         & > #final-box {
-            height: auto;
+            height: 1fr;
             width: 100%;
             padding: 0 1;
+            margin-bottom: 1;
+            align: center middle;
         }
         #final-winners {
             width: 100%;
             text-style: bold;
             color: $success;
-            margin: 1 0;
+            margin: 0 0 1 0;
         }
         #final-note {
             /* Two lines: the longest hints wrap at 80 columns, and a fixed height
@@ -128,14 +135,22 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             height: 1;
             color: $text-muted;
         }
-        #final-chat {
-            /* The newest line of chat, on a line of its own under the votes: a toast
-               stood over the rematch lines for its seconds. */
-            width: 100%;
+        #final-buttons {
+            /* A dialog's row of buttons, but right under the votes: the line that
+               stood between goes to the chat. */
             height: 1;
-            color: $text-muted;
-            text-wrap: nowrap;
-            text-overflow: ellipsis;
+            width: auto;
+            & > Button {
+                margin: 0 1;
+                min-width: 12;
+            }
+        }
+        #final-chat {
+            /* The newest lines of chat, under the buttons: a toast stood over the
+               rematch lines for its seconds. */
+            height: 1fr;
+            min-height: 1;
+            max-height: 6;
         }
     }
     """
@@ -146,8 +161,11 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
         """The game's last view, whose scores are shown."""
         self.member = member
         self._votes: TableUpdate | None = None
-        self._chat = ""
-        """The chat line shown under the votes (:meth:`show_chat`)."""
+        self._chat: tuple[str, ...] = ()
+        """The chat lines shown under the buttons (:meth:`show_chat`)."""
+        self._refusal: str | None = None
+        """Why this person's chat line was refused, told under them (:meth:`show_refusal`)."""
+        self._refusal_timer: Timer | None = None
         self._built = False
         self._shown = False
         veil(self)  # shown by show(); what it composes is veiled as it is composed
@@ -165,11 +183,11 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             yield _Scores(id="final-scores")
             yield _Line(Content(""), id="final-note")
             yield _Line(Content(""), id="final-votes")
-            yield _Line(Content(""), id="final-chat")
-            with _Buttons(classes="dialog-buttons"):
+            with _Buttons(id="final-buttons"):
                 if self.may_vote:
                     yield _Button(Content(t("final.rematch")), id="rematch", compact=True)
                 yield _Button(Content(t("final.quit")), id="quit", compact=True)
+            yield FinalChat(id="final-chat")
         veil(box, self._veiled)
 
     def on_mount(self) -> None:
@@ -228,14 +246,35 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
         self._shown = False
         veil(self)
         self._votes = None
-        self.show_chat("")
+        self._refusal_over()
+        self.show_chat(())
 
-    def show_chat(self, line: str) -> None:
-        """Show ``line``, the newest line of chat (as typed, never markup), under the votes."""
-        self._chat = line
+    def show_chat(self, lines: tuple[str, ...]) -> None:
+        """Show ``lines``, the newest lines of chat (as typed, never markup), oldest
+        first, under the buttons: those that fit."""
+        self._chat = lines
+        self._show_chat()
+
+    def show_refusal(self, text: str, seconds: float) -> None:
+        """Tell ``text``, why a chat line of this person's was refused, under the chat
+        for ``seconds``."""
+        if self._refusal_timer is not None:
+            self._refusal_timer.stop()
+        self._refusal = text
+        self._refusal_timer = self.set_timer(seconds, self._refusal_over)
+        self._show_chat()
+
+    def _refusal_over(self) -> None:
+        if self._refusal_timer is not None:
+            self._refusal_timer.stop()
+            self._refusal_timer = None
+        if self._refusal is not None:
+            self._refusal = None
+            self._show_chat()
+
+    def _show_chat(self) -> None:
         if self._built:
-            # A fixed-size line: new words need no new layout.
-            self.query_one("#final-chat", Label).update(literal(line), layout=False)
+            self.query_one(FinalChat).show(self._chat, self._refusal)
 
     def show_votes(self, update: TableUpdate | None) -> None:
         """Say who has asked for a rematch, from the table's latest ``update``."""
