@@ -26,7 +26,7 @@ from diamant_tui.table import (
 )
 from diamant_tui.engine.view import Decision
 
-from playing import until
+from playing import play_out, until
 
 
 def settings(**kw) -> TableSettings:
@@ -596,6 +596,59 @@ async def test_a_rematch_starts_when_every_person_has_voted():
     assert [type(e) for e in watcher.last.events] == [SeatGivenToComputer, RoundStarted,
                                                       CardRevealed]
     assert watcher.last.events[0] == SeatGivenToComputer(cy.seat, "cy", after[cy.seat].name)
+    await table.close()
+
+
+def first_update(member: Member) -> TableUpdate:
+    """The update ``member`` is sent as they subscribe (they then stop listening)."""
+    got = Recorder()
+    member.subscribe(got)()
+    return got.updates[0]
+
+
+def told_first(update: TableUpdate, event, *, round: int) -> bool:
+    """Whether ``update`` tells ``event`` again, then the round ``round`` so far."""
+    earlier = update.earlier
+    return (earlier[:1] == (event,) and isinstance(earlier[1], RoundStarted)
+            and earlier[1].round == round)
+
+
+async def test_whoever_arrives_during_a_rematch_is_told_who_took_whose_seat():
+    """bob left after the game; the rematch gives his seat to a computer player. A
+    spectator who arrives before the rematch's first card, one who arrives in its
+    second round, ann back at her seat then, and ann back after a restart are each
+    told, before the round so far, that it took bob's seat, as everyone at the table
+    was told as it began: the table's own event, which was not among the game's
+    events told again to whoever arrives."""
+    table = Table(settings(bots=("cards:2",), timer=None))
+    ann, bob = table.sit("ann", "k-ann"), table.sit("bob", "k-bob")
+    await asyncio.gather(*(play_out(p, lambda view: Decision.LEAVE) for p in (ann, bob)))
+    bob.leave()
+    ann.vote_rematch()  # the only person left: the rematch begins, its first card to come
+    given = SeatGivenToComputer(bob.seat, "bob", table.seats[bob.seat].name)
+    early = first_update(table.watch("sam", "k-sam"))
+    assert told_first(early, given, round=1), early.earlier
+    # ann goes home at once in round 1, and is asked in round 2 (the game waits there).
+    asked_in = asyncio.get_running_loop().create_future()
+
+    def ann_plays(update: TableUpdate) -> None:
+        view = update.view
+        if view is not None and view.decision_due and view.my_decision is None:
+            if view.round == 1:
+                asyncio.get_running_loop().call_soon(ann.decide, Decision.LEAVE)
+            elif not asked_in.done():
+                asked_in.set_result(view.round)
+
+    ann.subscribe(ann_plays)
+    assert await asyncio.wait_for(asked_in, 20) == 2
+    late = first_update(table.watch("tom", "k-tom"))
+    back = first_update(table.sit("ann", "k-ann"))
+    for update in (late, back):
+        assert told_first(update, given, round=2), update.earlier
+    restored = Table.restore(table.snapshot(), wait=60)
+    after_restart = first_update(restored.sit("ann", "k-ann"))
+    assert told_first(after_restart, given, round=2), after_restart.earlier
+    await restored.close()
     await table.close()
 
 

@@ -107,7 +107,8 @@ class SeatGivenToComputer:
     """A rematch begins without the person who sat in ``seat``: they left the table (or
     lost their connection) after the last game, and the computer player ``computer``
     takes their seat. An event of the table, not of the game: it goes out with the
-    rematch's first events."""
+    rematch's first events, and is told again, before the round so far, to whoever
+    arrives during that game (:attr:`TableUpdate.earlier`)."""
 
     seat: int
     person: str
@@ -218,8 +219,10 @@ class TableUpdate:
     earlier: tuple[TableEvent, ...] = ()
     """In a member's first update only: the game's events of the round so far (of the
     round under way, or of the one just ended), which their view already shows, to tell
-    them as they were told to those who saw them happen. The table rebuilds them from
-    its game, so a person back after a restart reads the round as it was."""
+    them as they were told to those who saw them happen; first, what the table told as
+    the game began (:class:`SeatGivenToComputer`, at a rematch). The table rebuilds the
+    game's events from its game, so a person back after a restart reads the round as it
+    was."""
 
     @property
     def watching(self) -> bool:

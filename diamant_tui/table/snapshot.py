@@ -4,7 +4,8 @@ What is kept is the :class:`~diamant_tui.table.state.TableState` with the table'
 the game as its record (which the engine replays), the game's random generator (so the
 cards still to come come in the same order), the decisions already made this turn (kept
 secret: stored, never shown), who sits where and who is away, the computer players'
-specs and seeds, and the random generator the table seeds its computer players from.
+specs and seeds, the random generator the table seeds its computer players from, and who
+took whose seat as the game began (told again to whoever comes back during it).
 People's connections, the chat and the turn's clock are not kept: people come back
 through :meth:`~diamant_tui.table.Table.sit`, and the clock starts again.
 
@@ -30,7 +31,7 @@ from ..engine.errors import DiamantError
 from ..engine.game import Game
 from ..engine.record import game_to_record, replay_record
 from ..engine.view import Decision, Phase
-from .info import SeatKind, TableSettings, TableStatus
+from .info import SeatGivenToComputer, SeatKind, TableSettings, TableStatus
 from .state import Seat, TableState
 
 FORMAT = "diamant-table/2"
@@ -89,6 +90,9 @@ def snapshot(settings: TableSettings, state: TableState, rng: random.Random) -> 
             for s in state.seats
         ],
         "game": saved_game,
+        # Read as none when absent (tables saved before it was kept).
+        "told_at_start": [[e.seat, e.person, e.computer] for e in state.told_at_start
+                          if isinstance(e, SeatGivenToComputer)],
     }
 
 
@@ -141,7 +145,7 @@ def _table_key(settings: TableSettings, state: TableState, rng: random.Random) -
     # Compared, never stored: the generator's state as the tuple it is (packing it is
     # what a snapshot costs), the seats as values (they change in place).
     return (settings, state.creator, state.status, state.games_played, state.started,
-            state.ended, frozenset(state.votes), rng.getstate(),
+            state.ended, frozenset(state.votes), state.told_at_start, rng.getstate(),
             tuple((s.name, s.kind, s.spec, s.bot_seed, s.identity, s.away)
                   for s in state.seats))
 
@@ -213,6 +217,8 @@ def restore(data: Any, chosen: Any = None) -> tuple[TableSettings, TableState, r
             games_played=int(data["games_played"]),
             started=_time(data["started"]), ended=_time(data["ended"]),
             votes={int(seat) for seat in data["votes"]},
+            told_at_start=tuple(SeatGivenToComputer(int(seat), str(person), str(computer))
+                                for seat, person, computer in data.get("told_at_start", ())),
         )
         if data["game"] is not None:
             state.game = _game(data["game"])

@@ -2,7 +2,8 @@
 
 Kept together on purpose. The game (and in it the decisions made this turn,
 ``Game.pending``), where the table is in its life, who sits in which seat (and who is
-away or gone), who opened the table and the rematch votes: that, with the table's
+away or gone), who opened the table, the rematch votes and what the table told as the
+game began (who took whose seat): that, with the table's
 settings, is a table. What is not here belongs to the running process and is made anew: the members
 (people's connections, who come back through :meth:`~diamant_tui.table.Table.sit`), the
 turn clock, the updates put off, the chat and its allowances.
@@ -15,7 +16,7 @@ from datetime import datetime
 
 from ..bots import Bot
 from ..engine.game import Game
-from .info import SeatInfo, SeatKind, TableStatus
+from .info import SeatInfo, SeatKind, TableEvent, TableStatus
 
 
 @dataclass
@@ -64,3 +65,7 @@ class TableState:
     ended: datetime | None = None
     votes: set[int] = field(default_factory=set)
     """Seats whose people have asked for a rematch of the finished game."""
+    told_at_start: tuple[TableEvent, ...] = ()
+    """What the table itself told as the current game began, before the game's own
+    events (at a rematch, who took whose seat): told again to whoever arrives during
+    the game, as the round so far is."""

@@ -11,6 +11,8 @@ from diamant_server.server import GameServer
 from harness import Player
 
 from diamant_tui.i18n import Translator
+from diamant_tui.table import SeatGivenToComputer
+from diamant_tui.ui.describe import seat_given_text
 
 
 def log_lines(server: GameServer, name: str) -> list[str]:
@@ -152,3 +154,37 @@ async def test_back_after_a_restart_the_log_tells_the_round_as_it_was(tmp_path, 
         assert log_lines(again, "ann") == this_round
     finally:
         await again.stop()
+
+
+async def test_whoever_comes_during_a_rematch_reads_who_took_whose_seat(server, players,
+                                                                      make_key):
+    """dmytro leaves after the game and a computer player takes his seat for the rematch.
+    zoe, who comes to watch while its first round goes on, and cy, back after his
+    connection dropped, read that in their log first, before the round so far, as
+    those at the table when the rematch began did (it was told to them alone)."""
+    keys = {name: make_key() for name in ("ann", "cy", "dmytro", "zoe")}
+    ann, cy, dmytro = players("ann"), players("cy"), players("dmytro")
+    for person in (ann, cy, dmytro):
+        await person.connect(server.port, key=keys[person.name],
+                             command="play den --seats 4 --bots 1")
+    await asyncio.gather(*(play_to_the_final_scores(p) for p in (ann, cy, dmytro)))
+    table = server.lobby.get("den")
+    seat = table.seat_of("key:" + keys["dmytro"].get_fingerprint("sha256"))
+    shown_as = table.seats[seat].name  # (marked, beside the computer player Dmytro)
+    await dmytro.close()
+    for person in (ann, cy):
+        person.press("r")  # the rematch begins once both have asked
+    t = Translator("en")
+    await ann.wait_for(lambda text: "Your turn" in text and "Final scores" not in text)
+    told = seat_given_text(t, SeatGivenToComputer(seat, shown_as, table.seats[seat].name))
+    assert told in log_lines(server, "ann")
+    await cy.close()  # the game waits for ann's choice meanwhile: a computer plays cy's
+    zoe, back = players("zoe"), players("cy")
+    await zoe.connect(server.port, key=keys["zoe"], command="watch den")
+    await back.connect(server.port, key=keys["cy"])  # straight back to his seat
+    for person in (zoe, back):
+        await person.wait_for("Round 1/5")
+    begins = t("event.round_started", round=1)
+    for name in ("zoe", "cy"):
+        lines = log_lines(server, name)
+        assert lines[:1] == [told] and begins in lines, (name, lines)

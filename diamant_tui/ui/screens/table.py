@@ -424,14 +424,19 @@ class TableScreen(SharedBlank, DiamantScreen):
 
     def _show_arrival(self, view: PlayerView, earlier: tuple[TableEvent, ...]) -> None:
         """Arriving at a game already under way (or back after a restart): the round so
-        far as it was told (``earlier``, from the table), else where it stands."""
-        names = tuple(p.name for p in view.players)
-        lines = [text for text in (described(self.app.translator, names, event)
-                                   for event in earlier if not isinstance(event, DecisionMade))
-                 if text is not None]
+        far as it was told (``earlier``, from the table), else where it stands. What the
+        table told as the game began (who took whose seat) goes to the log first, as
+        the others read it; under the path only in the first round, whose story it was
+        part of for them."""
+        start = next((n for n, event in enumerate(earlier) if isinstance(event, RoundStarted)),
+                     len(earlier))
+        before, earlier = self._described(view, earlier[:start]), earlier[start:]
+        lines = self._described(view, earlier)
         if not lines:
             lines = arrival_lines(self.app.t, view)
-        for line in lines:
+        if view.round == 1:
+            lines, before = before + lines, []
+        for line in before + lines:
             self._log.write(line)
         self._story.begin(lines)
         # Before the round's first card (the last to sit down, as the game begins) the
@@ -439,6 +444,13 @@ class TableScreen(SharedBlank, DiamantScreen):
         # others read them together, rather than pushing the start under the path.
         self._show_banner(lines, turn_open=not view.path,
                           disaster=any(isinstance(event, Disaster) for event in earlier))
+
+    def _described(self, view: PlayerView, events: tuple[TableEvent, ...]) -> list[str]:
+        """The lines that tell ``events`` (who decided is told by the player list)."""
+        names = tuple(p.name for p in view.players)
+        return [text for text in (described(self.app.translator, names, event)
+                                  for event in events if not isinstance(event, DecisionMade))
+                if text is not None]
 
     def _show_events(self, view: PlayerView | None, update: TableUpdate) -> None:
         if not update.events or view is None:

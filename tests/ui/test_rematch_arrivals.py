@@ -1,0 +1,67 @@
+"""Who comes to a rematch after it began reads who took the seat of the person who left,
+as those at the table when it began read it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from diamant_tui.engine.view import Decision
+from diamant_tui.table import (SeatGivenToComputer, Table, TableSettings, TableStatus,
+                               TableUpdate)
+from diamant_tui.ui import DiamantApp
+from diamant_tui.ui.describe import seat_given_text
+from diamant_tui.ui.screens.table import TableScreen
+from ui_helpers import screen_text, until
+
+
+async def rematch_without_bob(asked_in: int) -> tuple[Table, SeatGivenToComputer]:
+    """ann and bob play a game; bob leaves and a computer player takes his seat for the
+    rematch, in which ann goes home at once until she is asked in round ``asked_in``
+    (the table then waits for her): the table, and what it told as the rematch began."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:2",), pace=0, seed=7))
+    ann, bob = table.sit("ann", "ann"), table.sit("bob", "bob")
+    while table.status is not TableStatus.FINISHED:  # both go home at every turn
+        for member in (ann, bob):
+            view = table.game.view_for(member.seat) if table.game else None
+            if view is not None and view.decision_due and view.my_decision is None:
+                member.decide(Decision.LEAVE)
+        await asyncio.sleep(0.005)
+    bob.leave()
+    ann.vote_rematch()
+    given = SeatGivenToComputer(bob.seat, "bob", table.seats[bob.seat].name)
+    asked = asyncio.get_running_loop().create_future()
+
+    def ann_plays(update: TableUpdate) -> None:
+        view = update.view
+        if view is not None and view.decision_due and view.my_decision is None:
+            if view.round < asked_in:
+                asyncio.get_running_loop().call_soon(ann.decide, Decision.LEAVE)
+            elif not asked.done():
+                asked.set_result(view.round)
+
+    ann.subscribe(ann_plays)
+    assert await asyncio.wait_for(asked, 30) == asked_in
+    return table, given
+
+
+def watching(app) -> bool:
+    screen = app.screen
+    return isinstance(screen, TableScreen) and screen.view is not None
+
+
+@pytest.mark.parametrize(("lang", "round_"), [("uk", 1), ("en", 2)])
+async def test_a_spectator_coming_during_a_rematch_reads_who_took_whose_seat(lang, round_):
+    """zoe comes to watch the rematch in its first round, or in its second: her log
+    begins with who took bob's seat, before the round so far. Under the path she reads
+    it in the first round only, as the others did (each round's lines begin anew)."""
+    table, given = await rematch_without_bob(asked_in=round_)
+    app = DiamantApp(lang=lang, member=table.watch("zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: watching(app))
+        told = seat_given_text(app.t, given)
+        lines = app.screen._log.waiting()
+        assert lines[:2] == [told, app.t("event.round_started", round=round_)], lines
+        assert (told in screen_text(app)) == (round_ == 1), screen_text(app)
+    await table.close()
