@@ -24,6 +24,7 @@ import asyncssh
 
 from diamant_tui.i18n import Translator, detect_language
 from diamant_tui.table import CHAT_MAX_CHARS
+from diamant_tui.ui.cells import wrap
 
 from .addresses import join_command, public_host_and_port
 from .config import ServerConfig
@@ -625,7 +626,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _say_farewell(self) -> None:
         if self.farewell and self._chan is not None:
-            self._chan.write(self.farewell.encode("utf-8", errors="replace") + b"\r\n")
+            width = self.size[0] if self._has_pty else None
+            self._chan.write(farewell_text(self.farewell, width).encode("utf-8", errors="replace"))
 
     def _finished(self) -> None:
         self.log.info("closed", extra={"event": "session_closed"})
@@ -650,6 +652,27 @@ class GameSession(asyncssh.SSHServerSession):
             return False
         self._tokens -= count
         return True
+
+
+def farewell_text(message: str, width: int | None) -> str:
+    """``message`` as it is written to the client's terminal once the app has ended:
+    each of its lines broken between words to fit ``width`` cells (the terminal's; None
+    without a terminal), every line ended by CR LF. The terminal, raw still, would
+    otherwise break a long line at its edge mid-word, and take a line feed alone for a
+    step down in the same column."""
+    lines = message.splitlines() or [""]
+    if width is not None:
+        lines = [row for line in lines for row in _indented_wrap(line, width)]
+    return "".join(f"{line}\r\n" for line in lines)
+
+
+def _indented_wrap(line: str, width: int) -> list[str]:
+    """``line`` wrapped to ``width`` cells, each row with the line's own indentation."""
+    body = line.lstrip(" ")
+    indent = line[:len(line) - len(body)]
+    if not body:
+        return [""]
+    return [indent + row for row in wrap(body, max(1, width - len(indent)))]
 
 
 def _text(value: str | bytes) -> str:

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import asyncssh
 import pytest
+from rich.cells import cell_len
 
 from conftest import TEST_CONFIG
 from diamant_server.admin import AdminError
@@ -107,6 +108,35 @@ async def test_an_admin_sees_every_session_and_kicks_one_with_a_reason(room, pla
     [line] = [r for r in caplog.records if getattr(r, "action", None) == "kick"]
     assert line.name == "diamant_server.admin" and line.target == bob_session.id
     assert line.session == session_of(room, "boss").id and line.reason == "spam [b]again[/b]"
+
+
+def said_after_the_app(person: Player) -> list[str]:
+    """The lines the server wrote to ``person``'s terminal once the app had given it
+    back (after the escape sequences that leave the app's screen)."""
+    after = bytes(person.raw).rpartition(b"\x1b[?1004l")[2].decode()
+    assert after.endswith("\r\n") and "\n" not in after.replace("\r\n", "")
+    return after.removesuffix("\r\n").split("\r\n")
+
+
+async def test_a_kicked_person_reads_why_in_lines_broken_between_words(room, players,
+                                                                      admin_key, make_key):
+    """The reason is written on the person's terminal once the game has gone, in lines
+    that fit its width in cells (a wide character takes two), each broken between two
+    words: a line longer than the terminal was broken at its edge, mid-word."""
+    boss = players("boss", size=(100, 30))
+    await boss.connect(room.port, key=admin_key)
+    await boss.wait_for("the lobby")
+    oksana = players("oksana")
+    await oksana.connect(room.port, key=make_key(), env={"LANG": "uk_UA.UTF-8"})
+    await oksana.wait_for("зала")
+    reason = ("ви надсилали одне й те саме повідомлення в чат знову і знову, "
+              "попри прохання припинити 请不要在聊天里反复发送同样的消息 дякуємо")
+    room.admin.kick(session_of(room, "boss"), session_of(room, "oksana").id, reason)
+    await oksana.wait_closed()
+    lines = said_after_the_app(oksana)
+    assert len(lines) > 1 and all(cell_len(line) <= 80 for line in lines), lines
+    told = "Адміністратор закрив вашу сесію. Причина: " + reason
+    assert " ".join(lines).split(" ") == told.split(" ")  # no word cut in two
 
 
 async def test_a_banned_key_is_refused_in_one_line_also_after_a_restart(tmp_path, players,
