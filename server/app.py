@@ -75,6 +75,8 @@ def table_settings(command: Command, pace: float) -> TableSettings:
 class ServerApp(DiamantApp):
     """One person's app on the server (see module docstring)."""
 
+    LEFT_FOR = "lobby"  # leaving a table goes back to the lobby, never out of the server
+
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
                  idle_timeout: float, waiting_timeout: float = ServerConfig.waiting_timeout,
                  chat_watch: ChatWatch = ChatWatch(), admin: AdminDesk | None = None) -> None:

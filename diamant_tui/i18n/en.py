@@ -173,6 +173,7 @@ CATALOGUE: dict[str, str] = {
     "final.ended": "Ended",
     "final.rematch": "Rematch [r]",
     "final.quit": "Quit [q]",
+    "final.lobby": "Lobby [q]",
     # watching a recorded game again
     "replay.title": "Replay",
     "replay.step": "step {step} of {steps}",

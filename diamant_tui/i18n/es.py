@@ -168,6 +168,7 @@ CATALOGUE: dict[str, str] = {
     "final.ended": "Final",
     "final.rematch": "Revancha [r]",
     "final.quit": "Salir [q]",
+    "final.lobby": "Sala [q]",
     # ver otra vez una partida grabada
     "replay.title": "Repetición",
     "replay.step": "paso {step} de {steps}",

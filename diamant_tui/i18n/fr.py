@@ -171,6 +171,7 @@ CATALOGUE: dict[str, str] = {
     "final.ended": "Fin",
     "final.rematch": "Revanche [r]",
     "final.quit": "Quitter [q]",
+    "final.lobby": "Salon [q]",
     # revoir une partie enregistrée
     "replay.title": "Revoir la partie",
     "replay.step": "étape {step} sur {steps}",

@@ -168,6 +168,7 @@ CATALOGUE: dict[str, str] = {
     "final.ended": "Кінець",
     "final.rematch": "Реванш [r]",
     "final.quit": "Вийти [q]",
+    "final.lobby": "Зала [q]",
     # перегляд записаної гри
     "replay.title": "Повтор гри",
     "replay.step": "крок {step} з {steps}",

@@ -83,6 +83,9 @@ class DiamantApp(App):
     TITLE = "Diamant"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("f1,question_mark", "rules", "key.rules")]
+    LEFT_FOR = "quit"
+    """Where leaving a table (``q``) takes the person, as its key and its button say:
+    "quit" (the app ends, as a local game does) or "lobby" (a host's lobby)."""
 
     def __init__(
         self,

@@ -198,3 +198,35 @@ async def test_a_decision_stays_private_until_the_reveal(tmp_path, players, make
             return
         mismatches.append(differ)
     raise AssertionError(mismatches)
+
+
+def key_bar(person: Player) -> str:
+    """The key bar: the screen's last line."""
+    return person.text.splitlines()[-1]
+
+
+async def test_q_at_a_table_is_named_for_the_lobby_it_leads_back_to(server, players, make_key):
+    """On a server, q at a table takes a player (waiting, playing, at the final scores)
+    and a spectator back to the lobby: the key bar and the final scores' button say so.
+    They said "Quit", under a spectator's "q back to the lobby"."""
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await ann.wait_for("waiting for players")
+    assert "q Lobby" in key_bar(ann) and "Quit" not in key_bar(ann)
+    sofia = players("sofia")
+    await sofia.connect(server.port, key=make_key(), command="watch den",
+                        env={"LANG": "es_ES.UTF-8"})
+    await sofia.wait_for("q volver a la sala")
+    assert "q Sala" in key_bar(sofia) and "Salir" not in key_bar(sofia)
+    await bob.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await ann.wait_for("Your turn")
+    assert "q Lobby" in key_bar(ann) and "Quit" not in key_bar(ann)
+    finals = await asyncio.gather(play_to_the_end(ann), play_to_the_end(bob))
+    assert "Lobby [q]" in finals[0] and "Quit" not in finals[0]
+    assert "q Lobby" in key_bar(ann) and "Quit" not in key_bar(ann)
+    text = await sofia.wait_for("Puntuación final")
+    assert "q Sala" in key_bar(sofia) and "Salir" not in text
+    for person in (ann, sofia):
+        person.press("q")
+    await ann.wait_for("the lobby")
+    await sofia.wait_for("Diamant por SSH ◆ la sala")

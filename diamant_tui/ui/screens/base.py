@@ -42,6 +42,11 @@ class _Guarded:
             if classes:
                 self.add_class(*classes, update=False)
 
+    def binding_text(self, key: str) -> str:
+        """The words of a key hint the screen declares as ``key`` (a catalogue key), in
+        the app's language."""
+        return self.app.t(key)
+
     _resumed = False
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
@@ -73,7 +78,7 @@ class _Guarded:
     are never that small."""
 
     def on_mount(self) -> None:
-        translate_bindings(self, self.app.t)
+        translate_bindings(self, self.binding_text)
         if self.too_small:
             self._guard_size()
 
@@ -110,7 +115,7 @@ class _Guarded:
 
     async def retranslate(self) -> None:
         """Redraw in the app's (new) language, keeping the screen's state."""
-        translate_bindings(self, self.app.t)
+        translate_bindings(self, self.binding_text)
         self._rebuilding = True
         try:
             await self.recompose()  # (the overlay goes with the rest)

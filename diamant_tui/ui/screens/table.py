@@ -111,6 +111,13 @@ class TableScreen(SharedBlank, DiamantScreen):
         Binding("enter,escape,space", "close_summary", show=False, priority=True),
     ]
 
+    def binding_text(self, key: str) -> str:
+        # q takes the person where the host sends them: out of a local game, back to a
+        # server's lobby (a spectator read "q back to the lobby" over "q Quit").
+        if key == "key.quit":
+            key = f"key.{self.app.LEFT_FOR}"
+        return super().binding_text(key)
+
     def __init__(self, member: Member) -> None:
         super().__init__()
         self.member = member

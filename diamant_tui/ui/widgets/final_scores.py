@@ -186,7 +186,8 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             with _Buttons(id="final-buttons"):
                 if self.may_vote:
                     yield _Button(Content(t("final.rematch")), id="rematch", compact=True)
-                yield _Button(Content(t("final.quit")), id="quit", compact=True)
+                yield _Button(Content(t(f"final.{self.app.LEFT_FOR}")), id="quit",
+                              compact=True)
             yield FinalChat(id="final-chat")
         veil(box, self._veiled)
 
