@@ -396,3 +396,29 @@ def test_every_step_of_any_record_shows_forward_and_back(rules, players, seed, c
             assert "step" in screen_text(app).splitlines()[0]
 
     asyncio.run(walk())
+
+
+async def test_playing_waits_while_the_terminal_is_too_small_and_goes_on_from_there():
+    """Below 80x24 the screen asks for a larger terminal: the steps it hides are not
+    played meanwhile (whoever makes the window larger again missed the cards turned),
+    and playing goes on from the step it was held at, none skipped."""
+    app = replay_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.step_seconds = 60.0
+        await press(pilot, "space")
+        await pilot.resize_terminal(70, 20)
+        await until(pilot, lambda: screen.too_small)
+        held_at = screen.step
+        shown = []
+        show_step = screen.show_step
+        screen.show_step = lambda number: (shown.append(number), show_step(number))
+        screen.step_seconds = 0.001  # the next steps would come at once
+        screen._schedule()
+        await until(pilot, lambda: screen._timer is None)
+        await pilot.pause()
+        assert shown == [] and screen.step == held_at and screen.playing
+        await pilot.resize_terminal(*SMALL)
+        await until(pilot, lambda: len(shown) >= 3)
+        assert shown[:3] == [held_at + 1, held_at + 2, held_at + 3]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timezone
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -35,6 +36,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.replay_header import HeaderState, ReplayHeader
 from ..widgets.replay_progress import ProgressState, ReplayProgress
 from ..widgets.round_bar import BarState, RoundBar
+from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from ..widgets.score_table import ScoreTable
 from .base import DiamantScreen
 
@@ -75,6 +77,8 @@ class ReplayScreen(DiamantScreen):
         self.speed = NORMAL_SPEED
         """Index of the speed in SPEEDS."""
         self._timer: Timer | None = None
+        self._held = False
+        """Playing, but held at its step while the terminal is too small to show it."""
         # Names and the table's name come from a file: shown as written, without any
         # control character reaching the terminal.
         self._names = tuple(printable(name) for name in self.playback.names)
@@ -297,11 +301,24 @@ class ReplayScreen(DiamantScreen):
             # for them, a step's time later.
             self._schedule()
             return
+        if self.playing and self.too_small:
+            # Behind the "enlarge" overlay nobody sees the cards turned: the replay
+            # waits at its step, and goes on once the terminal is large enough again.
+            self._held = True
+            return
         if self.playing:
             self._go(self.step + 1)
 
+    def on_resize(self, event: events.Resize) -> None:
+        width, height = event.size
+        if self._held and width >= MIN_WIDTH and height >= MIN_HEIGHT:
+            self._held = False
+            if self.playing:
+                self._schedule()  # the step held stays on show a whole step's time
+
     def _pause(self) -> None:
         self.playing = False
+        self._held = False
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
