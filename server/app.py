@@ -227,9 +227,19 @@ class ServerApp(DiamantApp):
         """Tell a guest the code that gives their seat back from a new connection."""
         code = self.lobby.resume_code(self.identity.key)
         command = self.session.ssh_command(f"resume {code}")
-        # The rules/help screen keeps showing it; the toast says it once, now.
+        # The rules/help screen keeps showing it; the table's screen says it once, now.
         self.help_note = self.t("help.resume", code=code, command=command)
-        self.notify(self.help_note, timeout=10, markup=False)
+        if not self._tell_at_table(self.help_note):
+            self.notify(self.help_note, timeout=10, markup=False)
+
+    def _tell_at_table(self, text: str) -> bool:
+        """Tell ``text`` on the screen of the table this person is at, among the
+        round's lines (:meth:`TableScreen.tell_aside`); False when at no table."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen):
+                screen.tell_aside(text)
+                return True
+        return False
 
     def table_update_shown(self, update: TableUpdate) -> None:
         # A guest's code expired with their last game: a rematch gets them a new one.
@@ -321,8 +331,11 @@ class ServerApp(DiamantApp):
             self.push_screen(AdminScreen(self.admin, self.session))
 
     def on_admin_notice(self, message: AdminNotice) -> None:
-        self.notify(self.t("admin.notice", text=message.text), severity="warning",
-                    timeout=30)
+        # At a table, where the chat is read and in the log: a toast of 30 s stood over
+        # the round's newest lines. Elsewhere nothing of a game is under it.
+        text = self.t("admin.notice", text=message.text)
+        if not self._tell_at_table(text):
+            self.notify(text, severity="warning", timeout=30, markup=False)
 
     def on_table_closed_by_admin(self, message: TableClosedByAdmin) -> None:
         if self.member is None or self.member.table is not message.table:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import replace
 
 import asyncssh
@@ -302,10 +303,33 @@ async def test_a_message_to_everyone_shows_on_every_screen(room, players, admin_
     await boss.wait_for("Type a message first")
     boss.type("Restart at [b]noon[/b]")
     boss.press("enter")
-    for person in (ann, bob, boss):
-        await person.wait_for(lambda text: "Message from the server: Restart at [b]noon[/b]"
-                              in toasts(text))
+    said = "Message from the server: Restart at [b]noon[/b]"
+    for person in (ann, boss):
+        await person.wait_for(lambda text: said in toasts(text))
+    # At a table, among the round's lines under the cave, where the chat is read: a
+    # toast stood over the newest of them (the banner) for its 30 seconds.
+    text = await bob.wait_for(lambda text: said in text)
+    assert not toasts(text), text
     await notice(boss, "Message shown to 3 sessions")
+    bob.press("g")  # and kept in the game's log
+    await bob.wait_for(lambda text: "Game log" in text and said in text)
+
+
+async def test_a_guest_reads_the_resume_code_where_it_covers_nothing_of_the_game(room,
+                                                                                 players):
+    """A guest who sits down (here the last one: the game begins at once) is told the
+    code that gives the seat back among the round's lines under the cave, and in the
+    log: a toast stood over the round's newest lines (the banner) for ten seconds."""
+    zoe = players("zoe")
+    await zoe.connect(room.port, command="play cave --seats 4 --bots 3",
+                      env={"LANG": "uk_UA.UTF-8"})
+    text = await zoe.wait_for(lambda text: "код повернення" in text)
+    assert not toasts(text), text
+    code = re.search(r"код повернення ([A-Z0-9]{6})", text)[1]
+    said = " ".join(text.split())
+    assert f"ssh -t -p {room.port} zoe@127.0.0.1 resume {code}" in said
+    # The banner's lines stand whole over the decision, the round's first among them.
+    assert "Починається раунд 1: усі заходять у печеру." in text, text
 
 
 async def test_a_message_of_invisible_characters_is_refused_in_its_dialog(room, players,

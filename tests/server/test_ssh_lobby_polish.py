@@ -158,8 +158,12 @@ async def test_a_guest_keeps_the_resume_code_in_the_lobby_header(server, players
     # The address gus used, and his name: the command works from any local account.
     command = f"ssh -t -p {server.port} gus@127.0.0.1 resume {code}"
     gus.press("f1")  # at the table, the help keeps the code and the command in sight
+    # (The command may go on over the box's next line: whatever the box lies over is on
+    # its left there.)
+    command_shown = re.compile(rf"ssh -t -p( |\s*│[^\n]*\n[^\n]*│ ){server.port} "
+                               rf"gus@127\.0\.0\.1 resume {code}")
     await gus.wait_for(lambda t: f"Your resume code is {code}" in t and "Diamant — the rules" in t
-                       and f"ssh -t -p {server.port}" in t and f"gus@127.0.0.1 resume {code}" in t)
+                       and command_shown.search(t))
     gus.press("escape")
     await gus.wait_for(lambda t: "Round 1/5" in t and "Diamant — the rules" not in t)
     gus.press("q")

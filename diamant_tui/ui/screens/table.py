@@ -161,6 +161,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._log = KeptLog()
         """The game log, whose widget is made when it is first shown (:meth:`_want_log`)."""
         self._parts: _GameParts | None = None
+        self._told: list[str] | None = []
+        """Lines told before the screen was mounted (:meth:`tell_aside`); None after."""
         """The game's widgets, once made (:meth:`_game_parts`); used once mounted."""
         self.idle_follows = False
         """Whether the screen's loop is handling a table's update, after which it goes
@@ -246,6 +248,9 @@ class TableScreen(SharedBlank, DiamantScreen):
                 await self._show_update(TableUpdated(update))
             finally:
                 self.app.table_update_shown(update)
+        told, self._told = self._told or [], None
+        for text in told:
+            self.tell_aside(text)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -570,6 +575,22 @@ class TableScreen(SharedBlank, DiamantScreen):
         if in_feed and shown:
             self._show_feed()  # the feed's own rows redrawn, nothing laid out
         elif shown:
+            self._show_chat_aside()
+
+    def tell_aside(self, text: str) -> None:
+        """Tell the person a line from the host (a guest's resume code, an admin's
+        message to everyone) where the chat is read: among the round's lines under the
+        cave during the game, at the foot of the seats before it, under the rematch
+        votes at its end; and in the log. A toast stood over the banner, the round's
+        newest lines, for all its seconds. ``text`` is shown as written, never markup."""
+        if self._told is not None:
+            self._told.append(text)  # the screen is not up yet: told as it mounts
+            return
+        self._log.write(text)
+        self._story.say(text)
+        if self._part == "game":
+            self._show_feed()
+        else:
             self._show_chat_aside()
 
     def _show_chat_aside(self) -> None:
