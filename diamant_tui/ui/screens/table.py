@@ -161,9 +161,9 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._log = KeptLog()
         """The game log, whose widget is made when it is first shown (:meth:`_want_log`)."""
         self._parts: _GameParts | None = None
+        """The game's widgets, once made (:meth:`_game_parts`); used once mounted."""
         self._told: list[str] | None = []
         """Lines told before the screen was mounted (:meth:`tell_aside`); None after."""
-        """The game's widgets, once made (:meth:`_game_parts`); used once mounted."""
         self.idle_follows = False
         """Whether the screen's loop is handling a table's update, after which it goes
         idle by itself (:class:`~diamant_tui.ui.widgets.direct_repaint.RepaintedDirectly`
