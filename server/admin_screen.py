@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 
 from diamant_tui.ui.literal import printable
 from diamant_tui.ui.screens.base import DiamantScreen
+from diamant_tui.ui.screens.confirm import ConfirmScreen
 
 from .admin import NOTICE_MAX, AdminDesk, AdminError, SessionInfo
 from .admin_dialog import AdminDialog
@@ -249,7 +250,21 @@ class AdminScreen(DiamantScreen):
             lifted = await self._desk.unban(self._actor, ban.kind, ban.value)
             return t("admin.done.unban", what=_what(lifted, t))
 
-        self._run(unban)
+        # Asked first, as a ban is: one key pressed on the wrong row let someone back in
+        # at once. The question names the ban whole (its key or address, until when,
+        # why), as the ban dialog named what it banned; Escape keeps it.
+        self.app.push_screen(ConfirmScreen(self._unban_question(ban)),
+                             lambda yes: self._run(unban) if yes else None)
+
+    def _unban_question(self, ban: Ban) -> str:
+        """Whether to lift ``ban``, named whole: its full key or address, until when and
+        its reason (as written, never markup)."""
+        t = self.app.t
+        until = ban.until_text()
+        return t("admin.unban_confirm",
+                 what=t(f"admin.kind.{ban.kind}", value=ban.value),
+                 until=t("admin.until", until=until) if until else t("admin.duration.forever"),
+                 reason=printable(ban.reason) or t("admin.no_reason"))
 
     def action_close_table(self) -> None:
         info = self._selected_session()

@@ -420,6 +420,7 @@ CATALOGUE: dict[str, str] = {
     "admin.done.kick": "{name} (session {session}) has been kicked.",
     "admin.done.ban": "Banned: {what}, {until}; {count} session closed.|Banned: {what}, {until}; {count} sessions closed.",
     "admin.done.unban": "No longer banned: {what}.",
+    "admin.unban_confirm": "Lift this ban: {what}, {until}, reason: {reason}?",
     "admin.done.close": "Table {name} closed; {count} session went back to the lobby.|Table {name} closed; {count} sessions went back to the lobby.",
     "admin.done.broadcast": "Message shown to {count} session.|Message shown to {count} sessions.",
     "admin.refused": "Only the server's admins may do that.",

@@ -413,6 +413,7 @@ CATALOGUE: dict[str, str] = {
     "admin.done.kick": "{name} (sesión {session}) ha sido expulsado.",
     "admin.done.ban": "Vetado: {what}, {until}; {count} sesión cerrada.|Vetado: {what}, {until}; {count} sesiones cerradas.",
     "admin.done.unban": "Veto levantado: {what}.",
+    "admin.unban_confirm": "¿Levantar este veto: {what}, {until}, motivo: {reason}?",
     "admin.done.close": "Mesa {name} cerrada; {count} sesión ha vuelto a la sala.|Mesa {name} cerrada; {count} sesiones han vuelto a la sala.",
     "admin.done.broadcast": "Mensaje mostrado a {count} sesión.|Mensaje mostrado a {count} sesiones.",
     "admin.refused": "Solo los administradores del servidor pueden hacer eso.",

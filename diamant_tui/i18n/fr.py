@@ -416,6 +416,7 @@ CATALOGUE: dict[str, str] = {
     "admin.done.kick": "{name} (session {session}) a été expulsé.",
     "admin.done.ban": "Banni : {what}, {until} ; {count} session fermée.|Banni : {what}, {until} ; {count} sessions fermées.",
     "admin.done.unban": "Bannissement levé : {what}.",
+    "admin.unban_confirm": "Lever ce bannissement : {what}, {until}, motif : {reason} ?",
     "admin.done.close": "Table {name} fermée ; {count} session est revenue au salon.|Table {name} fermée ; {count} sessions sont revenues au salon.",
     "admin.done.broadcast": "Message affiché à {count} session.|Message affiché à {count} sessions.",
     "admin.refused": "Seuls les administrateurs du serveur peuvent faire cela.",

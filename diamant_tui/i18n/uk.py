@@ -413,6 +413,7 @@ CATALOGUE: dict[str, str] = {
     "admin.done.kick": "{name} (сесія {session}) вигнано.",
     "admin.done.ban": "Заблоковано: {what}, {until}; закрито {count} сесію.|Заблоковано: {what}, {until}; закрито {count} сесії.|Заблоковано: {what}, {until}; закрито {count} сесій.",
     "admin.done.unban": "Розблоковано: {what}.",
+    "admin.unban_confirm": "Зняти цей бан: {what}, {until}, причина: {reason}?",
     "admin.done.close": "Стіл {name} закрито; {count} сесія повернулася до зали.|Стіл {name} закрито; {count} сесії повернулися до зали.|Стіл {name} закрито; {count} сесій повернулися до зали.",
     "admin.done.broadcast": "Повідомлення показано {count} сесії.|Повідомлення показано {count} сесіям.|Повідомлення показано {count} сесіям.",
     "admin.refused": "Це можуть робити лише адміністратори сервера.",

@@ -421,3 +421,39 @@ async def test_an_admin_cannot_shut_out_an_admin_key_nor_kick_their_own_session(
         await bob.wait_closed()
     finally:
         await server.stop()
+
+
+def flowing(text: str) -> str:
+    """``text``'s words in one line, however a dialog wrapped them (its edges left out)."""
+    return " ".join(text.replace("│", " ").split())
+
+
+@pytest.mark.parametrize("lang, asked", [
+    ("en", "Lift this ban: key {key}, for good, reason: cheating [b]again[/b]?"),
+    ("uk", "Зняти цей бан: ключ {key}, назавжди, причина: cheating [b]again[/b]?"),
+], ids=["en", "uk"])
+async def test_lifting_a_ban_is_asked_first_naming_the_ban_and_escape_keeps_it(
+        room, players, admin_key, make_key, lang, asked):
+    """``u`` on a ban asks first, as a ban does, naming it whole (the key, until when, the
+    reason as written); Escape keeps it, ``y`` lifts it. It was lifted at once: a key
+    pressed on the wrong row let someone back in."""
+    bob_key = fingerprint(make_key())
+    ban = room.bans.make("key", bob_key, "forever", "cheating [b]again[/b]", "test")
+    await room.bans.add(ban)
+    boss = players("boss", size=(100, 30))
+    locale = {"en": "en_GB.UTF-8", "uk": "uk_UA.UTF-8"}[lang]
+    await boss.connect(room.port, key=admin_key, env={"LANG": locale})
+    await boss.wait_for(lambda text: "Admin" in text or "Адмін" in text)
+    boss.press("a")
+    await boss.wait_for(bob_key[:15])
+    boss.press("tab", "u")  # the list of bans, its only row
+    question = flowing(asked.format(key=bob_key))
+    await boss.wait_for(lambda text: question in flowing(text))
+    assert room.bans.in_force() == [ban], "nothing lifted before the answer"
+    boss.press("escape")
+    await boss.wait_for(lambda text: question not in flowing(text))
+    assert room.bans.in_force() == [ban], "Escape keeps the ban"
+    boss.press("u")
+    await boss.wait_for(lambda text: question in flowing(text))
+    boss.press("y")
+    await until(lambda: room.bans.in_force() == [])
