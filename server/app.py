@@ -369,7 +369,9 @@ class ServerApp(DiamantApp):
         except RecordError:
             self.notify(self.t("history.unreadable"), severity="warning")
             return
-        self.push_screen(ReplayScreen(replay))
+        # q goes back to the list of games, and the key bar says so (in few words: the
+        # replay's keys take the whole line at 80 columns in Spanish).
+        self.push_screen(ReplayScreen(replay, back_to="replay.key.games"))
 
     def leave_table(self) -> None:
         """Back to the lobby: a waiting seat is freed, a seat in a game is played for you."""

@@ -177,6 +177,7 @@ CATALOGUE: dict[str, str] = {
     # watching a recorded game again
     "replay.title": "Replay",
     "replay.step": "step {step} of {steps}",
+    "replay.key.games": "My games",
     "replay.playing": "Playing",
     "replay.paused": "Paused",
     "replay.end": "End of the game",

@@ -172,6 +172,7 @@ CATALOGUE: dict[str, str] = {
     # ver otra vez una partida grabada
     "replay.title": "Repetición",
     "replay.step": "paso {step} de {steps}",
+    "replay.key.games": "Lista",
     "replay.playing": "Reproduciendo",
     "replay.paused": "En pausa",
     "replay.end": "Fin de la partida",

@@ -175,6 +175,7 @@ CATALOGUE: dict[str, str] = {
     # revoir une partie enregistrée
     "replay.title": "Revoir la partie",
     "replay.step": "étape {step} sur {steps}",
+    "replay.key.games": "Parties",
     "replay.playing": "Lecture",
     "replay.paused": "En pause",
     "replay.end": "Fin de la partie",

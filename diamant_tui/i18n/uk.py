@@ -172,6 +172,7 @@ CATALOGUE: dict[str, str] = {
     # перегляд записаної гри
     "replay.title": "Повтор гри",
     "replay.step": "крок {step} з {steps}",
+    "replay.key.games": "Ігри",
     "replay.playing": "Відтворення",
     "replay.paused": "Пауза",
     "replay.end": "Кінець гри",

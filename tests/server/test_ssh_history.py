@@ -374,3 +374,29 @@ async def test_leaving_my_games_before_they_are_read_breaks_nothing(server, play
     assert session.app.is_running and session.app._exception is None
     me.press("h")  # and my games can be opened again
     await me.wait_for("2025-03-01")
+
+
+@pytest.mark.parametrize("lang, back, quit", [
+    ("en_GB.UTF-8", "q My games", "Quit"),
+    ("fr_FR.UTF-8", "q Parties", "Quitter"),
+    ("es_ES.UTF-8", "q Lista", "Salir"),
+    ("uk_UA.UTF-8", "q Ігри", "Вийти"),
+])
+async def test_the_replays_key_bar_names_the_list_q_goes_back_to(server, players, make_key,
+                                                                 lang, back, quit):
+    """At 80 columns, in every language, a game watched again from the list of one's
+    games names that list for q, where q goes back to: it said "q Quit" ("q Salir")."""
+    key = make_key()
+    await played_game(server, person_of(key))
+    me = await in_lobby(players, server, key=key, env={"LANG": lang})
+    me.press("h")
+    await me.wait_for(r"2025-03-05|05/03/2025|05\.03\.2025")
+    me.press("enter")
+    await me.wait_for(r"· den · ")
+    bar = me.text.splitlines()[-1]
+    assert back in bar and quit not in bar, bar
+    assert bar.rstrip().endswith(("f1 Rules", "f1 Règles", "f1 Reglas", "f1 Правила")), \
+        "the whole bar in 80 columns"
+    me.press("q")
+    lists = ("My games", "Mes parties", "Mis partidas", "Мої ігри")
+    await me.wait_for(lambda t: "· den · " not in t and any(name in t for name in lists))

@@ -66,9 +66,13 @@ class ReplayScreen(DiamantScreen):
         Binding("q", "leave", "key.quit"),
     ]
 
-    def __init__(self, replay: Replay, *, step_seconds: float = 1.0) -> None:
-        """``step_seconds``: how long each step stays on show at normal speed (×1)."""
+    def __init__(self, replay: Replay, *, step_seconds: float = 1.0,
+                 back_to: str | None = None) -> None:
+        """``step_seconds``: how long each step stays on show at normal speed (×1).
+        ``back_to``: the catalogue key naming where ``q`` leads, when the replay lies
+        over another screen (a host's list of games); None when ``q`` ends the app."""
         super().__init__()
+        self.back_to = back_to
         self.playback = Playback(replay)
         self.step_seconds = step_seconds
         self.step = 0
@@ -91,6 +95,13 @@ class ReplayScreen(DiamantScreen):
         self._log = KeptLog()
         """The game log: its lines wait while it is hidden (80 columns, closed), so that
         they wrap at its width once it is opened, not at 20 columns."""
+
+    def binding_text(self, key: str) -> str:
+        # q names where it leads: out of the app (a replay opened alone), or back to the
+        # screen the replay was opened from (a server's "My games", which read "q Quit").
+        if key == "key.quit" and self.back_to is not None:
+            key = self.back_to
+        return super().binding_text(key)
 
     # -- layout ------------------------------------------------------------------
 
