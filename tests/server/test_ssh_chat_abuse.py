@@ -34,14 +34,19 @@ BOX_DRAWING = re.compile("[\u2500-\u257f]")
 
 def squash(screen: str) -> str:
     """What ``screen`` says of a refusal, without whitespace and without box-drawing
-    characters: a player's toasts (right of their edge, ▌; toasts wrap their lines, and
-    the screen's rules show through in the margin right of a toast), then a spectator's
-    note line (the two lines above the chat box and the key bar, which toasts stand
-    above: a spectator may have both, a player's line in a toast and their own refusal)."""
+    characters: toasts (right of their edge, ▌; toasts wrap their lines, and the
+    screen's rules show through in the margin right of a toast), a player's refusal
+    under the round's lines beneath the cave (above the rule over the players), then a
+    spectator's note line (the two lines above the chat box and the key bar, which
+    toasts stand above: a spectator may have both, a line in a toast and their own
+    refusal)."""
     lines = screen.splitlines()
     toasts = [line.rsplit("▌", 1)[1] for line in lines if "▌" in line]
+    rule = next((n for n, line in enumerate(lines) if line.startswith("─" * 40)), 0)
+    cave = [line.split("▌", 1)[0] for line in lines[1:rule]]
     note = [line.split("▌", 1)[0] for line in lines[-4:-2]]
-    return "".join(BOX_DRAWING.sub("", "".join(line.split())) for line in toasts + note)
+    return "".join(BOX_DRAWING.sub("", "".join(line.split()))
+                   for line in toasts + cave + note)
 
 
 def in_chat_box(text: str):

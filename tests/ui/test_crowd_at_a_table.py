@@ -22,7 +22,9 @@ async def test_asking_again_while_the_refusal_is_shown_adds_no_other_note():
     """The spectator has used their one line: t, t, t say once, on their note line (no
     toast: a crowd watching meets the spectators' allowance all at once), when they may
     speak again; it stays there while the table goes on, and the chat box opens all the
-    same (the letters typed next are the line's). A player refused is told in one toast."""
+    same (the letters typed next are the line's). A player refused is told once, under
+    the round's lines beneath the cave (no toast over the newest of them), and t pressed
+    again meanwhile tells it no other time."""
     table = Table(TableSettings(name="den", seats=3, bots=("cards:3",) * 2, pace=0.05),
                   chat=ChatLimits(person=1, window=60.0))
     ann = table.sit("ann", "ann")
@@ -44,13 +46,21 @@ async def test_asking_again_while_the_refusal_is_shown_adds_no_other_note():
         assert "before you chat again" in panel.note
     player_app = DiamantApp(lang="en", member=ann)
     async with player_app.run_test(size=(80, 24), notifications=True) as pilot:
-        await until(pilot, lambda: isinstance(player_app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(player_app.screen, TableScreen)
+                    and player_app.screen.view is not None)
+        told: list[str | None] = []
+        screen = player_app.screen
+        tell = screen._tell_refusal
+        screen._tell_refusal = lambda text: (told.append(text), tell(text))
         ann.say("hi")
         for _ in range(3):
             await pilot.press("t")
             await pilot.pause()
-        await until(pilot, lambda: refusals(player_app))
-        assert len(refusals(player_app)) == 1, refusals(player_app)
+        await until(pilot, lambda: "before you chat again" in screen_text(player_app))
+        told = [text for text in told if text]  # (None: its seconds over)
+        assert len(told) == 1 and "before you chat again" in told[0], told
+        assert screen_text(player_app).count("before you chat again") == 1
+        assert refusals(player_app) == []
     await table.close()
 
 
@@ -144,11 +154,12 @@ async def test_a_toast_already_on_screen_is_not_shown_again():
     await table.close()
 
 
-async def test_before_the_game_a_refusal_is_a_toast_and_a_closed_chat_box_focuses_nothing():
+async def test_before_the_game_a_refusal_is_told_under_the_seats_and_a_closed_box_focuses_nothing():
     """While the table waits, the note line and the choice buttons are not on the screen
     (the waiting panel stands in their place, they are only made): a refused spectator is
-    told in a toast, and a player's chat box closed leaves the keyboard's focus on
-    nothing, not on a hidden button that Enter would press."""
+    told at the foot of the seats, where the chat is read (not in a toast over them), and
+    a player's chat box closed leaves the keyboard's focus on nothing, not on a hidden
+    button that Enter would press."""
     table = Table(TableSettings(name="den", seats=3, bots=("cards:3",), pace=0.05),
                   chat=ChatLimits(person=1, window=60.0))
     ann = table.sit("ann", "ann")
@@ -158,7 +169,8 @@ async def test_before_the_game_a_refusal_is_a_toast_and_a_closed_chat_box_focuse
         await until(pilot, lambda: "Free seats: 1" in screen_text(app))
         wes.say("hello")
         await pilot.press("t")
-        await until(pilot, lambda: refusals(app))
+        await until(pilot, lambda: "before you chat again" in screen_text(app))
+        assert refusals(app) == []
         assert not any("before you chat again" in panel.note
                        for panel in app.screen.query(DecisionPanel))  # (hidden, if made)
     player_app = DiamantApp(lang="en", member=ann)

@@ -190,9 +190,10 @@ async def test_a_chat_line_typed_over_the_allowance_stays_in_the_box_and_never_d
         game = ann.table.game
         assert 0 not in game.pending and game.in_cave[0], "the letters chose nothing"
         assert app.focused is chat and "-open" in chat.classes and chat.value == "hello"
-        notes = [n.message for n in app._notifications]
-        assert any("before you chat again" in n for n in notes)
-        assert any(n.startswith("Not sent yet (kept in the box). Wait ") for n in notes)
+        # Told under the round's lines, beneath the cave (not in toasts over them).
+        told = " ".join(screen_text(app).split())
+        assert "Not sent yet (kept in the box). Wait " in told, told
+        assert "before you chat again" in told and not app._notifications
         await pilot.press(*" there")
         await until(pilot, lambda: chat.value == "hello there")
         await asyncio.sleep(1.6)  # the allowance is back

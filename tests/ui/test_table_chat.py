@@ -320,3 +320,71 @@ async def test_the_chat_box_is_drawn_when_the_screen_is_arranged_before_its_layo
         assert chat.size.height == 1
         # (Its first letter under the cursor is written apart.)
         assert any("ay something and press Enter" in frame for frame in frames.sent), frames.sent
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
+async def test_before_the_game_a_refused_line_is_told_under_the_seats_not_in_a_toast(
+        lang, monkeypatch):
+    """Eight seats at 80x24, ann may start the table and is over her chat allowance:
+    pressing t, then sending a line, she reads why she must wait at the foot of the
+    seats, under the chat, in her language (then that her line is kept), until its
+    seconds are over; the line stays in the box, and every seat and the line telling
+    her how to start stay in sight. Two toasts stood over them for 4 s."""
+    monkeypatch.setattr(table_screen, "REFUSAL_SHOWN", 1.0)
+    table, ann, _ = await eight_at_a_table(timer=30, chat=ChatLimits(person=1))
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        hint = app.t("waiting.start_hint")
+        await until(pilot, lambda: flowing(hint) in flowing(screen_text(app)))
+        ann.say("hi")
+        await until(pilot, lambda: "» ann: hi" in screen_text(app))
+        error = over_the_allowance(ann)
+        await pilot.press("t")
+        wait = [flowing(app.t(error.key, **{**error.fmt, "seconds": n})) for n in range(1, 12)]
+        await until(pilot, lambda: any(why in flowing(screen_text(app)) for why in wait))
+        await pilot.press(*"again?", "enter")
+        kept = told_wait(app.t, error)
+        await until(pilot, lambda: any(why in flowing(screen_text(app)) for why in kept))
+        text = screen_text(app)
+        assert "» ann: hi" in text and "again?" in text.splitlines()[-2], text
+        assert flowing(hint) in flowing(text), text
+        assert all(name in text for name in ("ann", "bob", "Farid", "Greta", "Hugo")), text
+        assert not app._notifications
+        await until(pilot, lambda: not any(why in flowing(screen_text(app)) for why in kept))
+        assert "again?" in screen_text(app).splitlines()[-2]
+    await table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_under_the_cave_a_refused_line_is_told_among_the_rounds_lines(lang, monkeypatch):
+    """ann, playing at 80x24 over her chat allowance, sends a line: why it waits, and
+    that it is kept, is read under the cave after the round's lines, in her language, and
+    goes once its seconds are over; the player list, the deck and the banner (the round's
+    newest lines) stay as they were: a toast stood over them for 4 s."""
+    monkeypatch.setattr(table_screen, "REFUSAL_SHOWN", 1.0)
+    table = Table(TableSettings(name="den", seats=5, bots=("cards:3",) * 3, pace=0.05),
+                  chat=ChatLimits(person=1))
+    ann = table.sit("ann", "ann")
+    table.sit("bob", "bob")  # a person too: the turn waits for them
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        decided = app.t("players.decided")
+        await until(pilot, lambda: playing(app) and screen_text(app).count(decided) == 3)
+        ann.say("gl")
+        await until(pilot, lambda: "» ann: gl" in screen_text(app))
+        await pilot.pause(0.1)
+        before = below_the_path(screen_text(app))
+        error = over_the_allowance(ann)
+        await pilot.press("t", *"hf", "enter")
+        kept = told_wait(app.t, error)
+        await until(pilot, lambda: any(why in flowing(screen_text(app)) for why in kept))
+        text = screen_text(app)
+        above = flowing("\n".join(text.splitlines()[:len(text.splitlines()) - len(before)]))
+        assert any(why in above for why in kept), text  # under the cave, not below it
+        assert above.index("» ann: gl") < min(above.find(why) for why in kept
+                                              if why in above), text
+        assert below_the_path(text)[:-2] == before[:-2], text  # all but the box's line
+        assert not app._notifications
+        await until(pilot, lambda: not any(why in flowing(screen_text(app)) for why in kept))
+        assert "hf" in screen_text(app).splitlines()[-2]
+    await table.close()

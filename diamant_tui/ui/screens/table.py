@@ -16,6 +16,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.messages import Prompt
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Input
 
@@ -149,6 +150,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._refusal_said: str | None = None
         """Which refusal is on screen until then: the wait at ``t`` ("wait"), or a
         line kept in the box ("kept")."""
+        self._refusal_timer: Timer | None = None
+        """Ends the refusal told before the game or under the cave (:meth:`_tell_refusal`)."""
         self._waiting_updates: list[TableUpdate] = []
         self._first_updates: list[TableUpdate] | None = None
         """While the screen subscribes to its table: the update it sends at once."""
@@ -836,9 +839,9 @@ class TableScreen(SharedBlank, DiamantScreen):
 
     def _refuse_chat(self, error: ChatRejected, *, kept: bool = False) -> None:
         """Say why a line is refused and when to try again (``kept``: that the line
-        sent stays in the box until then), unless that is on screen already: a toast
-        costs a layout of the whole screen, coming and going, and a person hammering t
-        or Enter would otherwise pile them up."""
+        sent stays in the box until then), unless that is on screen already: a person
+        hammering t or Enter would otherwise have it drawn again and again (a toast, a
+        layout of the whole screen coming and going each time)."""
         now = time.monotonic()
         said = "kept" if kept else "wait"
         if now < self._refusal_until and self._refusal_said == said:
@@ -846,15 +849,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._refusal_until = now + REFUSAL_SHOWN
         self._refusal_said = said
         text = error.text(self.app.t)
-        if self._part == "final" and self._final is not None:
-            # Under the chat at the final scores, for a player as for a spectator: a
-            # toast stood over the rematch lines, and a spectator's note line is under
-            # the scores. The line kept stays in the open box, in sight.
-            if kept:
-                text = self.app.t("chat.kept", why=text)
-            self._final.show_refusal(text, REFUSAL_SHOWN)
-            return
-        if self.seat is None and self._game_shown:
+        if self.seat is None and self._part == "game":
             # A spectator reads it on their note line (as their own lines): a crowd
             # watching is who meets the spectators' allowance, each of them at once.
             # The open box covers the line's second row: the reason alone, first,
@@ -863,7 +858,29 @@ class TableScreen(SharedBlank, DiamantScreen):
             return
         if kept:
             text = self.app.t("chat.kept", why=text)
-        self.notify(text, severity="warning", timeout=REFUSAL_SHOWN, markup=False)
+        # Where the chat is read, for a player as for a spectator, the line kept staying
+        # in the open box, in sight: a toast stood over what says how to go on (how to
+        # start, the rematch lines) or, under the cave, over the round's newest lines.
+        # (A toast only when the cards fill the whole cave, leaving it no row there.)
+        if self._part == "final" and self._final is not None:
+            self._final.show_refusal(text, REFUSAL_SHOWN)  # under the chat there
+        elif self._part == "waiting" or (
+                self._part == "game" and self._parts.cave_path.fits_under_path(text)):
+            self._tell_refusal(text)
+        else:
+            self.notify(text, severity="warning", timeout=REFUSAL_SHOWN, markup=False)
+
+    def _tell_refusal(self, text: str | None) -> None:
+        """Tell ``text`` (None: nothing any more) at the foot of the waiting seats, or
+        under the round's lines beneath the cave, for :data:`REFUSAL_SHOWN` seconds. Both
+        are given it: the game may begin meanwhile, and its seconds run on."""
+        if self._refusal_timer is not None:
+            self._refusal_timer.stop()
+            self._refusal_timer = None
+        if text is not None:
+            self._refusal_timer = self.set_timer(REFUSAL_SHOWN, lambda: self._tell_refusal(None))
+        self._before_game[0].refusal = text
+        self._parts.cave_path.refusal = text
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         """Send the chat line typed (Enter). One the table refuses for now (over the

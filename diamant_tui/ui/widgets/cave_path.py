@@ -46,11 +46,13 @@ BORDERS = {
 
 class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     """Draws ``path`` as boxed cards (the second hazard of a type stands out), and under
-    them the newest lines of ``feed`` that fit in the rows left, oldest first.
+    them the newest lines of ``feed`` that fit in the rows left, oldest first, then, for
+    a few seconds, ``refusal``: why this person's chat line was refused (a toast stood
+    over the round's newest lines, the banner under the players).
 
     A feed line too long for the width goes on over the next row; a line that does not
     fit whole is left out, never cut. On a wide screen the log has its own column and
-    already tells the round's story: the feed is not drawn there.
+    already tells the round's story: the feed is not drawn there (the refusal is).
     """
 
     ALLOW_SELECT = False  # its lines are drawn without the offsets selecting needs
@@ -64,6 +66,7 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         "path--taken",
         "path--empty",
         "path--feed",
+        "path--refusal",
     }
 
     DEFAULT_CSS = """
@@ -80,6 +83,7 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         & > .path--taken { color: $text-muted; }
         & > .path--empty { color: $text-muted; }
         & > .path--feed { color: $text-muted; }
+        & > .path--refusal { color: $warning; }
     }
     """
 
@@ -89,6 +93,8 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     path: reactive[tuple[PathCard, ...]] = reactive((), repaint=False)
     empty_text: reactive[str] = reactive("")
     feed: reactive[tuple[str, ...]] = reactive((), repaint=False)
+    refusal: reactive[str | None] = reactive(None, repaint=False)
+    """Why a chat line of this person's was refused, while it is told (under the feed)."""
     _runs: list[list[Run]] | None = None
     """The lines of the drawing under way (see :meth:`render_line`)."""
 
@@ -143,16 +149,24 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
 
     def watch_feed(self) -> None:
         if self._feed_shown:
-            top = self._height(self.path, self.size.width)
-            if self.size.height > top:
-                self.refresh(Region(0, top, self.size.width, self.size.height - top))
+            self._refresh_under_path()
+
+    def watch_refusal(self) -> None:
+        self._refresh_under_path()
+
+    def _refresh_under_path(self) -> None:
+        """Draw again the rows under the path (the feed's and the refusal's), only them."""
+        top = self._height(self.path, self.size.width)
+        if self.size.height > top:
+            self.refresh(Region(0, top, self.size.width, self.size.height - top))
 
     @property
     def _feed_shown(self) -> bool:
         return not self.screen.has_class("-wide")
 
     def shared_key(self):
-        return self.path, self.empty_text, self.feed if self._feed_shown else ()
+        return (self.path, self.empty_text, self.feed if self._feed_shown else (),
+                self.refusal)
 
     def render(self) -> Text:
         return Text("\n").join(Text.assemble(*runs) for runs in self._lines())
@@ -175,11 +189,30 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         return Strip.blank(width, self.visual_style.rich_style)
 
     def _lines(self) -> list[list[Run]]:
-        """Every line of the area: the path's rows of cards, then the feed."""
+        """Every line of the area: the path's rows of cards, then the feed, then the
+        refusal (whole in the rows left, the feed's oldest lines giving way to it)."""
         lines = self._path_lines()
+        room = self.size.height - len(lines)
+        told = self._refusal_lines(room)
         if self._feed_shown:
-            lines += self._feed_lines(self.size.height - len(lines))
-        return lines
+            lines += self._feed_lines(room - len(told))
+        return lines + told
+
+    def fits_under_path(self, text: str) -> bool:
+        """Whether ``text`` fits whole in the rows under the path (none once the path
+        fills the area, late in a long round with many players)."""
+        width = self.size.width
+        return len(wrap(text, width)) <= self.size.height - self._height(self.path, width)
+
+    def _refusal_lines(self, room: int) -> list[list[Run]]:
+        """The refusal's rows, if it fits whole in ``room`` rows (else none)."""
+        if not self.refusal:
+            return []
+        rows = wrap(self.refusal, self.size.width)
+        if len(rows) > room:
+            return []
+        style = self.component_style("path--refusal")
+        return [[(row, style)] for row in rows]
 
     def _path_lines(self) -> list[list[Run]]:
         if not self.path:

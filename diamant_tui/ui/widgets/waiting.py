@@ -13,6 +13,7 @@ from ...table import SeatInfo, SeatKind
 from ..cells import cell, widest
 from ..literal import printable
 from .direct_repaint import RepaintedDirectly
+from .final_chat import fitted_rows
 from .one_layout import SizedInOneLayout
 
 
@@ -42,11 +43,12 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
     waiting at the table). Hidden as the game begins, it asks for that layout at once,
     in the frame that shows the game (:mod:`.direct_repaint`), not a frame later.
 
-    The newest chat lines are read at its foot, in the rows its words leave free (a
-    toast stood over the seats and the line telling the creator how to start)."""
+    The newest chat lines are read at its foot, in the rows its words leave free, and
+    under them, for a few seconds, why a chat line of this person's was refused (a toast
+    stood over the seats and the line telling the creator how to start)."""
 
     COMPONENT_CLASSES = {"waiting--title", "waiting--me", "waiting--free", "waiting--hint",
-                         "waiting--chat"}
+                         "waiting--chat", "waiting--refusal"}
 
     DEFAULT_CSS = """
     WaitingPanel {
@@ -57,12 +59,15 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         & > .waiting--free { color: $text-muted; text-style: italic; }
         & > .waiting--hint { text-style: bold; color: $success; }
         & > .waiting--chat { color: $text-muted; }
+        & > .waiting--refusal { color: $warning; }
     }
     """
 
     state: reactive[WaitingState | None] = reactive(None)
     chat: reactive[tuple[str, ...]] = reactive(())
     """The newest chat lines (``» ann: hello``), oldest first; those that fit are shown."""
+    refusal: reactive[str | None] = reactive(None)
+    """Why a chat line of this person's was refused, while it is told (under the chat)."""
 
     def render(self) -> Text:
         t = self.app.t
@@ -93,20 +98,16 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
 
     def _with_chat(self, body: Text) -> Text:
         """``body`` with the newest chat lines that fit whole under it (a blank row
-        between), at the panel's foot; a long line goes on over the next rows."""
+        between), at the panel's foot, then the refusal; a long line goes on over the
+        next rows (as at the final scores: :func:`.final_chat.fitted_rows`)."""
         width, height = self.content_size
-        if not self.chat or width <= 0:
+        if not (self.chat or self.refusal) or width <= 0:
             return body
         console = self.app.console
         used = len(body.wrap(console, width))
-        room = height - used - 1
-        style = self.get_component_rich_style("waiting--chat")
-        rows: list[Text] = []
-        for line in reversed(self.chat):
-            wrapped = list(Text(printable(line), style=style).wrap(console, width))
-            if len(rows) + len(wrapped) > room:
-                break
-            rows[:0] = wrapped
+        style = self.get_component_rich_style
+        rows = fitted_rows(self.chat, self.refusal, width, height - used - 1, console,
+                           style("waiting--chat"), style("waiting--refusal"))
         if not rows:
             return body
         gap = Text("\n" * (height - used - len(rows) + 1))  # from the body's last row
