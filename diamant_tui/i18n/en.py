@@ -341,9 +341,9 @@ CATALOGUE: dict[str, str] = {
     "refused.full": "No seat is free at this table; you can watch it.",
     "refused.other": "That cannot be done now.",
     "chat.empty": "Nothing was sent: the line was empty.",
-    "limit.chat_person": "Wait {seconds} s before you chat again: at most {lines} lines every {window} s each.",
-    "limit.chat_watchers": "Wait {seconds} s before you chat again: the spectators have used up their share ({lines} lines every {window} s).",
-    "limit.chat_table": "Wait {seconds} s before you chat again: this table's chat is full ({lines} lines every {window} s in all).",
+    "limit.chat_person": "Wait {seconds} s before you chat again: at most {lines} line every {window} s each.|Wait {seconds} s before you chat again: at most {lines} lines every {window} s each.",
+    "limit.chat_watchers": "Wait {seconds} s before you chat again: the spectators have used up their share ({lines} line every {window} s).|Wait {seconds} s before you chat again: the spectators have used up their share ({lines} lines every {window} s).",
+    "limit.chat_table": "Wait {seconds} s before you chat again: this table's chat is full ({lines} line every {window} s in all).|Wait {seconds} s before you chat again: this table's chat is full ({lines} lines every {window} s in all).",
     "limit.resume_wait": "Too many wrong resume codes from your address: try again in {seconds} s.",
     "limit.taken_over": "Your seat was taken back with your resume code from another connection; this connection is closed.",
     # Lobby: the leaderboard and my games.

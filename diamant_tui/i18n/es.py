@@ -334,9 +334,9 @@ CATALOGUE: dict[str, str] = {
     "refused.full": "No queda ningún asiento libre en esta mesa; puedes mirarla.",
     "refused.other": "Eso no se puede hacer ahora.",
     "chat.empty": "No se envió nada: la línea estaba vacía.",
-    "limit.chat_person": "Espera {seconds} s antes de volver a hablar: como mucho {lines} líneas cada {window} s por persona.",
-    "limit.chat_watchers": "Espera {seconds} s antes de volver a hablar: los espectadores han agotado su parte ({lines} líneas cada {window} s).",
-    "limit.chat_table": "Espera {seconds} s antes de volver a hablar: el chat de esta mesa está lleno ({lines} líneas cada {window} s en total).",
+    "limit.chat_person": "Espera {seconds} s antes de volver a hablar: como mucho {lines} línea cada {window} s por persona.|Espera {seconds} s antes de volver a hablar: como mucho {lines} líneas cada {window} s por persona.",
+    "limit.chat_watchers": "Espera {seconds} s antes de volver a hablar: los espectadores han agotado su parte ({lines} línea cada {window} s).|Espera {seconds} s antes de volver a hablar: los espectadores han agotado su parte ({lines} líneas cada {window} s).",
+    "limit.chat_table": "Espera {seconds} s antes de volver a hablar: el chat de esta mesa está lleno ({lines} línea cada {window} s en total).|Espera {seconds} s antes de volver a hablar: el chat de esta mesa está lleno ({lines} líneas cada {window} s en total).",
     "limit.resume_wait": "Demasiados códigos para volver erróneos desde tu dirección: inténtalo de nuevo dentro de {seconds} s.",
     "limit.taken_over": "Alguien ha recuperado tu asiento con tu código para volver desde otra conexión; esta conexión se cierra.",
     # Lobby: the leaderboard and my games.

@@ -337,9 +337,9 @@ CATALOGUE: dict[str, str] = {
     "refused.full": "Aucune place libre à cette table ; vous pouvez la regarder.",
     "refused.other": "Ce n'est pas possible pour l'instant.",
     "chat.empty": "Rien n'a été envoyé : la ligne était vide.",
-    "limit.chat_person": "Attendez {seconds} s avant de reparler : au plus {lines} lignes toutes les {window} s chacun.",
-    "limit.chat_watchers": "Attendez {seconds} s avant de reparler : les spectateurs ont épuisé leur part ({lines} lignes toutes les {window} s).",
-    "limit.chat_table": "Attendez {seconds} s avant de reparler : la discussion de cette table est pleine ({lines} lignes toutes les {window} s en tout).",
+    "limit.chat_person": "Attendez {seconds} s avant de reparler : au plus {lines} ligne toutes les {window} s chacun.|Attendez {seconds} s avant de reparler : au plus {lines} lignes toutes les {window} s chacun.",
+    "limit.chat_watchers": "Attendez {seconds} s avant de reparler : les spectateurs ont épuisé leur part ({lines} ligne toutes les {window} s).|Attendez {seconds} s avant de reparler : les spectateurs ont épuisé leur part ({lines} lignes toutes les {window} s).",
+    "limit.chat_table": "Attendez {seconds} s avant de reparler : la discussion de cette table est pleine ({lines} ligne toutes les {window} s en tout).|Attendez {seconds} s avant de reparler : la discussion de cette table est pleine ({lines} lignes toutes les {window} s en tout).",
     "limit.resume_wait": "Trop de codes de reprise erronés depuis votre adresse : réessayez dans {seconds} s.",
     "limit.taken_over": "Votre place a été reprise avec votre code de reprise depuis une autre connexion ; cette connexion est fermée.",
     # Lobby: the leaderboard and my games.

@@ -100,7 +100,9 @@ class ChatAllowances:
         self._forget_quiet(now, people)
 
     def _refuse(self, identity: str, key: str, most: int, wait: float) -> None:
-        fmt = dict(lines=most, window=f"{self.limits.window:g}", seconds=max(1, math.ceil(wait)))
+        # count: the texts say "1 line" or "N lines" (see diamant_tui.i18n).
+        fmt = dict(lines=most, count=most, window=f"{self.limits.window:g}",
+                   seconds=max(1, math.ceil(wait)))
         if identity not in self._refused:  # one log line per burst, not per key
             self._refused.add(identity)
             log.info("table %s: chat of %s refused (%s, %d lines every %g s)", self._table_name,

@@ -20,7 +20,9 @@ from diamant_tui.engine.events import (
 )
 from diamant_tui import i18n
 from diamant_tui.i18n import LANGUAGES, Translator
-from diamant_tui.table import SeatGivenToComputer
+from diamant_tui.table import ChatLimits, SeatGivenToComputer
+from diamant_tui.table.chat import ChatAllowances
+from diamant_tui.table.info import ChatRejected
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.describe import describe
 from diamant_tui.ui.screens.table import TableScreen
@@ -310,3 +312,27 @@ def test_arriving_after_a_relic_is_told_it_as_the_table_was(language):
     t = Translator(language)
     told = describe(t, ("Ana", "Bruno", "Chiara"), events[-1])
     assert arrival_lines(t, game.view_for(1)) == [t("event.round_started", round=1), told]
+
+
+@pytest.mark.parametrize("allowance, key", [("person", "limit.chat_person"),
+                                            ("watchers", "limit.chat_watchers"),
+                                            ("table", "limit.chat_table")])
+def test_a_chat_refusal_counts_its_lines_in_words_of_each_language(allowance, key):
+    """An allowance of one line reads "1 line" ("1 ligne", "1 línea", "1 рядок"), not
+    "1 lines"; in Ukrainian two and five lines take their own forms."""
+    def refusal(most: int) -> ChatRejected:
+        limits = ChatLimits(**{"person": 99, "watchers": 99, "table": 99, allowance: most})
+        allowances = ChatAllowances(limits, "cave")
+        with pytest.raises(ChatRejected) as refused:
+            for _ in range(most + 1):
+                allowances.count("ann", True, 0.0, 4)
+        assert refused.value.key == key
+        return refused.value
+
+    one, two, five = refusal(1), refusal(2), refusal(5)
+    for lang, word in (("en", "1 line "), ("fr", "1 ligne "), ("es", "1 línea "),
+                       ("uk", "1 рядок ")):
+        assert word in one.text(Translator(lang)), lang
+    assert "2 lines " in two.text(Translator("en"))
+    assert "2 рядки " in two.text(Translator("uk"))
+    assert "5 рядків " in five.text(Translator("uk"))
