@@ -73,3 +73,31 @@ def test_sim_plays_personalities_unless_told_to_play_the_exact_rules(capsys):
     assert {b["wins"] for b in json.loads(out)["bots"]} == {0.3333}
     status, out, _ = run(capsys, "sim", "--help")
     assert "--exact" in out and "15 to 25 rubies" in out
+
+
+@pytest.mark.parametrize("command, option, value", [
+    ("play", "--timer", "nan"), ("play", "--timer", "inf"), ("play", "--pace", "nan"),
+    ("play", "--pace", "inf"), ("sim", "--time-limit", "nan"), ("sim", "--time-limit", "inf"),
+])
+def test_seconds_that_are_not_a_finite_number_are_refused(command, option, value, capsys,
+                                                          started):
+    """A timer of nan passed the check for a positive number and crashed the screen's
+    countdown; a time limit of nan limited nothing. Both are refused, saying what to give."""
+    status, out, err = run(capsys, command, option, value, "--bots", "ev,ev,ev", "--games", "1"
+                           ) if command == "sim" else run(capsys, command, option, value)
+    assert status == 2 and out == ""
+    assert f"argument {option}: {value!r} is not a finite number; give seconds" in err
+    assert "Traceback" not in err
+    assert not started
+
+
+def test_a_game_that_stops_on_an_error_exits_with_status_1(capsys, monkeypatch):
+    """Whatever a script runs `diamant play` from learns it did not end well."""
+    def broken_mount(app) -> None:
+        raise RuntimeError("the screen could not be drawn")
+
+    monkeypatch.setattr(DiamantApp, "on_mount", broken_mount)
+    original_run = DiamantApp.run
+    monkeypatch.setattr(DiamantApp, "run", lambda app: original_run(app, headless=True))
+    status, _, _ = run(capsys, "play")
+    assert status == 1

@@ -9,6 +9,7 @@ from ..bots import BotSpecError, describe_kinds, parse_lineup, personality_examp
 from ..engine.cards import Rules
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
 from ..i18n import LANGUAGES, UnknownLanguage, detect_language, parse_language
+from .seconds import seconds
 
 
 _EPILOG = """\
@@ -41,10 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--bots", metavar="LIST",
                         help="comma-separated computer players for the other seats, e.g. "
                         "carry:20,cards:6 (used in turn; see below)")
-    parser.add_argument("--timer", type=float, metavar="S",
+    parser.add_argument("--timer", type=seconds, metavar="S",
                         help="seconds to decide before a computer player decides for you")
     parser.add_argument("--seed", type=int, help="seed for a reproducible game")
-    parser.add_argument("--pace", type=float, default=0.7, metavar="S",
+    parser.add_argument("--pace", type=seconds, default=0.7, metavar="S",
                         help="the least seconds from one card to the next (default: 0.7)")
     parser.set_defaults(run=run)
 
@@ -70,5 +71,6 @@ def run(args: argparse.Namespace) -> int:
                            timer=args.timer, seed=args.seed, pace=args.pace)
     if bots:
         choices = choices.with_(level=CUSTOM, custom_bots=bots)
-    DiamantApp(lang=lang, choices=choices).run()
-    return 0
+    app = DiamantApp(lang=lang, choices=choices)
+    app.run()
+    return app.return_code or 0  # 1 when the app stopped on an error

@@ -79,8 +79,9 @@ def watch(args: argparse.Namespace) -> int:
         return 2
     from ..ui import DiamantApp  # only here: the printing modes need no interface
 
-    DiamantApp(lang=args.lang, replay=replay).run()
-    return 0
+    app = DiamantApp(lang=args.lang, replay=replay)
+    app.run()
+    return app.return_code or 0  # 1 when the app stopped on an error
 
 
 def _watchable(args: argparse.Namespace) -> Replay:

@@ -13,6 +13,7 @@ from ..engine.cards import Rules
 from ..engine.errors import DiamantError
 from ..sim.simulate import SimResult, simulate
 from ..sim.tournament import format_ranking, tournament
+from .seconds import seconds
 
 DEFAULT_BOTS = "expert,ev,risk,cards:6,carry:20"
 
@@ -67,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--exact", action="store_true",
                         help="every player plays its named rule exactly, with no parameter of "
                         "its own")
-    parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=seconds, default=TIME_LIMIT, metavar="SECONDS",
                         help=f"most processor time a player may think over one decision "
                         f"(default {TIME_LIMIT:g}; one that waits is stopped after ten times "
                         "that; 0 for no limit)")
