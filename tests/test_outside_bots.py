@@ -61,6 +61,11 @@ class Busy:
             pass
 
 
+class Exits:
+    def decide(self, view):
+        raise SystemExit(3)
+
+
 class Late:
     def decide(self, view):
         end = time.thread_time() + 0.3
@@ -122,8 +127,12 @@ def test_a_bot_plays_from_a_module_and_from_an_installed_package(bot_dir, monkey
     ("no_such_module:Cautious", "no module 'no_such_module'"),
     ("mybots.py:Decision", r"no decide\(view\) method"),
     ("wizard", "unknown computer player 'wizard'"),
+    ("folder.py:Cautious", "'folder.py' is a folder; give the path to a Python file in it"),
+    ("exits.py:Cautious", "could not be loaded: SystemExit: leaving already"),
 ])
 def test_a_bot_that_cannot_be_loaded_is_named_with_the_reason(bot_dir, spec, words):
+    (bot_dir / "folder.py").mkdir()
+    (bot_dir / "exits.py").write_text("raise SystemExit('leaving already')\n")
     with pytest.raises(BotSpecError, match=words):
         parse_lineup(f"ev,{spec}")
 
@@ -133,6 +142,7 @@ def test_a_bot_that_cannot_be_loaded_is_named_with_the_reason(bot_dir, spec, wor
     ("Invalid", "answered 42 (round 1, card 1): decide() must return Decision.CONTINUE"),
     ("Busy", "thought for more than 0.2 s to decide (round 1, card 1)"),
     ("Slow", "gave no answer within 2 s (round 1, card 1)"),
+    ("Exits", "raised SystemExit: 3 (round 1, card 1)"),
 ])
 def test_a_failing_bot_stops_diamant_sim_with_a_clear_error(bot_dir, cls, words):
     done = diamant("sim", "--bots", f"ev,risk,badbots.py:{cls}", "--games", "2",
@@ -176,6 +186,60 @@ async def test_at_a_table_a_stand_in_decides_for_a_failing_bot_and_it_is_logged(
     assert "computer player badbots.py:Raises raised ZeroDivisionError: no rubies to divide" in text
     assert "computer player badbots.py:Invalid answered 42" in text
     assert "ev decided for it" in text
+
+
+async def test_at_a_table_a_bot_that_calls_sys_exit_gets_a_stand_in(bot_dir, caplog):
+    """A computer player's ``sys.exit()`` is its failure: it ended the whole program."""
+    table = Table(TableSettings(name="t", seats=3, bots=("badbots.py:Exits", "cards:3",
+                                                         "cards:3"), pace=0, seed=3))
+    caplog.set_level(logging.WARNING, logger="diamant_tui.table")
+    table.start()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 60
+    while table.status is not TableStatus.FINISHED:
+        assert loop.time() < end, "the game never finished"
+        await asyncio.sleep(0.01)
+    await table.close()
+    assert table.game.over
+    assert "computer player badbots.py:Exits raised SystemExit: 3" in caplog.text
+
+
+NEVER_ANSWERS = """\
+import asyncio
+import threading
+
+from diamant_tui.table import Table, TableSettings, TableStatus
+
+
+class Stuck:
+    asked = 0
+
+    def decide(self, view):
+        Stuck.asked += 1
+        threading.Event().wait()
+
+
+async def main():
+    table = Table(TableSettings(name="t", seats=3, bots=("stuck.py:Stuck", "cards:3",
+                                                         "cards:3"), pace=0, seed=3),
+                  bot_time_limit=0.05)
+    table.start()
+    while table.status is not TableStatus.FINISHED:
+        await asyncio.sleep(0.01)
+    await table.close()
+    print(type(table._seats[0].bot).asked)  # the class loaded from stuck.py:Stuck
+"""
+
+
+def test_a_bot_that_never_answers_is_asked_once_and_does_not_keep_the_program_open(bot_dir):
+    """Its stand-in decides each time; the game and then the program end. Each card
+    asked it again, one more thread thinking for ever, and the program, waiting for
+    them at its end, never ended (not even on Ctrl+C)."""
+    (bot_dir / "stuck.py").write_text(NEVER_ANSWERS)
+    done = subprocess.run([sys.executable, "-c", "import asyncio, stuck; asyncio.run(stuck.main())"],
+                          cwd=bot_dir, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"
 
 
 async def test_at_a_table_a_bot_thinking_past_the_hosts_limit_gets_a_stand_in(bot_dir, caplog):

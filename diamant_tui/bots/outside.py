@@ -12,6 +12,8 @@ constructor takes one) and needs a single method, ``decide(view) -> Decision`` (
 :class:`~diamant_tui.bots.base.Bot`; ``watch(view)`` is optional). :func:`checked_decision`
 runs one decision and turns whatever goes wrong (an exception, an answer that is not a
 decision, too long a think) into a :class:`BotFailure` that names the player;
+a player's ``sys.exit()``, when loading or deciding, is one more failure of the player,
+never the end of the program;
 :func:`checked_watch` shows a player a step from camp and says what went wrong, if anything.
 """
 
@@ -87,7 +89,7 @@ def load_class(spec: str) -> type:
             raise BotLoadError(f"no installed package offers a computer player {name!r}.")
         try:
             cls = found[0].load()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise BotLoadError(
                 f"computer player {name!r} (from an installed package) could not be loaded: "
                 f"{type(exc).__name__}: {exc}"
@@ -103,7 +105,7 @@ def load_class(spec: str) -> type:
                 f"{spec!r}: no module {name!r} can be imported ({exc}); name a module on the "
                 "Python path, or a file ending in .py."
             ) from None
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise BotLoadError(
                 f"{spec!r}: importing module {name!r} failed: {type(exc).__name__}: {exc}"
             ) from None
@@ -129,6 +131,8 @@ def _import(name: str):
 
 
 def _load_file(path: Path):
+    if path.is_dir():
+        raise BotLoadError(f"{str(path)!r} is a folder; give the path to a Python file in it.")
     if not path.is_file():
         raise BotLoadError(f"{str(path)!r}: no such file; give the path to a Python file.")
     path = path.resolve()
@@ -144,7 +148,7 @@ def _load_file(path: Path):
     sys.modules[module_name] = module
     try:
         loader_spec.loader.exec_module(module)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         del sys.modules[module_name]
         where = ""
         if isinstance(exc, SyntaxError) and exc.lineno:
@@ -172,7 +176,7 @@ def build(spec: str, rng: random.Random):
         takes_rng = False
     try:
         bot = cls(rng=rng) if takes_rng else cls()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise BotLoadError(
             f"computer player {spec!r} could not be built: {type(exc).__name__}: {exc}"
         ) from None
@@ -223,7 +227,7 @@ def checked_watch(bot, view: PlayerView, name: str) -> str | None:
         return None
     try:
         watch(view)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         return (f"computer player {name!r} raised {type(exc).__name__}: {exc} in watch() "
                 f"(round {view.round}, card {view.step}); it is not shown the game from "
                 "camp any more")
@@ -256,7 +260,7 @@ def checked_decision(bot, view: PlayerView, name: str, limit: float | None = TIM
         else:
             problem = f"thought for more than {limit:g} s to decide {where}."
         raise BotFailure(name, problem) from None
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise BotFailure(name, f"raised {type(exc).__name__}: {exc} {where}.") from None
     finally:
         if alarm:

@@ -128,6 +128,9 @@ CATALOGUE: dict[str, str] = {
     "event.round_started": "Починається раунд {round}: усі заходять у печеру.",
     "event.round_started_relic": "Починається раунд {round}; до колоди додано реліквію вартістю {value}.",
     "event.seat_to_computer": "{computer} займає місце гравця {name}.",
+    "event.computer_raised": "{name} ({player}) видав помилку {error}: замість нього вирішив запасний комп'ютерний гравець ({stand_in}), і так буде щоразу, коли він схибить.",
+    "event.computer_answered": "{name} ({player}) відповів {answer}, а не continue чи leave: замість нього вирішив запасний комп'ютерний гравець ({stand_in}), і так буде щоразу, коли він схибить.",
+    "event.computer_slow": "{name} ({player}) не відповів за {seconds} с: замість нього вирішив запасний комп'ютерний гравець ({stand_in}), і так буде щоразу, коли він схибить.",
     # A table has at most 8 players: the "one" form (1, 21, 31…) only ever counts 1.
     "event.treasure": "Скарб {value}: {share}{ruby} єдиному гравцеві в печері, {left}.|Скарб {value}: по {share}{ruby} кожному з {count} у печері, {left}.|Скарб {value}: по {share}{ruby} кожному з {count} у печері, {left}.",
     "event.left_on_card": "{count}{ruby} лишається на карті",

@@ -117,7 +117,24 @@ class SeatGivenToComputer:
     """The name of the computer player that plays the seat now."""
 
 
-TableEvent = Event | SeatGivenToComputer
+@dataclass(frozen=True)
+class ComputerPlayerFailed:
+    """The computer player in ``seat`` failed to decide, and a stand-in (``stand_in``)
+    decided for it this once, as it will each time it fails. An event of the table, not
+    of the game, told once for each player that fails: whoever brought their own
+    computer player reads that it failed, and how, in the game's log."""
+
+    seat: int
+    player: str
+    """The computer player's name as it was asked for (``mybots.py:Cautious``, ``ev``)."""
+    kind: str
+    """How it failed: ``raised`` (``detail``: the exception), ``answered`` (``detail``: the
+    answer that is neither continue nor leave) or ``slow`` (``detail``: the seconds it had)."""
+    detail: str
+    stand_in: str
+
+
+TableEvent = Event | SeatGivenToComputer | ComputerPlayerFailed
 """What a table tells of what happened: the game's events, and its own."""
 
 
@@ -239,6 +256,7 @@ __all__ = [
     "ChatLine",
     "ChatLimits",
     "ChatRejected",
+    "ComputerPlayerFailed",
     "NotAllowed",
     "NotAtTable",
     "NotNow",

@@ -5,7 +5,10 @@ turn (with its clock, if the table has a timer) and waits until every player sti
 the cave has decided: the computer players (and the stand-ins of people who are away)
 decide here, people through their members. When the clock runs out, stand-ins decide at
 once for the late; a computer player that fails or is too slow gets a stand-in for that
-one decision. Computer players back in camp are shown each step that follows (their
+one decision (the first time, everyone's log says so). Each decision is thought over
+in a thread of its own that never holds the process open: a player that never answers
+cannot keep the game (or the program) from ending, and is not asked again while it still
+thinks. Computer players back in camp are shown each step that follows (their
 ``watch``, if they have one), as people there see it. Everything it changes is in the
 table's state, sent on through the updates.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import threading
 from datetime import datetime, timezone
 from typing import Awaitable, Callable
 
@@ -22,13 +26,15 @@ from ..bots.outside import as_decision, checked_watch
 from ..engine.game import Game
 from ..engine.view import Phase
 from .clock import TurnClock
-from .info import STAND_IN_BOT, SeatKind, TableStatus
+from .info import STAND_IN_BOT, ComputerPlayerFailed, SeatKind, TableStatus
 from .seats import Seats
 from .state import TableState
 from .updates import Updates
 
 log = logging.getLogger("diamant_tui.table")
 
+SHOWN_DETAIL = 60
+"""Characters of a failing player's exception or answer that the log shows."""
 BOT_TIME_LIMIT = 5.0
 """Seconds a computer player may think at a table before a stand-in decides for it."""
 ROUND_PAUSE = 6
@@ -58,6 +64,8 @@ class Play:
         self._task: asyncio.Task[None] | None = None
         self._deaf: list[object] = []
         """Computer players whose ``watch`` failed: not shown the game any more."""
+        self._thinking: dict[int, tuple[object, asyncio.Future]] = {}
+        """Each seat's computer player and its last decision, answered or not."""
 
     def begin(self) -> None:
         """Play the state's game, from where it is, in a task of its own."""
@@ -184,31 +192,21 @@ class Play:
                 log.warning("table %s: %s", self._table_name, problem)
 
     async def _computers_decide(self, game: Game, turn: tuple[int, int]) -> None:
-        loop = asyncio.get_running_loop()
         for seat in game.players_in_cave:
             s = self._seats[seat]
             if seat in game.pending or not s.played_by_computer or s.bot is None:
                 continue
             view = game.view_for(seat)
-            # A strong computer player may think for a while: keep the loop free. (Not
-            # wait_for: on this Python it can swallow the table's own cancellation.)
-            thinking = loop.run_in_executor(None, s.bot.decide, view)
-            limit = self._bot_time_limit
-            done, _ = await asyncio.wait({thinking}, timeout=limit)
-            decision, problem = None, f"took more than {limit:g} s"
-            if done:
-                try:
-                    answer = thinking.result()
-                    decision = as_decision(answer)
-                    problem = None if decision is not None else f"answered {answer!r}"
-                except Exception as exc:
-                    problem = f"raised {type(exc).__name__}: {exc}"
-            if problem is not None:
+            failed = await self._decide(seat, s.bot, view)
+            if isinstance(failed, ComputerPlayerFailed):
                 # A stand-in plays this one decision; the player keeps its seat.
                 decision = self._seats.stand_in().decide(view)
                 log.warning("table %s: computer player %s %s (round %d, card %d); %s "
-                            "decided for it", self._table_name, s.spec, problem, view.round,
-                            view.step, STAND_IN_BOT)
+                            "decided for it", self._table_name, s.spec, _in_english(failed),
+                            view.round, view.step, STAND_IN_BOT)
+                self._tell_failure(failed)
+            else:
+                decision = failed
             if (game.round, game.step) != turn or game.phase is not Phase.DECISION:
                 return
             if seat in game.players_in_cave and seat not in game.pending:
@@ -216,3 +214,84 @@ class Play:
                     s.stand_in_chose = turn
                 events = game.submit(seat, decision)
                 self._updates.decided(events)
+
+    async def _decide(self, seat: int, bot, view):
+        """``bot``'s decision for ``view``, or how it failed (its stand-in's to play).
+
+        A strong computer player may think for a while: it thinks in a thread, the loop
+        stays free. (Not wait_for: on this Python it can swallow the table's own
+        cancellation.) One still thinking over an earlier card is not asked again: each
+        question would be one more thread spinning until the program ends.
+        """
+        spec = self._seats[seat].spec
+        limit = self._bot_time_limit
+        earlier = self._thinking.get(seat)
+        if earlier is not None and earlier[0] is bot and not earlier[1].done():
+            return ComputerPlayerFailed(seat, spec, "slow", f"{limit:g}", STAND_IN_BOT)
+        thinking = _think(bot, view, f"table {self._table_name} seat {seat}")
+        self._thinking[seat] = (bot, thinking)
+        done, _ = await asyncio.wait({thinking}, timeout=limit)
+        if not done:
+            return ComputerPlayerFailed(seat, spec, "slow", f"{limit:g}", STAND_IN_BOT)
+        answer, error = thinking.result()
+        if error is not None:
+            return ComputerPlayerFailed(seat, spec, "raised",
+                                        _shortened(f"{type(error).__name__}: {error}"),
+                                        STAND_IN_BOT)
+        decision = as_decision(answer)
+        if decision is None:
+            return ComputerPlayerFailed(seat, spec, "answered", _shortened(repr(answer)),
+                                        STAND_IN_BOT)
+        return decision
+
+    def _tell_failure(self, failed: ComputerPlayerFailed) -> None:
+        """Tell everyone at the table, once for each seat in a game, that its computer
+        player failed and how; the state keeps it for those who arrive later."""
+        state = self._state
+        if any(told.seat == failed.seat for told in state.failures_told):
+            return
+        state.failures_told += (failed,)
+        self._updates.publish((failed,), changed=False)
+
+
+def _think(bot, view, name: str) -> asyncio.Future:
+    """``bot.decide(view)`` in a daemon thread; resolves to ``(answer, None)`` or
+    ``(None, exception)``.
+
+    A daemon thread, not the loop's executor: the executor's threads are waited for when
+    the program ends, so a decision that never returned kept a finished local game open,
+    deaf even to Ctrl+C. Whatever it raises, ``SystemExit`` too, comes back as a value:
+    a computer player's ``sys.exit()`` must not end the table, nor the program.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future = loop.create_future()
+
+    def settle(outcome) -> None:
+        if not future.done():
+            future.set_result(outcome)
+
+    def run() -> None:
+        try:
+            outcome = (bot.decide(view), None)
+        except BaseException as exc:  # noqa: BLE001 (see the docstring)
+            outcome = (None, exc)
+        try:
+            loop.call_soon_threadsafe(settle, outcome)
+        except RuntimeError:
+            pass  # the loop has closed: nobody waits for this answer any more
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return future
+
+
+def _in_english(failed: ComputerPlayerFailed) -> str:
+    """How the player failed, for the host's log."""
+    if failed.kind == "slow":
+        return f"took more than {failed.detail} s"
+    return f"{failed.kind} {failed.detail}"
+
+
+def _shortened(text: str) -> str:
+    """``text`` on one line, cut to :data:`SHOWN_DETAIL` characters."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= SHOWN_DETAIL else line[:SHOWN_DETAIL - 3] + "..."

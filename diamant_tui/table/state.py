@@ -69,3 +69,6 @@ class TableState:
     """What the table itself told as the current game began, before the game's own
     events (at a rematch, who took whose seat): told again to whoever arrives during
     the game, as the round so far is."""
+    failures_told: tuple[TableEvent, ...] = ()
+    """The computer players' failures told during the current game (one per seat at
+    most): told again, in the log, to whoever arrives later in the game."""

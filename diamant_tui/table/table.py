@@ -437,6 +437,7 @@ class Table:
         state.status = TableStatus.PLAYING
         state.votes.clear()
         state.told_at_start = told
+        state.failures_told = ()
         # With the first card, as later rounds' starts go: on its own it was a frame for
         # every screen at the table, and an update to handle, followed within
         # milliseconds (the time to save the table) by the card.

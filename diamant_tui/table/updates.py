@@ -266,9 +266,10 @@ class Updates:
 
     def _round_so_far(self) -> tuple[TableEvent, ...]:
         """The game's events since the start of its latest round (none without a game),
-        after what the table told as the game began (who took whose seat at a rematch):
-        whoever arrives during the game, or in the moment before its first card, reads
-        that in their log as the others did, not only who sits there now.
+        after what the table told as the game began (who took whose seat at a rematch)
+        and which computer players failed: whoever arrives during the game, or in the
+        moment before its first card, reads that in their log as the others did, not
+        only who sits there now.
 
         Taken from the game itself, not kept as text: a game rebuilt after a restart
         (played again from its record) has the same events, so those who come back read
@@ -279,7 +280,8 @@ class Updates:
         events = game.events
         start = next((i for i in range(len(events) - 1, -1, -1)
                       if isinstance(events[i], RoundStarted)), 0)
-        return (*self._state.told_at_start, *events[start:])
+        state = self._state
+        return (*state.told_at_start, *state.failures_told, *events[start:])
 
     def _shared(self) -> dict:
         """What every update of one publish has in common (computed once)."""

@@ -24,7 +24,7 @@ from ..engine.events import (
 )
 from ..engine.view import Phase, PlayerView
 from ..i18n import Translator
-from ..table.info import SeatGivenToComputer, TableEvent
+from ..table.info import ComputerPlayerFailed, SeatGivenToComputer, TableEvent
 
 Translate = Callable[..., str]
 RUBY = "♦"
@@ -75,6 +75,8 @@ def describe(t: Translate, names: Sequence[str], event: TableEvent) -> str | Non
     """One line for ``event``; None for events that need no line of their own."""
     if isinstance(event, SeatGivenToComputer):
         return seat_given_text(t, event)
+    if isinstance(event, ComputerPlayerFailed):
+        return failure_text(t, names, event)
     if isinstance(event, RoundStarted):
         if event.relic_added is not None:
             return t("event.round_started_relic", round=event.round,
@@ -119,6 +121,20 @@ def seat_given_text(t: Translate, event: SeatGivenToComputer) -> str:
     may show under a name a computer player has, and the other way round)."""
     computer = f"{event.computer} {t('players.computer')}"
     return t("event.seat_to_computer", computer=computer, name=event.person)
+
+
+def failure_text(t: Translate, names: Sequence[str], event: ComputerPlayerFailed) -> str:
+    """Which computer player failed and how, and who decided in its place. What it
+    raised or answered is its own text, shown as it is, in every language."""
+    name, player, stand_in = names[event.seat], event.player, event.stand_in
+    if event.kind == "raised":
+        return t("event.computer_raised", name=name, player=player, error=event.detail,
+                 stand_in=stand_in)
+    if event.kind == "answered":
+        return t("event.computer_answered", name=name, player=player, answer=event.detail,
+                 stand_in=stand_in)
+    return t("event.computer_slow", name=name, player=player, seconds=event.detail,
+             stand_in=stand_in)
 
 
 def decisions_text(t: Translate, names: Sequence[str], event: DecisionsRevealed) -> str:

@@ -23,8 +23,8 @@ from textual.widgets import Button, Input
 from ...engine.errors import DiamantError
 from ...engine.events import (CardRevealed, DecisionMade, DecisionsRevealed, Disaster, GameEnded,
                               RoundEnded, RoundStarted)
-from ...table import (ChatLine, ChatRejected, Member, SeatKind, TableEvent, TableStatus,
-                     TableUpdate)
+from ...table import (ChatLine, ChatRejected, ComputerPlayerFailed, Member, SeatKind,
+                     TableEvent, TableStatus, TableUpdate)
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, described
 from ..messages import LeaveTable, TableUpdated
@@ -442,7 +442,11 @@ class TableScreen(SharedBlank, DiamantScreen):
         far as it was told (``earlier``, from the table), else where it stands. What the
         table told as the game began (who took whose seat) goes to the log first, as
         the others read it; under the path only in the first round, whose story it was
-        part of for them."""
+        part of for them. Which computer players failed is for the log alone."""
+        failures = self._described(view, tuple(event for event in earlier
+                                               if isinstance(event, ComputerPlayerFailed)))
+        earlier = tuple(event for event in earlier
+                        if not isinstance(event, ComputerPlayerFailed))
         start = next((n for n, event in enumerate(earlier) if isinstance(event, RoundStarted)),
                      len(earlier))
         before, earlier = self._described(view, earlier[:start]), earlier[start:]
@@ -451,7 +455,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             lines = arrival_lines(self.app.t, view)
         if view.round == 1:
             lines, before = before + lines, []
-        for line in before + lines:
+        for line in before + lines + failures:
             self._log.write(line)
         self._story.begin(lines)
         # Before the round's first card (the last to sit down, as the game begins) the
@@ -481,6 +485,9 @@ class TableScreen(SharedBlank, DiamantScreen):
                 continue  # the ticks in the player list say who has chosen
             text = described(self.app.translator, names, event)
             if text is None:
+                continue
+            if isinstance(event, ComputerPlayerFailed):
+                log.write(text)  # read in the log: the round's lines stay the game's
                 continue
             log.write(text)
             lines.append(text)
