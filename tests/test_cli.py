@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import diamant_tui.ui
 from diamant_tui.cli import main
 from diamant_tui.ui.app import DiamantApp
 from diamant_tui.ui.setup_choices import CUSTOM
@@ -91,13 +92,22 @@ def test_seconds_that_are_not_a_finite_number_are_refused(command, option, value
     assert not started
 
 
-def test_a_game_that_stops_on_an_error_exits_with_status_1(capsys, monkeypatch):
-    """Whatever a script runs `diamant play` from learns it did not end well."""
-    def broken_mount(app) -> None:
+class _BrokenApp(DiamantApp):
+    """An app whose screen cannot be drawn, run headless.
+
+    A class of its own rather than DiamantApp's handler patched: the app remembers, for
+    the process, which handlers each class has, and would call the broken one in every
+    test that follows."""
+
+    def on_mount(self) -> None:
         raise RuntimeError("the screen could not be drawn")
 
-    monkeypatch.setattr(DiamantApp, "on_mount", broken_mount)
-    original_run = DiamantApp.run
-    monkeypatch.setattr(DiamantApp, "run", lambda app: original_run(app, headless=True))
+    def run(self, **options):  # type: ignore[override]
+        return super().run(headless=True)
+
+
+def test_a_game_that_stops_on_an_error_exits_with_status_1(capsys, monkeypatch):
+    """Whatever a script runs `diamant play` from learns it did not end well."""
+    monkeypatch.setattr(diamant_tui.ui, "DiamantApp", _BrokenApp)
     status, _, _ = run(capsys, "play")
     assert status == 1
