@@ -1,5 +1,6 @@
 """``diamant replay FILE`` as a person runs it: the replay screen in a real terminal (a pty
-read through pyte), and one clear line with exit status 2 for anything in its way."""
+read through pyte), and one clear line for anything in its way: exit status 1 for a file
+that is not a good record, in every mode, and 2 for a command that cannot run as given."""
 
 from __future__ import annotations
 
@@ -125,7 +126,7 @@ def test_a_bad_record_is_one_line_saying_what_is_wrong_and_what_to_do(tmp_path):
                                "decisions": [{n: "continue" for n in NAMES}] * 2}]}
     path = write(tmp_path, bad)
     done = run("replay", path)
-    assert done.returncode == 2 and done.stdout == ""
+    assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines() == [
         f"diamant replay: {path}: round 1, step 2: T3 is not in the deck: the only T3 is "
         f"already on this round's path. {HINT}"
@@ -135,26 +136,64 @@ def test_a_bad_record_is_one_line_saying_what_is_wrong_and_what_to_do(tmp_path):
 def test_a_missing_file_says_so_and_what_to_check(tmp_path):
     path = str(tmp_path / "nothing.json")
     done = run("replay", path)
-    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr.splitlines() == [
         f"diamant replay: {path}: cannot read the file: No such file or directory. "
         "Check the file's name and that you may read it."
     ]
 
 
-@pytest.mark.parametrize(("content", "words"), [
+BAD_FILES = [
     ("{", "not valid JSON: Expecting property name enclosed in double quotes at line 1 "
-          "column 2."),
-    (b"\xff\xfe{}", "not a record: the file is not UTF-8 text."),
-    ({**GOOD, "meta": {"seats": {"ann": "person"}}}, "meta: seats gives no seat for bob, cy"),
-    ({**GOOD, "rules": "chess"}, "unknown rule set 'chess'; choose one of"),
-])
-def test_every_bad_file_is_refused_before_any_screen_opens(tmp_path, capsys, content, words):
-    path = write(tmp_path, content)
-    assert main(["replay", path]) == 2
+          "column 2.", HINT),
+    (json.dumps(GOOD)[:200], "not valid JSON: Unterminated string", HINT),  # cut short
+    (b"\xff\xfe{}", "not a record: the file is not UTF-8 text.", HINT),
+    ([GOOD], "the record must be a JSON", HINT),
+    ({**GOOD, "meta": {"seats": {"ann": "person"}}}, "meta: seats gives no seat for bob, cy",
+     HINT),
+    ({**GOOD, "rules": "chess"}, "unknown rule set 'chess'; choose one of", HINT),
+    (None, "cannot read the file: No such file or directory.",
+     "Check the file's name and that you may read it."),
+    ("folder", "cannot read the file: it is a folder.",
+     "Give the name of a record file, not of its folder."),
+]
+
+
+def bad_file(tmp_path, content) -> str:
+    """A path to ``content`` written as a file; a missing file for None, a folder for
+    ``"folder"``."""
+    if content is None:
+        return str(tmp_path / "nothing.json")
+    if content == "folder":
+        (tmp_path / "records").mkdir()
+        return str(tmp_path / "records")
+    return write(tmp_path, content)
+
+
+@pytest.mark.parametrize(("content", "words", "hint"), BAD_FILES, ids=[
+    "bad-json", "cut-short", "not-utf8", "not-an-object", "bad-meta", "unknown-rules",
+    "missing", "folder"])
+@pytest.mark.parametrize("mode", [(), ("--json",), ("--summary",)],
+                         ids=["screen", "json", "summary"])
+def test_every_bad_file_is_refused_alike_in_every_mode(tmp_path, capsys, content, words,
+                                                        hint, mode):
+    """The printing modes said what was wrong but not what to do, and exited 1 where the
+    screen exited 2: each mode now says both, in one line before any screen opens, and
+    exits with status 1."""
+    path = bad_file(tmp_path, content)
+    assert main(["replay", path, *mode]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and len(err.splitlines()) == 1
-    assert err.startswith(f"diamant replay: {path}: {words}") and err.rstrip().endswith(HINT)
+    assert out == "" and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith(f"diamant replay: {path}: {words}")
+    assert err.rstrip().endswith(hint)
+
+
+def test_a_bad_record_on_standard_input_is_refused_alike(tmp_path):
+    for mode in ("--json", "--summary"):
+        done = run("replay", "-", mode, stdin="{")
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr.startswith("diamant replay: -: not valid JSON")
+        assert done.stderr.rstrip().endswith(HINT)
 
 
 def test_the_screen_cannot_take_its_record_on_standard_input(tmp_path):
@@ -184,9 +223,12 @@ def test_an_unknown_language_is_refused(tmp_path, capsys):
         "diamant replay: --lang: unknown language 'de'; choose one of en, fr, es, uk.\n")
 
 
-def test_json_and_summary_keep_their_exit_status_of_1(tmp_path, capsys):
-    """What scripts relied on before the screen existed does not change."""
-    path = write(tmp_path, "{")
-    for mode in ("--json", "--summary"):
-        assert main(["replay", path, mode]) == 1
-        assert capsys.readouterr().err.startswith(f"diamant replay: {path}: not valid JSON")
+def test_help_tells_each_exit_status(capsys):
+    """What the statuses mean is the help's to say, for scripts."""
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert ("Exit status: 0 when the record is good; 1 when the file cannot be read or is "
+            "not a valid record") in help_text
+    assert "in every mode" in help_text
+    assert "2 when the command cannot run as given" in help_text

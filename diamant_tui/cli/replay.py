@@ -17,14 +17,29 @@ from ..i18n import LANGUAGES, UnknownLanguage, detect_language, parse_language
 
 BAD_RECORD_HINT = "Choose a game record saved by diamant (the diamant-record/1 format)."
 UNREADABLE_HINT = "Check the file's name and that you may read it."
+FOLDER_HINT = "Give the name of a record file, not of its folder."
+BAD_FILE = 1
+"""Exit status for a file that is not a good record, whichever the mode: scripts checking
+records with --json or --summary have relied on it since before the screen existed."""
+CANNOT_RUN = 2
+"""Exit status for a command that cannot run as given (a usage error, as argparse's)."""
 
 
 class _CannotWatch(Exception):
     """The replay screen cannot open: one line says why and what to do instead."""
 
 
+class _BadFile(Exception):
+    """The file is not a record the replay can use: one line says what was wrong with it
+    and what to do, the same in every mode."""
+
+
 class _Unreadable(RecordError):
     """The file could not be read at all (missing, a folder, not allowed)."""
+
+    def __init__(self, message: str, hint: str = UNREADABLE_HINT) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,9 +49,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="watch a recorded game again, or check it and print its outcome",
         description="Open a diamant-record/1 game record in this terminal and watch the game "
         "again step by step: forward and back, jump to a round, or let it play at a chosen "
-        "speed. Every step of the record is checked first; a bad record exits with status 2. "
-        "With --json or --summary the outcome is printed instead (exit status 1 when the "
-        "record is invalid or its result disagrees with the replay).",
+        "speed. With --json or --summary the outcome is printed instead. Every step of the "
+        "record is checked first. Exit status: 0 when the record is good; 1 when the file "
+        "cannot be read or is not a valid record (a step breaks the rules, its result "
+        "disagrees with the replay), in every mode, or when the replay screen stops on an "
+        "error; 2 when the command cannot run as given (an unknown --lang; the screen with "
+        "no terminal, or with its record on standard input).",
     )
     parser.add_argument("file", metavar="FILE",
                         help="the record (JSON); - reads standard input (with --json or --summary)")
@@ -58,11 +76,10 @@ def run(args: argparse.Namespace) -> int:
     if not (args.json or args.summary):
         return watch(args)
     try:
-        text = _read(args.file)
-        replay = read_record(text)
-    except RecordError as exc:
-        print(f"diamant replay: {args.file}: {exc}", file=sys.stderr)
-        return 1
+        replay = _load(args.file)
+    except _BadFile as exc:
+        print(f"diamant replay: {exc}", file=sys.stderr)
+        return BAD_FILE
     if args.json:
         print(json.dumps(replay.outcome(), ensure_ascii=False))
     else:
@@ -71,12 +88,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace) -> int:
-    """Open the replay screen on ``args.file``; anything in the way is one line, status 2."""
+    """Open the replay screen on ``args.file``; anything in the way is one line, with
+    status 1 for a bad file (as the printing modes) and 2 for a command that cannot run."""
     try:
         replay = _watchable(args)
+    except _BadFile as exc:
+        print(f"diamant replay: {exc}", file=sys.stderr)
+        return BAD_FILE
     except _CannotWatch as exc:
         print(f"diamant replay: {exc}", file=sys.stderr)
-        return 2
+        return CANNOT_RUN
     from ..ui import DiamantApp  # only here: the printing modes need no interface
 
     app = DiamantApp(lang=args.lang, replay=replay)
@@ -96,18 +117,24 @@ def _watchable(args: argparse.Namespace) -> Replay:
             "come from there: give its file name, or add --json or --summary to print "
             "the outcome."
         )
-    try:
-        replay = read_record(_read(args.file))
-    except _Unreadable as exc:
-        raise _CannotWatch(f"{args.file}: {exc} {UNREADABLE_HINT}") from None
-    except RecordError as exc:
-        raise _CannotWatch(f"{args.file}: {exc} {BAD_RECORD_HINT}") from None
+    replay = _load(args.file)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise _CannotWatch(
             f"{args.file}: the replay screen needs a terminal; add --summary or --json "
             "to print the outcome instead."
         )
     return replay
+
+
+def _load(path: str) -> Replay:
+    """The checked record in the file ``path`` (``-``: standard input); raises _BadFile
+    saying what was wrong and what to do."""
+    try:
+        return read_record(_read(path))
+    except _Unreadable as exc:
+        raise _BadFile(f"{path}: {exc} {exc.hint}") from None
+    except RecordError as exc:
+        raise _BadFile(f"{path}: {exc} {BAD_RECORD_HINT}") from None
 
 
 def _read(path: str) -> str:
@@ -118,6 +145,8 @@ def _read(path: str) -> str:
             return file.read()
     except UnicodeDecodeError:
         raise RecordError("not a record: the file is not UTF-8 text.") from None
+    except IsADirectoryError:
+        raise _Unreadable("cannot read the file: it is a folder.", FOLDER_HINT) from None
     except OSError as exc:
         raise _Unreadable(f"cannot read the file: {exc.strerror or exc}.") from None
 
