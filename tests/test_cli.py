@@ -111,3 +111,29 @@ def test_a_game_that_stops_on_an_error_exits_with_status_1(capsys, monkeypatch):
     monkeypatch.setattr(diamant_tui.ui, "DiamantApp", _BrokenApp)
     status, _, _ = run(capsys, "play")
     assert status == 1
+
+
+@pytest.mark.parametrize("options, words", [
+    (("--players", "3", "--bots", "ev,ev,ev,ev"),
+     "--bots names 4 computer players, but a game of 3 players has 2 besides you: name at "
+     "most 2, or give --players 5."),
+    (("--bots", "ev,risk,expert,cards:6"),  # the default of 4 players
+     "--bots names 4 computer players, but a game of 4 players has 3 besides you: name at "
+     "most 3, or give --players 5."),
+    (("--players", "8", "--bots", ",".join(["ev"] * 8)),
+     "--bots names 8 computer players, but a game of 8 players has 7 besides you: name at "
+     "most 7 (a game has at most 8 players)."),
+])
+def test_more_computer_players_than_seats_are_refused(options, words, capsys, started):
+    """The names beyond the seats were dropped without a word: the game is refused, as
+    diamant sim refuses a line-up that does not fit, saying how many fit and what to do."""
+    status, out, err = run(capsys, "play", *options)
+    assert status == 2 and out == ""
+    assert err == f"diamant play: {words}\n"
+    assert not started
+
+
+def test_as_many_computer_players_as_seats_are_taken(capsys, started):
+    status, _, err = run(capsys, "play", "--players", "3", "--bots", "ev,risk")
+    assert status == 0, err
+    assert started[0].bot_specs() == ("ev", "risk")

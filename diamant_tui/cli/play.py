@@ -41,13 +41,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"players at the table including you, {MIN_PLAYERS} to {MAX_PLAYERS} (default: 4)")
     parser.add_argument("--bots", metavar="LIST",
                         help="comma-separated computer players for the other seats, e.g. "
-                        "carry:20,cards:6 (used in turn; see below)")
+                        "carry:20,cards:6 (used in turn; at most one fewer than --players; "
+                        "see below)")
     parser.add_argument("--timer", type=seconds, metavar="S",
                         help="seconds to decide before a computer player decides for you")
     parser.add_argument("--seed", type=int, help="seed for a reproducible game")
     parser.add_argument("--pace", type=seconds, default=0.7, metavar="S",
                         help="the least seconds from one card to the next (default: 0.7)")
     parser.set_defaults(run=run)
+
+
+def _check_room(bots: tuple[str, ...], players: int) -> None:
+    """Refuse more computer players than the seats besides the person's: the extra ones
+    would be left out without a word (``diamant sim`` refuses a line-up that does not fit
+    a game too)."""
+    room = players - 1
+    if len(bots) <= room:
+        return
+    more = (f", or give --players {len(bots) + 1}" if len(bots) < MAX_PLAYERS
+            else f" (a game has at most {MAX_PLAYERS} players)")
+    raise ValueError(f"--bots names {len(bots)} computer players, but a game of {players} "
+                     f"players has {room} besides you: name at most {room}{more}.")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         if args.pace < 0:
             raise ValueError("--pace cannot be negative.")
         bots = parse_lineup(args.bots) if args.bots is not None else ()
+        _check_room(bots, args.players)
     except (UnknownLanguage, BotSpecError, ValueError) as error:
         print(f"diamant play: {error}", file=sys.stderr)
         return 2
