@@ -397,14 +397,16 @@ def test_replay_of_a_missing_file(tmp_path, capsys):
 
 
 def test_the_diamant_command_reports_a_wrong_result_without_a_traceback(tmp_path):
-    """The installed command, run as a person would: one line on stderr, exit status 1."""
+    """The installed command, run as a person would: one line on stderr saying what is
+    wrong and what to do, exit status 1."""
     bad = example(result={"scores": {"ann": 7, "bob": 4, "cy": 13}, "winners": ["cy"]})
     command = [sys.executable, "-m", "diamant_tui", "replay", write(tmp_path, bad), "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONWARNINGS": "ignore"})
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.strip().endswith(
-        "result: the score of cy is 13 in the record but 14 when the game is replayed."
+        "result: the score of cy is 13 in the record but 14 when the game is replayed. "
+        "Choose a game record saved by diamant (the diamant-record/1 format)."
     )
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
 
