@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 
 import platformdirs
 
-from diamant_tui.table import CHAT_MAX_CHARS
+from diamant_tui.table import CHAT_MAX_CHARS, PACE_MOST
 
 ENV_PREFIX = "DIAMANT_"
 KEYS_BESIDE_A_CHAT_LINE = 20
@@ -145,7 +145,8 @@ _HELP: dict[str, str] = {
     "public_host": "the host (or host:port) players type, shown in commands such as a guest's "
                    "resume line (empty: the address each client connected to)",
     "log_level": "debug, info, warning or error",
-    "pace": "the least seconds from one card to the next at tables created on this server",
+    "pace": f"the least seconds from one card to the next at tables created on this "
+            f"server, 0 to {PACE_MOST:g}",
     "keepalive_interval": "seconds between keepalive messages (0: none)",
     "stop_grace": "seconds sessions get to close when the server stops, before their "
                   "connections are cut (a stop must end within seconds whatever the load)",
@@ -355,6 +356,10 @@ def _check(config: ServerConfig, sources: Mapping[str, str] | None = None) -> Se
         raise ConfigError(f"{where('metrics_port')}metrics_port: {config.port} is the port "
                           f"the server listens on (port); give the metrics endpoint a port "
                           f"of its own")
+    if config.pace > PACE_MOST:
+        # A table refuses a slower pace: every table the server opened would fail.
+        raise ConfigError(f"{where('pace')}pace: at most {PACE_MOST:g} seconds from one card "
+                          f"to the next, not {_shown(config.pace)}; give 0 to {PACE_MOST:g}")
     for name, least, unit in (("max_columns", 80, "columns"), ("max_rows", 24, "rows")):
         if getattr(config, name) < least:
             raise ConfigError(f"{where(name)}{name}: the game needs 80x24 at least, not "

@@ -137,3 +137,37 @@ def test_as_many_computer_players_as_seats_are_taken(capsys, started):
     status, _, err = run(capsys, "play", "--players", "3", "--bots", "ev,risk")
     assert status == 0, err
     assert started[0].bot_specs() == ("ev", "risk")
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--timer", "1e9", "--timer 1e+09: give more than 0 and at most 600 seconds to decide, "
+                       "e.g. 30, or leave --timer out for no timer."),
+    ("--timer", "600.5", "--timer 600.5: give more than 0 and at most 600 seconds to "
+                         "decide, e.g. 30, or leave --timer out for no timer."),
+    ("--timer", "0", "--timer 0: give more than 0 and at most 600 seconds to decide, e.g. "
+                     "30, or leave --timer out for no timer."),
+    ("--pace", "1e9", "--pace 1e+09: give 0 to 10 seconds from one card to the next, e.g. "
+                      "0.7 (0: as soon as everyone has chosen)."),
+    ("--pace", "-1", "--pace -1: give 0 to 10 seconds from one card to the next, e.g. 0.7 "
+                     "(0: as soon as everyone has chosen)."),
+])
+def test_a_timer_or_pace_out_of_bounds_is_refused(option, value, words, capsys, started):
+    """--timer 1e9 opened a game whose countdown showed ten digits, cut in its corner (and
+    the setup screen '1e+09 s'); --pace 1e9 turned the next card in 31 years. Each is
+    refused within the bounds a table keeps, saying what to give."""
+    status, out, err = run(capsys, "play", option, value)
+    assert status == 2 and out == ""
+    assert err == f"diamant play: {words}\n"
+    assert not started
+
+
+def test_the_bounds_of_timer_and_pace_are_taken_and_told_in_help(capsys, started):
+    status, _, err = run(capsys, "play", "--timer", "600", "--pace", "10")
+    assert status == 0, err
+    assert (started[0].timer, started[0].pace) == (600, 10)
+    status, _, err = run(capsys, "play", "--timer", "0.5", "--pace", "0")
+    assert status == 0, err
+    status, out, _ = run(capsys, "play", "--help")
+    help_text = " ".join(out.split())
+    assert "more than 0 and at most 600 (default: no timer)" in help_text
+    assert "the least seconds from one card to the next, 0 to 10 (default: 0.7)" in help_text

@@ -733,3 +733,18 @@ def test_impossible_settings_are_refused_with_a_reason():
         Table(settings(seats=9, bots=()))
     with pytest.raises(ValueError, match="unknown computer player"):
         Table(settings(bots=("wizard",)))
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"timer": 1e9}, "the decision timer must be more than 0 and at most 600 seconds, "
+                     "not 1e+09."),
+    ({"timer": 0}, "the decision timer must be more than 0 and at most 600 seconds, not 0."),
+    ({"pace": 1e9}, "the pace must be 0 to 10 seconds from one card to the next, not 1e+09."),
+    ({"pace": -1}, "the pace must be 0 to 10 seconds from one card to the next, not -1."),
+])
+def test_a_timer_or_pace_no_game_could_use_is_refused(kw, words):
+    """A timer of 1e9 seconds drew a countdown of ten digits, cut, in a corner of nine
+    cells; a pace of 1e9 turned the next card in 31 years."""
+    with pytest.raises(GameSetupError) as refused:
+        Table(settings(**kw))
+    assert str(refused.value) == words

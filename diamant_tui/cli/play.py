@@ -9,8 +9,8 @@ from ..bots import BotSpecError, describe_kinds, parse_lineup, personality_examp
 from ..engine.cards import Rules
 from ..engine.game import MAX_PLAYERS, MIN_PLAYERS
 from ..i18n import LANGUAGES, UnknownLanguage, detect_language, parse_language
+from ..table import PACE_MOST, TIMER_MOST
 from .seconds import seconds
-
 
 _EPILOG = """\
 computer players for --bots (NAME or NAME:PARAM):
@@ -44,11 +44,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "carry:20,cards:6 (used in turn; at most one fewer than --players; "
                         "see below)")
     parser.add_argument("--timer", type=seconds, metavar="S",
-                        help="seconds to decide before a computer player decides for you")
+                        help="seconds to decide before a computer player decides for you, "
+                        f"more than 0 and at most {TIMER_MOST:g} (default: no timer)")
     parser.add_argument("--seed", type=int, help="seed for a reproducible game")
     parser.add_argument("--pace", type=seconds, default=0.7, metavar="S",
-                        help="the least seconds from one card to the next (default: 0.7)")
+                        help=f"the least seconds from one card to the next, 0 to "
+                        f"{PACE_MOST:g} (default: 0.7)")
     parser.set_defaults(run=run)
+
+
+def _check_seconds(timer: float | None, pace: float) -> None:
+    """Refuse a timer or a pace a table would not take: 1e9 seconds showed a countdown of
+    ten digits cut in its corner, or turned the next card in 31 years."""
+    if timer is not None and not 0 < timer <= TIMER_MOST:
+        raise ValueError(f"--timer {timer:g}: give more than 0 and at most {TIMER_MOST:g} "
+                         f"seconds to decide, e.g. 30, or leave --timer out for no timer.")
+    if not 0 <= pace <= PACE_MOST:
+        raise ValueError(f"--pace {pace:g}: give 0 to {PACE_MOST:g} seconds from one card "
+                         f"to the next, e.g. 0.7 (0: as soon as everyone has chosen).")
 
 
 def _check_room(bots: tuple[str, ...], players: int) -> None:
@@ -73,10 +86,7 @@ def run(args: argparse.Namespace) -> int:
         lang = parse_language(args.lang) if args.lang else detect_language()
         if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
             raise ValueError(f"--players {args.players}: Diamant is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
-        if args.timer is not None and args.timer <= 0:
-            raise ValueError("--timer must be a positive number of seconds.")
-        if args.pace < 0:
-            raise ValueError("--pace cannot be negative.")
+        _check_seconds(args.timer, args.pace)
         bots = parse_lineup(args.bots) if args.bots is not None else ()
         _check_room(bots, args.players)
     except (UnknownLanguage, BotSpecError, ValueError) as error:

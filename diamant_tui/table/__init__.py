@@ -30,7 +30,9 @@ from __future__ import annotations
 from ..names import NAME_MAX_CHARS, clean_text
 from .chat import CHAT_BURST, CHAT_KEPT, CHAT_MAX_CHARS, CHAT_WINDOW
 from .info import (
+    PACE_MOST,
     STAND_IN_BOT,
+    TIMER_MOST,
     ChatLimits,
     ChatLine,
     ChatRejected,
@@ -76,11 +78,13 @@ __all__ = [
     "NotNow",
     "NotTheCreator",
     "OnlyPlayers",
+    "PACE_MOST",
     "ROUND_PAUSE",
     "STAND_IN_BOT",
     "SeatGivenToComputer",
     "SeatInfo",
     "SeatKind",
+    "TIMER_MOST",
     "Table",
     "TableError",
     "TableEvent",

@@ -19,6 +19,12 @@ from ..engine.view import PlayerView
 
 STAND_IN_BOT = "ev"
 """Plays for a person who is away (timer ran out or connection dropped)."""
+TIMER_MOST = 600.0
+"""Most seconds a decision timer gives: ten minutes is already longer than anyone at a
+table waits, and the countdown's corner shows at most three digits."""
+PACE_MOST = 10.0
+"""Most seconds of pace from one card to the next: a round's end pauses six times as
+long, a minute already."""
 
 
 class TableError(DiamantError):
@@ -198,8 +204,12 @@ class TableSettings:
             raise GameSetupError(f"{len(self.bots)} computer players for {self.seats} seats.")
         for spec in (*self.bots, self.filler):
             make_bot(spec)  # raises BotSpecError with a clear message
-        if self.timer is not None and self.timer <= 0:
-            raise GameSetupError("the decision timer must be a positive number of seconds.")
+        if self.timer is not None and not 0 < self.timer <= TIMER_MOST:
+            raise GameSetupError(f"the decision timer must be more than 0 and at most "
+                                 f"{TIMER_MOST:g} seconds, not {self.timer:g}.")
+        if not 0 <= self.pace <= PACE_MOST:
+            raise GameSetupError(f"the pace must be 0 to {PACE_MOST:g} seconds from one card "
+                                 f"to the next, not {self.pace:g}.")
         return replace(self, rules=rules, bots=tuple(self.bots))
 
 

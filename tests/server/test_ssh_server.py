@@ -170,6 +170,15 @@ def test_a_negative_pace_is_echoed_as_written():
         load(parse([]), {"DIAMANT_PACE": "-3"})
 
 
+def test_a_pace_no_table_would_take_is_refused_at_start():
+    """A table takes at most 10 seconds of pace (a round's end pauses a minute then): a
+    slower one let the server start, then turned the next card in 31 years for 1e9."""
+    with pytest.raises(ConfigError, match=r"^environment: pace: at most 10 seconds from one "
+                                          r"card to the next, not 1e\+09; give 0 to 10$"):
+        load(parse([]), {"DIAMANT_PACE": "1e9"})
+    assert load(parse([]), {"DIAMANT_PACE": "10"}).pace == 10
+
+
 @pytest.mark.parametrize("variable, says", [
     ("DIAMANT_PROT", "unknown setting DIAMANT_PROT; did you mean DIAMANT_PORT?"),
     ("DIAMANT_port", "unknown setting DIAMANT_port; did you mean DIAMANT_PORT?"),
