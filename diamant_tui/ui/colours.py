@@ -39,6 +39,13 @@ _ANSI_VARIABLES = {
     "screen-selection-foreground": "ansi_white",
     "button-focus-text-style": "bold reverse",
     "footer-key-foreground": "ansi_cyan",
+    # Textual's ANSI themes lay scroll bars on black: on a light terminal the game log's
+    # and the rules' bars were black strips down the screen. Their thumb (blue) shows on
+    # the terminal's own background, light or dark.
+    "scrollbar-background": "ansi_default",
+    "scrollbar-background-hover": "ansi_default",
+    "scrollbar-background-active": "ansi_default",
+    "scrollbar-corner-color": "ansi_default",
 }
 
 SIXTEEN = Theme(

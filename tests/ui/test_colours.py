@@ -7,10 +7,12 @@ import re
 
 import pyte
 import pytest
+from textual.screen import Screen
+from textual.widgets import DataTable
 
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.colours import MONOCHROME, SIXTEEN
-from ui_helpers import FixedTable, after_disaster, mid_round
+from ui_helpers import FixedTable, after_disaster, mid_round, table_shown, until
 
 SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 COLOUR_PARAMS = {*range(30, 38), *range(40, 48), *range(90, 98), *range(100, 108), 38, 48}
@@ -104,3 +106,39 @@ async def test_many_colours_keep_the_full_theme_and_an_empty_no_color_asks_nothi
         output = written(app)
     assert app.theme == "textual-dark" and not app.no_color
     assert 38 in sgr_params(output)
+
+
+class _ListScreen(Screen):
+    """A screen with a list, as the lobby's screens have."""
+
+    def compose(self):
+        table = DataTable()
+        table.add_columns("Table", "Rules")
+        table.add_row("cave", "Classic")
+        yield table
+
+
+def _backgrounds(output: str) -> set[int]:
+    return sgr_params(output) & {*range(40, 48), *range(100, 108), 48}
+
+
+async def test_sixteen_colours_lay_nothing_on_a_colour_the_terminal_may_share(monkeypatch):
+    """The log's scroll bar was a black strip (SGR 40) down a light terminal, and a
+    list's header the default foreground on bright blue (SGR 104), the same colour on
+    some palettes; only the chosen button and the list's cursor have a background."""
+    monkeypatch.setenv("TERM", "xterm-16color")
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(160, 50)) as pilot:
+        mid_round(table)
+        await until(pilot, lambda: table_shown(app))
+        await pilot.pause()
+        assert app.theme == SIXTEEN.name
+        output = written(app)
+        assert not _backgrounds(output), _backgrounds(output)
+        await app.push_screen(_ListScreen())
+        await pilot.pause()
+        app.screen.query_one(DataTable).blur()  # no cursor row: the header alone
+        await pilot.pause()
+        output = written(app)
+        assert not _backgrounds(output), _backgrounds(output)
