@@ -9,6 +9,7 @@ once and fills in when the answer comes.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -26,7 +27,8 @@ SHOWN = 50
 """Games listed at most, the latest (the list scrolls)."""
 COLUMNS = ("date", "rules", "players", "score", "place")
 PLAYERS_WIDTH = 24
-"""Cells the names of a game's players take at most: the list fits 80 columns."""
+"""Cells the names of a game's players take at most at 80 columns (the list fits them);
+a wider terminal gives them every column more (:func:`players_width`)."""
 
 
 def format_date(stamp: str, t) -> str:
@@ -36,13 +38,19 @@ def format_date(stamp: str, t) -> str:
     return t("history.date", year=year, month=month, day=day)
 
 
-def format_players(names: tuple[str, ...]) -> str:
-    """The players' names in seat order, shortened to fit the column."""
+def players_width(screen_width: int) -> int:
+    """Cells the players' names may take on a screen ``screen_width`` columns wide: at
+    160 columns they were cut at 24 cells as at 80, most of the line left empty."""
+    return PLAYERS_WIDTH + max(0, screen_width - 80)
+
+
+def format_players(names: tuple[str, ...], width: int = PLAYERS_WIDTH) -> str:
+    """The players' names in seat order, shortened to fit a column ``width`` wide."""
     text = printable(", ".join(names))
-    return text if len(text) <= PLAYERS_WIDTH else text[:PLAYERS_WIDTH - 1] + "…"
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def game_cells(past: PastGame, t) -> tuple[str, ...]:
+def game_cells(past: PastGame, t, width: int = PLAYERS_WIDTH) -> tuple[str, ...]:
     """One game of the list: date, rule set, players, my score, my place."""
     game = past.game
     if past.place is None:
@@ -51,7 +59,7 @@ def game_cells(past: PastGame, t) -> tuple[str, ...]:
         score = "—" if past.score is None else str(past.score)
         place = t("history.place", place=past.place, count=len(game.players))
     return (format_date(game.started, t), t(f"rules.{game.rules}"),
-            format_players(game.players), score, place)
+            format_players(game.players, width), score, place)
 
 
 class HistoryScreen(DiamantScreen):
@@ -80,6 +88,8 @@ class HistoryScreen(DiamantScreen):
         self.games: list[PastGame] | None = None
         """The games read (None until the answer has come)."""
         self._failed = False
+        self._players_width = PLAYERS_WIDTH
+        """The players' column's width the list was last filled for."""
 
     def compose(self) -> ComposeResult:
         t = self.app.t
@@ -141,14 +151,22 @@ class HistoryScreen(DiamantScreen):
             text = "" if self.games else t("history.empty")
         status.update(literal(text))
         status.display = bool(text)
+        row = table.cursor_row
         table.clear()
+        width = self._players_width = players_width(self.app.size.width)
         for past in self.games or ():
             table.add_row(*(Text(cell, justify="right" if i == 3 else "left")
-                            for i, cell in enumerate(game_cells(past, t))),
+                            for i, cell in enumerate(game_cells(past, t, width))),
                           key=str(past.game.id))
+        if 0 < row < table.row_count:
+            table.move_cursor(row=row)  # filled again for another width: where it was
         table.display = bool(self.games)
         if self.games:
             table.focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.games and players_width(event.size.width) != self._players_width:
+            self._show()
 
     def _watch_selected(self) -> None:
         table = self.query_one(DataTable)

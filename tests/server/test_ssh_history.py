@@ -400,3 +400,22 @@ async def test_the_replays_key_bar_names_the_list_q_goes_back_to(server, players
     me.press("q")
     lists = ("My games", "Mes parties", "Mis partidas", "Мої ігри")
     await me.wait_for(lambda t: "· den · " not in t and any(name in t for name in lists))
+
+
+async def test_a_wide_terminal_shows_every_players_name_in_my_games(server, players, make_key):
+    """At 80 columns the players' names are cut at 24 cells; at 160 they were cut there
+    too, most of the line left empty."""
+    key = make_key()
+    me = person_of(key)
+    names = ["ann", "Maximiliano-Juan", "Oleksandra-Petro", "Bartholomew Kent"]
+    sitters = [Sitter(names[0], me)] + [Sitter(n, None, "expert") for n in names[1:]]
+    game = await server.storage.start_game("cave-7", "classic", when(7), sitters)
+    await server.storage.finish_game(game, fake_record([(n, None, None) for n in names],
+                                                       [20, 10, 5, 1]), [1, 2, 3, 4])
+    person = players("ann", size=(160, 50))
+    await person.connect(server.port, key=key)
+    await person.wait_for("l Leaderboard")
+    person.press("h")
+    text = await person.wait_for("2025-03-07")
+    assert ", ".join(names) in text, text
+    assert "…" not in text
