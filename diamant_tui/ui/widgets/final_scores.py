@@ -104,15 +104,19 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
     # three (no blank line between the title and the winners, nor above the buttons).
     # A share of the room, not a count worked out from what the rest takes: that was a
     # second layout of every seat's screen at the game's end.
+    # On a wider column the box stays as wide as at 80 columns, in the middle: its title
+    # was centred over the whole column while the table kept to the left.
     DEFAULT_CSS = """
     FinalScores {
         layer: overlay;
         dock: top;
         width: 100%;
         margin-top: 1;
+        align-horizontal: center;
         & > #final-box {
             height: 1fr;
             width: 100%;
+            max-width: 80;
             padding: 0 1;
             margin-bottom: 1;
             align: center middle;

@@ -2,6 +2,8 @@
 
 The columns are as wide as their words and numbers; the name column takes what is
 left, so a name is shortened (with "…") only when the line cannot hold it whole.
+Where the screen lets the list be as wide as its rows (``width: auto``, a wide
+terminal), it takes the width of its widest rows, within the room its neighbours leave.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass
 
 from rich.style import Style
 from textual.cache import LRUCache
-from textual.geometry import Region, Spacing
+from textual.geometry import Region, Size, Spacing
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
@@ -32,6 +34,10 @@ AWAY_MARK = "☾"
 """The turn column's mark of a seat a computer plays for its person now."""
 DECIDED_MARK = "✓"
 """The turn column's mark of a player who has chosen this turn."""
+NUMBER_CELLS = 5
+"""Cells a column of numbers is given at least where the list is as wide as its rows:
+enough for a chest of three digits and relics worth two ("◈2:15"), so that the list
+keeps its width all game long."""
 
 
 def marked_words(t) -> tuple[str, str]:
@@ -117,9 +123,43 @@ class PlayerList(RepaintedDirectly, SizedInOneLayout, KeptBackgrounds, KeptCompo
     def get_content_height(self, container, viewport, width: int) -> int:
         return 1 + (len(self.state.view.players) if self.state else 0)
 
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        # Asked only where the list is as wide as its rows (width: auto): as wide as its
+        # widest rows may be this game, short of the room its neighbours (the deck's
+        # panel) leave in the row, where the names give way as on a narrow screen.
+        beside = sum(self._outer_width(widget) for widget in self.parent.children
+                     if widget is not self and widget.display)
+        return max(1, min(self._rows_width(), container.width - beside))
+
+    @staticmethod
+    def _outer_width(widget: Widget) -> int:
+        """The cells a neighbour of a fixed width takes (0 for any other)."""
+        width = widget.styles.width
+        cells = width.cells if width is not None else None
+        return 0 if cells is None else cells + widget.styles.margin.width
+
+    def _rows_width(self) -> int:
+        """The cells the widest rows of the list may take this game, with two spaces
+        between columns and the turn column in words, "(computer)" included: the names
+        and the words of the language, the numbers at their widest likely."""
+        state = self.state
+        if state is None:
+            return 0
+        t = self.app.t
+        heads = self._heads()
+        widths = [max(MIN_NAME, widest([heads[0]] + [p.name for p in state.view.players])),
+                  widest((heads[1], t("place.cave"), t("place.camp")))]
+        widths += [max(NUMBER_CELLS, cell_len(head)) for head in heads[2:]]
+        turn = (widest((*marked_words(t), t("players.status")))
+                + cell_len(" " + t("players.computer")))
+        return 2 + sum(width + 2 for width in widths) + turn
+
     def watch_state(self, old: PlayersState | None, new: PlayersState | None) -> None:
-        # The height changes only with the number of players: then (only) a new layout.
-        if (old and len(old.view.players)) != (new and len(new.view.players)):
+        # The height changes only with the number of players, and the width (where it is
+        # the rows') with their names: then (only) a new layout.
+        if (old and len(old.view.players)) != (new and len(new.view.players)) or (
+                old and new and self.styles.width is not None and self.styles.width.is_auto
+                and [p.name for p in old.view.players] != [p.name for p in new.view.players]):
             self.refresh(layout=True)
             return
         changed = self._changed_lines(old, new)

@@ -18,6 +18,9 @@ MIN_NAME = 8
 ROUND_WIDTH = 5
 TOTAL_WIDTH = 7
 SPARK_WIDTH = 6
+BAR_MAX = 25
+"""Cells the longest bar takes at most (as at 80 columns): on a wider screen a bar as
+long as the line ran over a hundred cells."""
 
 
 def ranking(scores: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -73,7 +76,7 @@ class ScoreTable(Widget):
         fixed = 4 + ROUND_WIDTH * len(rounds) + TOTAL_WIDTH + 2 + SPARK_WIDTH
         names = [p.name for p in view.players] + [t("players.name"), t("final.ended")]
         name_w = max(MIN_NAME, min(widest(names), self.size.width - fixed - 1))
-        bar_room = self.size.width - fixed - name_w - 1
+        bar_room = min(BAR_MAX, self.size.width - fixed - name_w - 1)
         header = Text(style=self.get_component_rich_style("scores--header"))
         header.append(" #  " + cell(t("players.name"), name_w) + " ")
         for r in rounds:
