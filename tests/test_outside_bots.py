@@ -170,10 +170,9 @@ def test_a_slow_bot_is_caught_after_the_fact_outside_the_main_thread(bot_dir):
             pool.submit(play).result()
 
 
-async def test_at_a_table_a_stand_in_decides_for_a_failing_bot_and_it_is_logged(bot_dir, caplog):
-    table = Table(TableSettings(name="t", seats=3, bots=("badbots.py:Raises", "badbots.py:Invalid",
-                                                         "cards:3"), pace=0, seed=3))
-    caplog.set_level(logging.WARNING, logger="diamant_tui.table")
+async def play_to_the_end(table: Table) -> None:
+    """Start ``table`` (of computer players only) and wait, a minute at most, until its
+    game is over; then close it."""
     table.start()
     loop = asyncio.get_running_loop()
     end = loop.time() + 60
@@ -182,6 +181,13 @@ async def test_at_a_table_a_stand_in_decides_for_a_failing_bot_and_it_is_logged(
         await asyncio.sleep(0.01)
     await table.close()
     assert table.game.over
+
+
+async def test_at_a_table_a_stand_in_decides_for_a_failing_bot_and_it_is_logged(bot_dir, caplog):
+    table = Table(TableSettings(name="t", seats=3, bots=("badbots.py:Raises", "badbots.py:Invalid",
+                                                         "cards:3"), pace=0, seed=3))
+    caplog.set_level(logging.WARNING, logger="diamant_tui.table")
+    await play_to_the_end(table)
     text = caplog.text
     assert "computer player badbots.py:Raises raised ZeroDivisionError: no rubies to divide" in text
     assert "computer player badbots.py:Invalid answered 42" in text
@@ -193,14 +199,7 @@ async def test_at_a_table_a_bot_that_calls_sys_exit_gets_a_stand_in(bot_dir, cap
     table = Table(TableSettings(name="t", seats=3, bots=("badbots.py:Exits", "cards:3",
                                                          "cards:3"), pace=0, seed=3))
     caplog.set_level(logging.WARNING, logger="diamant_tui.table")
-    table.start()
-    loop = asyncio.get_running_loop()
-    end = loop.time() + 60
-    while table.status is not TableStatus.FINISHED:
-        assert loop.time() < end, "the game never finished"
-        await asyncio.sleep(0.01)
-    await table.close()
-    assert table.game.over
+    await play_to_the_end(table)
     assert "computer player badbots.py:Exits raised SystemExit: 3" in caplog.text
 
 
