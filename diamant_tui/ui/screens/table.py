@@ -644,8 +644,10 @@ class TableScreen(SharedBlank, DiamantScreen):
             return
         if self._final is None:
             await self._make_final(view)
-            if not self.is_attached:
-                return  # closed meanwhile (the person left, the session ended)
+            if not self.is_attached or not self.app.is_running:
+                # Closed meanwhile (the person left, the session ended): an app that
+                # stops takes its screens' parts down, the scores' parts first.
+                return
         if self._part != "final":
             self._to_top()
             self._show_part("final")
