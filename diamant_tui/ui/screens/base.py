@@ -9,7 +9,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 
 from ..bindings import translate_bindings
-from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall, below_minimum
 
 # The breakpoint classes let the stylesheet show the "enlarge" overlay below 80x24
 # and give the log its own column on wide terminals, without any code on resize.
@@ -85,8 +85,7 @@ class _Guarded:
     def on_resize(self, event: events.Resize) -> None:
         # Before Textual sets the screen's size classes (its own handler comes after):
         # the overlay must be there when they show it.
-        width, height = event.size
-        if width < MIN_WIDTH or height < MIN_HEIGHT:
+        if below_minimum(event.size):
             self._guard_size()
 
     def _guard_size(self) -> TooSmall | None:

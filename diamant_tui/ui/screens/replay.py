@@ -36,7 +36,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.replay_header import HeaderState, ReplayHeader
 from ..widgets.replay_progress import ProgressState, ReplayProgress
 from ..widgets.round_bar import BarState, RoundBar
-from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH
+from ..widgets.too_small import below_minimum
 from ..widgets.score_table import ScoreTable
 from .base import DiamantScreen
 
@@ -321,8 +321,7 @@ class ReplayScreen(DiamantScreen):
             self._go(self.step + 1)
 
     def on_resize(self, event: events.Resize) -> None:
-        width, height = event.size
-        if self._held and width >= MIN_WIDTH and height >= MIN_HEIGHT:
+        if self._held and not below_minimum(event.size):
             self._held = False
             if self.playing:
                 self._schedule()  # the step held stays on show a whole step's time

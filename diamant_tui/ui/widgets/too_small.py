@@ -9,10 +9,17 @@ from __future__ import annotations
 from typing import Callable
 
 from textual.content import Content
+from textual.geometry import Size
 from textual.widget import Widget
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
+
+
+def below_minimum(size: Size) -> bool:
+    """Whether a terminal of ``size`` is too small for the game (below 80x24)."""
+    width, height = size
+    return width < MIN_WIDTH or height < MIN_HEIGHT
 
 
 class TooSmall(Widget):
