@@ -151,17 +151,16 @@ class ServerApp(DiamantApp):
                 raise LobbyError("lobby.error.no_table", name=command.name[:20])
             self.watch(table)
             return
+        set_up_otherwise = (table is not None and command.chosen
+                            and not _set_up_as_asked(table.settings, command))
         if table is None:
             table = self.lobby.create(
                 table_settings(command, self.lobby.pace),
                 creator=self.identity.key, owner=self.identity.person, session=self.session.id,
             )
-        elif command.chosen and not _set_up_as_asked(table.settings, command):
-            self.join(table)
-            if self.member is not None and self.member.table is table:
-                self._tell_joined_as_it_is(table)
-            return
         self.join(table)
+        if set_up_otherwise and self.member is not None and self.member.table is table:
+            self._tell_joined_as_it_is(table)
 
     def _tell_joined_as_it_is(self, table: Table) -> None:
         """Say that the table asked for was open already, with settings of its own: the
