@@ -486,10 +486,9 @@ class TableScreen(SharedBlank, DiamantScreen):
             text = described(self.app.translator, names, event)
             if text is None:
                 continue
-            if isinstance(event, ComputerPlayerFailed):
-                log.write(text)  # read in the log: the round's lines stay the game's
-                continue
             log.write(text)
+            if isinstance(event, ComputerPlayerFailed):
+                continue  # read in the log only: the round's lines stay the game's
             lines.append(text)
             disaster = disaster or isinstance(event, Disaster)
         if lines:
