@@ -71,6 +71,9 @@ CATALOGUE: dict[str, str] = {
     "card.relic_value": "Relic ({value})",
     "card.relic_short": "Relic",
     "card.taken_short": "taken",
+    "card.kind_treasure": "Treasure",
+    "card.kind_hazard": "Trap",
+    "card.kind_relic": "Relic",
     "path.empty": "The cave is dark: the first card is about to be turned.",
     # rule sets
     "rules.classic": "Classic",

@@ -32,6 +32,15 @@ from .shared_lines import SharedLines
 
 CARD_WIDTH = 9
 INNER = CARD_WIDTH - 2
+CARD_ROWS = 3
+BIG_WIDTH = 11
+BIG_INNER = BIG_WIDTH - 2
+BIG_ROWS = 5
+BIG_LEAST_ROOM = 14
+"""The rows of the cave's area from which its cards are drawn big: not at 80x24, whose
+area has about ten rows, and whose feed needs them."""
+FEED_ROOM = 4
+"""The rows big cards leave for the feed under them, where the feed is drawn."""
 GAP = 1
 BOLD = Style(bold=True)
 PLAIN = Style()
@@ -49,6 +58,11 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     them the newest lines of ``feed`` that fit in the rows left, oldest first, then, for
     a few seconds, ``refusal``: why this person's chat line was refused (a toast stood
     over the round's newest lines, the banner under the players).
+
+    In a tall area (from :data:`BIG_LEAST_ROOM` rows) the cards are drawn big, five rows
+    each, with what kind of card each is, while the whole path fits so (leaving the feed
+    :data:`FEED_ROOM` rows); a round too long for that goes on in small cards. Three
+    rows a card left most of a tall terminal's cave empty.
 
     A feed line too long for the width goes on over the next row; a line that does not
     fit whole is left out, never cut. On a wide screen the log has its own column and
@@ -98,17 +112,27 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     _runs: list[list[Run]] | None = None
     """The lines of the drawing under way (see :meth:`render_line`)."""
 
-    def per_row(self, width: int) -> int:
-        """How many cards fit on one line of ``width`` cells."""
-        return max(1, (width + GAP) // (CARD_WIDTH + GAP))
+    def per_row(self, width: int, big: bool = False) -> int:
+        """How many cards (``big`` or not) fit on one line of ``width`` cells."""
+        return max(1, (width + GAP) // ((BIG_WIDTH if big else CARD_WIDTH) + GAP))
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return self._height(self.path, width)
+        # The area's height as this layout gives it (the parent's size is the last one's).
+        return self._cards(self.path, width, container.height)[1]
 
     def _height(self, path: tuple[PathCard, ...], width: int) -> int:
+        return self._cards(path, width, self._room())[1]
+
+    def _cards(self, path: tuple[PathCard, ...], width: int, room: int) -> tuple[bool, int]:
+        """Whether ``path`` is drawn in big cards in an area ``width`` cells wide and
+        ``room`` rows tall, and the rows its cards take."""
         if not path:
-            return 1
-        return -(-len(path) // self.per_row(width)) * 3
+            return False, 1
+        if room >= BIG_LEAST_ROOM:
+            rows = -(-len(path) // self.per_row(width, big=True)) * BIG_ROWS
+            if rows + (FEED_ROOM if self._feed_shown else 0) <= room:
+                return True, rows
+        return False, -(-len(path) // self.per_row(width)) * CARD_ROWS
 
     def changes_height(self, path: tuple[PathCard, ...]) -> bool:
         """Whether showing ``path`` instead of the path on show gives the widget another
@@ -132,18 +156,22 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
             self.refresh(layout=True)
             return
         width = self.size.width
-        if not old or not new:
-            self.refresh()  # the "no cards yet" line, or back to it
+        room = self._room()
+        big, old_rows = self._cards(old, width, room)
+        big_now, new_rows = self._cards(new, width, room)
+        if not old or not new or big != big_now:
+            # The "no cards yet" line, or back to it; or the cards drawn in another size.
+            self.refresh()
             return
         # From the row of the first card that changed (a new card, or the rubies left on
         # a card taken by those who left); the feed too when the path took another row.
         first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b),
                      min(len(old), len(new)))
-        top = first // self.per_row(width) * 3
-        if self._height(old, width) == self._height(new, width):
-            bottom = self._height(new, width)
+        top = first // self.per_row(width, big) * (BIG_ROWS if big else CARD_ROWS)
+        if old_rows == new_rows:
+            bottom = new_rows
         else:
-            bottom = max(self.size.height, self._height(new, width))
+            bottom = max(self.size.height, new_rows)
         if bottom > top:
             self.refresh(Region(0, top, width, bottom - top))
 
@@ -165,8 +193,8 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         return not self.screen.has_class("-wide")
 
     def shared_key(self):
-        return (self.path, self.empty_text, self.feed if self._feed_shown else (),
-                self.refusal)
+        shown = self._feed_shown  # (the cards' size depends on it too)
+        return (self.path, self.empty_text, shown, self.feed if shown else (), self.refusal)
 
     def render(self) -> Text:
         return Text("\n").join(Text.assemble(*runs) for runs in self._lines())
@@ -217,17 +245,19 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     def _path_lines(self) -> list[list[Run]]:
         if not self.path:
             return [[(self.empty_text, self.component_style("path--empty"))]]
-        per_row = self.per_row(self.size.width)
+        width = self.size.width
+        big = self._cards(self.path, width, self._room())[0]
+        per_row = self.per_row(width, big)
         seen: set = set()
         boxes = []
         for pc in self.path:
             second = isinstance(pc.card, Hazard) and pc.card in seen
             seen.add(pc.card)
-            boxes.append(self._box(pc, second))
+            boxes.append(self._big_box(pc, second) if big else self._box(pc, second))
         lines: list[list[Run]] = []
         for start in range(0, len(boxes), per_row):
             row = boxes[start : start + per_row]
-            for i in range(3):
+            for i in range(BIG_ROWS if big else CARD_ROWS):
                 line: list[Run] = []
                 for n, box in enumerate(row):
                     if n:
@@ -248,7 +278,9 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
         style = self.component_style("path--feed")
         return [[(row, style)] for row in rows]
 
-    def _box(self, pc: PathCard, second: bool) -> tuple[list[Run], list[Run], list[Run]]:
+    def _box(self, pc: PathCard, second: bool) -> tuple[list[Run], ...]:
+        """A card in three rows: its name or value, and on its lower edge the rubies
+        left on it, a relic's value or that it was taken, or a disaster's mark."""
         t = self.app.t
         card = pc.card
         bottom_text = ""
@@ -264,17 +296,46 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
             bottom_text = str(card.value) if card.value is not None else ""
             if pc.taken:
                 bottom_text = t("card.taken_short")
+        return self._boxed(pc, kind, [label], bottom_text, INNER)
+
+    def _big_box(self, pc: PathCard, second: bool) -> tuple[list[Run], ...]:
+        """A card in five rows: its value or name, a blank row, the kind of card it is,
+        and on its lower edge what the small card shows there."""
+        t = self.app.t
+        card = pc.card
+        if isinstance(card, Treasure):
+            kind, label, word = "treasure", str(card.value), t("card.kind_treasure")
+            bottom_text = f"{RUBY}{pc.rubies}" if pc.rubies else ""
+        elif isinstance(card, Hazard):
+            kind = "disaster" if second else "hazard"
+            label = t(f"hazard.{card.type.value}").capitalize()
+            if len(label) > BIG_INNER:
+                label = t(f"hazard_short.{card.type.value}")
+            word, bottom_text = t("card.kind_hazard"), "✖✖✖" if second else ""
+        else:
+            kind, word = "relic", t("card.kind_relic")
+            bottom_text = t("card.taken_short") if pc.taken else ""
+            if card.value is None:  # its worth not known yet: the kind alone, in the middle
+                return self._boxed(pc, kind, ["", word, ""], bottom_text, BIG_INNER, bold=1)
+            label = str(card.value)
+        return self._boxed(pc, kind, [label, "", word], bottom_text, BIG_INNER)
+
+    def _boxed(self, pc: PathCard, kind: str, rows: list[str], bottom_text: str,
+               inner: int, bold: int = 0) -> tuple[list[Run], ...]:
+        """A card's box ``inner`` cells wide inside its border: ``rows`` centred (the
+        one at ``bold`` in bold), ``bottom_text`` in the middle of its lower edge."""
         style = self.component_style(f"path--{kind}")
-        if isinstance(card, Relic) and pc.taken:
+        if isinstance(pc.card, Relic) and pc.taken:
             style = self.component_style("path--taken")
         b = BORDERS[kind]
-        fill = INNER - len(bottom_text)
-        rubies_style = self.component_style("path--rubies")
+        bottom_text = bottom_text[:inner]
+        fill = inner - len(bottom_text)
+        edge_style = style if kind == "disaster" else self.component_style("path--rubies")
         return (
-            [(b[0] + b[1] * INNER + b[2], style)],
-            [(b[3], style), (label[:INNER].center(INNER), style + BOLD), (b[4], style)],
-            [(b[5] + b[6] * (fill // 2), style),
-             (bottom_text, style if second else rubies_style),
+            [(b[0] + b[1] * inner + b[2], style)],
+            *([(b[3], style), (row[:inner].center(inner), style + BOLD if n == bold else style),
+               (b[4], style)] for n, row in enumerate(rows)),
+            [(b[5] + b[6] * (fill // 2), style), (bottom_text, edge_style),
              (b[6] * (fill - fill // 2) + b[7], style)],
         )
 
