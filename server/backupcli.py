@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "backup",
         help="copy the server's database to a file, also while the server runs",
         description="Write a consistent copy of a Diamant server's database (games, "
-        "players, ratings, bans) to FILE, also while the server runs, and say how to "
+        "players, ratings, bans, mutes) to FILE, also while the server runs, and say how to "
         "restore it. The database is found as `diamant serve` finds it.",
     )
     parser.add_argument("file", metavar="FILE", type=Path, help="the copy to write")

@@ -5,20 +5,23 @@ connection never waits on the disk. A ban made or lifted changes the memory at o
 is written through to the database (:meth:`Bans.add` and :meth:`Bans.remove` return the
 write, which resolves once it is on disk), so bans survive a restart. A ban whose time is
 over is ignored, and forgotten (in memory and in the database) when next come across.
+
+Mutes (:mod:`.mutes`) are kept the same way: :class:`Register` is what both share.
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Generic, Self, TypeVar
 
 from diamant_tui.i18n import Translator
 
 from .config import KEY_FINGERPRINT
-from .storage import SavedBan, Storage
+from .storage import SavedBan, SavedMute, Storage
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +72,10 @@ def _text(when: datetime) -> str:
 
 
 @dataclass(frozen=True)
-class Ban:
-    """A key or an address banned ``until`` a time (None: for good), with the reason the
-    banned person is told and the fingerprint of the admin who banned them."""
+class Sanction:
+    """What an admin put on a key or an address (a ban, a mute) ``until`` a time (None:
+    for good), with the reason its person is told and the fingerprint of the admin who
+    put it there."""
 
     kind: str
     value: str
@@ -80,77 +84,161 @@ class Ban:
     by: str
     made: datetime
 
+    TEXT = ""
+    """The start of the keys of :meth:`message`'s two texts (``admin.banned``: until a
+    time, ``admin.banned_until``; for good, ``admin.banned_forever``)."""
+
     def over(self, now: datetime) -> bool:
-        """Whether the ban's time is over at ``now``."""
+        """Whether its time is over at ``now``."""
         return self.until is not None and now >= self.until
 
     def until_text(self) -> str | None:
-        """When the ban ends, as shown (``2025-03-01 18:45 UTC``); None for good."""
+        """When it ends, as shown (``2025-03-01 18:45 UTC``); None for good."""
         return None if self.until is None else \
             self.until.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
-    def message(self, t: Callable[..., str] = _ENGLISH) -> str:
-        """The one line a banned person is shown, in the language of ``t``."""
-        reason = self.reason or t("admin.no_reason")
-        until = self.until_text()
-        if until is None:
-            return t("admin.banned_forever", reason=reason)
-        return t("admin.banned_until", until=until, reason=reason)
-
-    def saved(self) -> SavedBan:
-        """The ban as the database keeps it."""
-        return SavedBan(self.kind, self.value, None if self.until is None else _text(self.until),
-                        self.reason, self.by, _text(self.made))
+    def _times(self) -> tuple[str | None, str]:
+        """``until`` and ``made`` as the database keeps them."""
+        return None if self.until is None else _text(self.until), _text(self.made)
 
     @classmethod
-    def from_saved(cls, saved: SavedBan) -> "Ban":
-        """The ban the database kept as ``saved``."""
+    def from_saved(cls, saved: SavedBan | SavedMute) -> Self:
+        """What the database kept as ``saved``."""
         made = _utc(saved.made)
         assert made is not None
         return cls(saved.kind, saved.value, _utc(saved.until), saved.reason, saved.by, made)
 
+    def message(self, t: Callable[..., str] = _ENGLISH) -> str:
+        """The one line its person is shown, in the language of ``t``."""
+        reason = self.reason or t("admin.no_reason")
+        until = self.until_text()
+        if until is None:
+            return t(f"{self.TEXT}_forever", reason=reason)
+        return t(f"{self.TEXT}_until", until=until, reason=reason)
 
-class Bans:
-    """The bans in force (see the module docstring). Without a database (``storage``
-    None) they are kept in memory only."""
+
+@dataclass(frozen=True)
+class Ban(Sanction):
+    """A key or an address banned: refused at the door until its time is over."""
+
+    TEXT = "admin.banned"
+
+    def saved(self) -> SavedBan:
+        """The ban as the database keeps it."""
+        until, made = self._times()
+        return SavedBan(self.kind, self.value, until, self.reason, self.by, made)
+
+
+S = TypeVar("S", bound=Sanction)
+
+
+class Register(Generic[S]):
+    """The sanctions of one sort in force (a ban, a mute), at most one for each key or
+    address (see the module docstring). Without a database (``storage`` None) they are
+    kept in memory only. Each sort says what it keeps and how (the methods after
+    :meth:`remove`)."""
+
+    NOUN = ""
+    """What one of them is called in the log and in errors (``ban``)."""
+    DONE = ""
+    """What is done to a key or an address (``banned``), in errors."""
+    KINDS: tuple[str, ...] = ()
+    KINDS_TEXT = ""
+    """:data:`KINDS`, as an error names them (``a key or an address``)."""
 
     def __init__(self, storage: Storage | None = None, *,
                  clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> None:
         self.storage = storage
         self._clock = clock
-        self._bans: dict[tuple[str, str], Ban] = {}
+        self._kept: dict[tuple[str, str], S] = {}
 
     async def load(self) -> int:
-        """Read the bans from the database (at start-up); those over are forgotten.
-        Returns how many are in force."""
+        """Read them from the database (at start-up); those over are forgotten. Returns
+        how many are in force."""
         if self.storage is None:
             return 0
         now = self._clock()
-        self._bans.clear()
-        for saved in await self.storage.bans():
-            ban = Ban.from_saved(saved)
-            if ban.over(now):
-                await self.storage.drop_ban(ban.kind, ban.value)
+        self._kept.clear()
+        for entry in await self._read_saved(self.storage):
+            if entry.over(now):
+                await self._drop(self.storage, entry.kind, entry.value)
             else:
-                self._bans[ban.kind, ban.value] = ban
-        return len(self._bans)
+                self._kept[entry.kind, entry.value] = entry
+        return len(self._kept)
 
-    def _in_force(self, kind: str, value: str) -> Ban | None:
-        if not self._bans:
+    def _in_force(self, kind: str, value: str) -> S | None:
+        if not self._kept:
             return None  # the usual case, at every connection: nothing to look up
-        ban = self._bans.get((kind, value))
-        if ban is not None and ban.over(self._clock()):
-            self._forget(ban)
+        entry = self._kept.get((kind, value))
+        if entry is not None and entry.over(self._clock()):
+            self._forget(entry)
             return None
-        return ban
+        return entry
 
-    def _forget(self, ban: Ban) -> Awaitable[None] | None:
-        del self._bans[ban.kind, ban.value]
+    def _forget(self, entry: S) -> Awaitable[None] | None:
+        del self._kept[entry.kind, entry.value]
         if self.storage is None:
             return None
-        write = self.storage.drop_ban(ban.kind, ban.value)
-        write.add_done_callback(_log_failure)  # type: ignore[attr-defined]
+        write = self._drop(self.storage, entry.kind, entry.value)
+        write.add_done_callback(functools.partial(_log_failure, self.NOUN))  # type: ignore[attr-defined]
         return write
+
+    def in_force(self) -> list[S]:
+        """Every one in force, oldest first."""
+        now = self._clock()
+        for entry in [entry for entry in self._kept.values() if entry.over(now)]:
+            self._forget(entry)
+        return sorted(self._kept.values(), key=lambda entry: entry.made)
+
+    def make(self, kind: str, value: str, duration: str, reason: str, by: str) -> S:
+        """One on a key or an address for ``duration`` (a name of :data:`DURATIONS`),
+        with its value in its usual form; a ValueError says what is wrong."""
+        if kind not in self.KINDS:
+            raise ValueError(f"{kind!r} cannot be {self.DONE}: only {self.KINDS_TEXT}")
+        if duration not in DURATIONS:
+            raise ValueError(f"{duration!r} is not a {self.NOUN}'s length: "
+                             f"{', '.join(DURATIONS)}")
+        value = normal_key(value) if kind == KEY else normal_address(value)
+        now = self._clock().replace(microsecond=0)
+        length = DURATIONS[duration]
+        return self._new(kind, value, None if length is None else now + length,
+                         " ".join(reason.split())[:REASON_MAX], by, now)
+
+    def add(self, entry: S) -> Awaitable[None] | None:
+        """Put ``entry`` in force now (over any of the same key or address); returns its
+        write to the database, if there is one."""
+        self._kept[entry.kind, entry.value] = entry
+        return None if self.storage is None else self._save(self.storage, entry)
+
+    def remove(self, kind: str, value: str) -> tuple[S | None, Awaitable[None] | None]:
+        """Lift the one on a key or an address: what was lifted (None if nothing was in
+        force) and its write to the database."""
+        entry = self._kept.get((kind, value))
+        if entry is None:
+            return None, None
+        return entry, self._forget(entry)
+
+    # --- what each sort keeps, and how ------------------------------------------------------
+
+    def _new(self, kind: str, value: str, until: datetime | None, reason: str, by: str,
+             made: datetime) -> S:
+        raise NotImplementedError
+
+    async def _read_saved(self, storage: Storage) -> list[S]:
+        raise NotImplementedError
+
+    def _save(self, storage: Storage, entry: S) -> Awaitable[None]:
+        raise NotImplementedError
+
+    def _drop(self, storage: Storage, kind: str, value: str) -> Awaitable[None]:
+        raise NotImplementedError
+
+
+class Bans(Register[Ban]):
+    """The bans in force (see the module docstring)."""
+
+    NOUN, DONE = "ban", "banned"
+    KINDS, KINDS_TEXT = (KEY, ADDRESS), f"a {KEY} or an {ADDRESS}"
 
     def of_key(self, fingerprint: str) -> Ban | None:
         """The ban in force on a key (``SHA256:...``, or a person's id ``key:SHA256:...``)."""
@@ -163,41 +251,20 @@ class Bans:
         except ValueError:
             return None  # not an IP address (a test transport): nothing can ban it
 
-    def in_force(self) -> list[Ban]:
-        """Every ban in force, oldest first."""
-        now = self._clock()
-        for ban in [ban for ban in self._bans.values() if ban.over(now)]:
-            self._forget(ban)
-        return sorted(self._bans.values(), key=lambda ban: ban.made)
+    def _new(self, kind: str, value: str, until: datetime | None, reason: str, by: str,
+             made: datetime) -> Ban:
+        return Ban(kind, value, until, reason, by, made)
 
-    def make(self, kind: str, value: str, duration: str, reason: str, by: str) -> Ban:
-        """A ban of a key or an address for ``duration`` (a name of :data:`DURATIONS`),
-        with its value in its usual form; a ValueError says what is wrong."""
-        if kind not in (KEY, ADDRESS):
-            raise ValueError(f"{kind!r} cannot be banned: only a {KEY} or an {ADDRESS}")
-        if duration not in DURATIONS:
-            raise ValueError(f"{duration!r} is not a ban's length: {', '.join(DURATIONS)}")
-        value = normal_key(value) if kind == KEY else normal_address(value)
-        now = self._clock().replace(microsecond=0)
-        length = DURATIONS[duration]
-        return Ban(kind, value, None if length is None else now + length,
-                   " ".join(reason.split())[:REASON_MAX], by, now)
+    async def _read_saved(self, storage: Storage) -> list[Ban]:
+        return [Ban.from_saved(saved) for saved in await storage.bans()]
 
-    def add(self, ban: Ban) -> Awaitable[None] | None:
-        """Put ``ban`` in force now (over any ban of the same key or address); returns
-        its write to the database, if there is one."""
-        self._bans[ban.kind, ban.value] = ban
-        return None if self.storage is None else self.storage.save_ban(ban.saved())
+    def _save(self, storage: Storage, entry: Ban) -> Awaitable[None]:
+        return storage.save_ban(entry.saved())
 
-    def remove(self, kind: str, value: str) -> tuple[Ban | None, Awaitable[None] | None]:
-        """Lift the ban on a key or an address: the ban lifted (None if there was none in
-        force) and its write to the database."""
-        ban = self._bans.get((kind, value))
-        if ban is None:
-            return None, None
-        return ban, self._forget(ban)
+    def _drop(self, storage: Storage, kind: str, value: str) -> Awaitable[None]:
+        return storage.drop_ban(kind, value)
 
 
-def _log_failure(write) -> None:  # type: ignore[no-untyped-def]
+def _log_failure(noun: str, write) -> None:  # type: ignore[no-untyped-def]
     if not write.cancelled() and write.exception() is not None:
-        log.error("could not forget a ban in the database: %s", write.exception())
+        log.error("could not forget a %s in the database: %s", noun, write.exception())

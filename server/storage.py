@@ -6,8 +6,8 @@ This is the one module that knows SQL; the rest of the server calls the few meth
 What is kept: the people who logged in with a key (guests are not kept), the tables in
 progress (their settings and an opaque snapshot the table makes of its state, stored and
 returned as given), every game (its ``diamant-record/1`` record, kept as it grows, and who
-sat in each seat with their final place), the ratings (:mod:`.ratings`) and the bans
-(:mod:`.bans` keeps them in memory and writes them through).
+sat in each seat with their final place), the ratings (:mod:`.ratings`), the bans and the
+mutes (:mod:`.bans` and :mod:`.mutes` keep them in memory and write them through).
 
 The event loop never waits on the disk. One writer thread owns the connection that writes:
 each write is queued, the writer commits whatever has queued up in one transaction (a burst
@@ -124,6 +124,20 @@ class SavedBan:
 
 
 @dataclass(frozen=True)
+class SavedMute:
+    """A mute as kept: ``kind`` is ``key`` (``value`` a fingerprint, ``SHA256:...``) or
+    ``guest`` (``value`` the address the muted guests connect from); ``until`` and
+    ``made`` are UTC times (``until`` None: for good)."""
+
+    kind: str
+    value: str
+    until: str | None
+    reason: str
+    by: str
+    made: str
+
+
+@dataclass(frozen=True)
 class Standing:
     """One line of the leaderboard: ``who`` is a person's id or ``bot:<kind>``."""
 
@@ -192,8 +206,17 @@ def _version_4(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE open_tables ADD COLUMN choices TEXT")
 
 
+def _version_5(db: sqlite3.Connection) -> None:
+    """Mutes: a key fingerprint or the address of guests, until when (NULL: for good),
+    why, by whom."""
+    db.execute("""CREATE TABLE mutes (
+        kind TEXT NOT NULL CHECK (kind IN ('key', 'guest')), value TEXT NOT NULL,
+        until TEXT, reason TEXT NOT NULL, by TEXT NOT NULL, made TEXT NOT NULL,
+        PRIMARY KEY (kind, value))""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
-    _version_1, _version_2, _version_3, _version_4)
+    _version_1, _version_2, _version_3, _version_4, _version_5)
 """Migration ``n`` (from 0) takes a database from version ``n`` to ``n + 1``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -590,6 +613,19 @@ class Storage:
         return self._write(_statement("DELETE FROM bans WHERE kind = ? AND value = ?",
                                       (kind, value)))
 
+    def save_mute(self, mute: SavedMute) -> Awaitable[None]:
+        """Keep ``mute`` (replacing any mute of the same key or guests' address)."""
+        return self._write(_statement(
+            """INSERT INTO mutes (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until,
+                   reason = excluded.reason, by = excluded.by, made = excluded.made""",
+            (mute.kind, mute.value, mute.until, mute.reason, mute.by, mute.made)))
+
+    def drop_mute(self, kind: str, value: str) -> Awaitable[None]:
+        """Forget the mute of a key or of guests' address (lifted, or over)."""
+        return self._write(_statement("DELETE FROM mutes WHERE kind = ? AND value = ?",
+                                      (kind, value)))
+
     # --- reads --------------------------------------------------------------------------------
 
     async def bans(self) -> list[SavedBan]:
@@ -598,6 +634,13 @@ class Storage:
             "SELECT kind, value, until, reason, by, made FROM bans ORDER BY made, rowid"
         ).fetchall())
         return [SavedBan(*row) for row in rows]
+
+    async def mutes(self) -> list[SavedMute]:
+        """Every mute kept (those over included), oldest first."""
+        rows = await self._read(lambda db: db.execute(
+            "SELECT kind, value, until, reason, by, made FROM mutes ORDER BY made, rowid"
+        ).fetchall())
+        return [SavedMute(*row) for row in rows]
 
     async def tables_in_progress(self) -> list[SavedTable]:
         """Every table saved and not dropped, oldest first."""

@@ -443,6 +443,8 @@ CATALOGUE: dict[str, str] = {
     "admin.kicked": "An admin closed your session. Reason: {reason}",
     "admin.banned_until": "Banned from this server until {until}, reason: {reason}",
     "admin.banned_forever": "Banned from this server for good, reason: {reason}",
+    "admin.muted_until": "The host has muted you until {until}, reason: {reason}",
+    "admin.muted_forever": "The host has muted you for good, reason: {reason}",
     "admin.notice": "Message from the server: {text}",
     "admin.table_closed": "An admin closed table {name} (reason: {reason}); you are back in the lobby.",
 }

@@ -436,6 +436,8 @@ CATALOGUE: dict[str, str] = {
     "admin.kicked": "Un administrador ha cerrado tu sesión. Motivo: {reason}",
     "admin.banned_until": "Vetado en este servidor hasta el {until}, motivo: {reason}",
     "admin.banned_forever": "Vetado en este servidor para siempre, motivo: {reason}",
+    "admin.muted_until": "El anfitrión te ha silenciado hasta el {until}, motivo: {reason}",
+    "admin.muted_forever": "El anfitrión te ha silenciado para siempre, motivo: {reason}",
     "admin.notice": "Mensaje del servidor: {text}",
     "admin.table_closed": "Un administrador ha cerrado la mesa {name} (motivo: {reason}); has vuelto a la sala.",
 }

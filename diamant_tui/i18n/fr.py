@@ -439,6 +439,8 @@ CATALOGUE: dict[str, str] = {
     "admin.kicked": "Un administrateur a fermé votre session. Motif : {reason}",
     "admin.banned_until": "Banni de ce serveur jusqu'au {until}, motif : {reason}",
     "admin.banned_forever": "Banni définitivement de ce serveur, motif : {reason}",
+    "admin.muted_until": "L'hôte vous a retiré la parole jusqu'au {until}, motif : {reason}",
+    "admin.muted_forever": "L'hôte vous a retiré la parole définitivement, motif : {reason}",
     "admin.notice": "Message du serveur : {text}",
     "admin.table_closed": "Un administrateur a fermé la table {name} (motif : {reason}) ; vous êtes de retour au salon.",
 }

@@ -436,6 +436,8 @@ CATALOGUE: dict[str, str] = {
     "admin.kicked": "Адміністратор закрив вашу сесію. Причина: {reason}",
     "admin.banned_until": "Вас заблоковано на цьому сервері до {until}, причина: {reason}",
     "admin.banned_forever": "Вас заблоковано на цьому сервері назавжди, причина: {reason}",
+    "admin.muted_until": "Власник сервера заборонив вам писати в чат до {until}, причина: {reason}",
+    "admin.muted_forever": "Власник сервера назавжди заборонив вам писати в чат, причина: {reason}",
     "admin.notice": "Повідомлення від сервера: {text}",
     "admin.table_closed": "Адміністратор закрив стіл {name} (причина: {reason}); ви знову в залі.",
 }
