@@ -1,5 +1,5 @@
-"""What the server's admins may do: see every session, kick, ban and unban, close a
-table, send everyone a message.
+"""What the server's admins may do: see every session, kick, ban and unban, mute and
+unmute, close a table, send everyone a message.
 
 The admins are named by their key fingerprints in the ``admins`` setting. Every action is
 checked here, where it is carried out, not only on the screen that offers it: whatever a
@@ -27,6 +27,7 @@ from .bans import ADDRESS, KEY, REASON_MAX, Ban, Bans, normal_address
 from .eventlog import SessionLog, admin_action
 from .identity import Identity
 from .lobby import Lobby, LobbyError
+from .mutes import Mute, Mutes, muted_as
 from .storage import StorageError
 
 if TYPE_CHECKING:
@@ -86,9 +87,11 @@ class AdminDesk:
     session that asks for it (``actor``), whose identity decides whether it may."""
 
     def __init__(self, admins: Iterable[str], bans: Bans, lobby: Lobby,
-                 sessions: Callable[[], Iterable["GameSession"]]) -> None:
+                 sessions: Callable[[], Iterable["GameSession"]], *,
+                 mutes: Mutes | None = None) -> None:
         self._admins = frozenset(admins)
         self.bans = bans
+        self.mutes = mutes if mutes is not None else Mutes()
         self._lobby = lobby
         self._sessions = sessions
 
@@ -97,7 +100,8 @@ class AdminDesk:
         return not identity.guest and identity.key.removeprefix("key:") in self._admins
 
     def is_admin_key(self, fingerprint: str) -> bool:
-        """Whether ``fingerprint`` is one of the admins' keys (which cannot be banned)."""
+        """Whether ``fingerprint`` is one of the admins' keys (which cannot be banned nor
+        muted)."""
         return fingerprint in self._admins
 
     def _check(self, actor: "GameSession", action: str) -> None:
@@ -127,6 +131,11 @@ class AdminDesk:
         """Every ban in force, the oldest first."""
         self._check(actor, "bans")
         return self.bans.in_force()
+
+    def mutes_in_force(self, actor: "GameSession") -> list[Mute]:
+        """Every mute in force, the oldest first."""
+        self._check(actor, "mutes")
+        return self.mutes.in_force()
 
     # --- acting ---------------------------------------------------------------------------
 
@@ -184,6 +193,46 @@ class AdminDesk:
         await _saved(write)
         return ban
 
+    async def mute(self, actor: "GameSession", session_id: str, duration: str,
+                   reason: str = "") -> tuple[Mute, int]:
+        """Mute the person of a session for ``duration`` (as a ban): their key, or for a
+        guest the address guests come from (:mod:`.mutes`). In force at once, for those
+        already at a table too (their next line is refused), and written to the
+        database. Returns the mute and how many sessions it covers now."""
+        self._check(actor, "mute")
+        target = self._session(session_id)
+        identity = target.identity
+        if target is actor or identity.key == actor.identity.key:
+            raise AdminError("admin.error.mute_self")
+        if self.is_admin(identity):
+            # The host chose them to keep order and to speak for the server: whoever
+            # disagrees with another admin takes it to the host, who can take the key out
+            # of ``admins`` first. (Like a ban, which would shut them out for good.)
+            raise AdminError("admin.error.mute_admin")
+        try:
+            kind, value = muted_as(identity)
+            mute = self.mutes.make(kind, value, duration, _clean(reason, REASON_MAX),
+                                   by=actor.identity.key.removeprefix("key:"))
+        except ValueError:
+            raise AdminError("admin.error.mute_value", value=identity.address[:60]) from None
+        write = self.mutes.add(mute)
+        admin_action(actor.id, "mute", target=target.id, player=identity.name,
+                     kind=mute.kind, value=mute.value,
+                     until=mute.until_text() or "forever", reason=mute.reason)
+        covered = sum(1 for s in self._sessions() if self.mutes.of(s.identity) == mute)
+        await _saved(write, "mute")
+        return mute, covered
+
+    async def unmute(self, actor: "GameSession", kind: str, value: str) -> Mute:
+        """Lift the mute on a key fingerprint or guests' address; returns the mute lifted."""
+        self._check(actor, "unmute")
+        mute, write = self.mutes.remove(kind, value)
+        if mute is None:
+            raise AdminError("admin.error.no_mute", value=value[:60])
+        admin_action(actor.id, "unmute", kind=kind, value=value)
+        await _saved(write, "mute")
+        return mute
+
     async def close_table(self, actor: "GameSession", name: str, reason: str = "") -> int:
         """Close table ``name``: a game going on is kept as far as it went, and everyone
         at it (seated or watching) is told and goes back to the lobby. Returns how many
@@ -237,12 +286,13 @@ def _close(session: "GameSession", message: str) -> None:
     session.close(message)
 
 
-async def _saved(write) -> None:  # type: ignore[no-untyped-def]
-    """Wait for a ban's write; one that failed is in force still, but not kept."""
+async def _saved(write, what: str = "ban") -> None:  # type: ignore[no-untyped-def]
+    """Wait for the write of a ban (or ``what`` else); one that failed is in force (or
+    lifted) still, but not kept."""
     if write is None:
         return
     try:
         await write
     except StorageError as exc:
-        log.error("a ban could not be written to the database: %s", exc)
+        log.error("a %s could not be written to the database: %s", what, exc)
         raise AdminError("admin.error.not_saved") from None

@@ -1,4 +1,4 @@
-"""The admin screen: every session and every ban, and keys to act on them.
+"""The admin screen: every session, every ban and mute, and keys to act on them.
 
 Shown only to admins (the lobby's admin key), and every action it asks for is checked
 again by the admin desk (:class:`~diamant_server.admin.AdminDesk`), which refuses anyone
@@ -21,7 +21,8 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 
 from .admin import NOTICE_MAX, AdminDesk, AdminError, SessionInfo
 from .admin_dialog import AdminDialog
-from .bans import ADDRESS, KEY, Ban, normal_address
+from .bans import ADDRESS, KEY, Ban, Sanction, normal_address
+from .mutes import Mute
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -41,22 +42,30 @@ def _since(when: datetime) -> str:
     return when.astimezone(timezone.utc).strftime("%m-%d %H:%M")
 
 
-def _what(ban: Ban, t: Callable[..., str]) -> str:
-    """What a ban is on, as shown: ``key SHA256:abcd…`` or ``address 192.0.2.7``."""
-    value = short_key(ban.value) if ban.kind == KEY else ban.value
-    return t(f"admin.kind.{ban.kind}", value=value)
+def _what(held: Sanction, t: Callable[..., str]) -> str:
+    """What a ban or a mute is on, as shown: ``key SHA256:abcd…``, ``address 192.0.2.7``
+    or ``guests from 192.0.2.7``."""
+    value = short_key(held.value) if held.kind == KEY else held.value
+    return t(f"admin.kind.{held.kind}", value=value)
+
+
+def _sort(held: Sanction) -> str:
+    """Which it is: ``ban`` or ``mute`` (the key of its texts)."""
+    return "mute" if isinstance(held, Mute) else "ban"
 
 
 class AdminScreen(DiamantScreen):
-    """Every session (name, key, address, table, since when, idle) and every ban, with
-    keys to kick, ban, unban, close a table and send everyone a message."""
+    """Every session (name, key, address, table, since when, idle) and every ban and
+    mute (in one list), with keys to kick, ban, mute, lift a ban or a mute, close a
+    table and send everyone a message."""
 
-    # The keys are told by a line of their own that wraps (#keys), not a footer: seven
+    # The keys are told by a line of their own that wraps (#keys), not a footer: eight
     # keys do not fit in one line of 80 columns in every language.
     BINDINGS = [
         Binding("k", "kick", show=False),
         Binding("b", "ban_key", show=False),
         Binding("a", "ban_address", show=False),
+        Binding("s", "mute", show=False),  # s: silence (m is the message to everyone)
         Binding("u", "unban", show=False),
         Binding("c", "close_table", show=False),
         Binding("m", "broadcast", show=False),
@@ -69,7 +78,8 @@ class AdminScreen(DiamantScreen):
         self._desk = desk
         self._actor = actor
         self._sessions: list[SessionInfo] = []
-        self._bans: list[Ban] = []
+        self._bans: list[Ban | Mute] = []
+        """The list of bans and mutes as shown: the bans, then the mutes."""
         self._shown: tuple = ()
 
     def compose(self) -> ComposeResult:
@@ -108,23 +118,26 @@ class AdminScreen(DiamantScreen):
         try:
             sessions = self._desk.sessions(self._actor)
             bans = self._desk.bans_in_force(self._actor)
+            mutes = self._desk.mutes_in_force(self._actor)
         except AdminError as exc:  # no longer an admin (a resume code made them a guest)
             self.notify(exc.text(t), severity="error")
             self.action_back()
             return
+        held = [*bans, *mutes]
         rows = tuple(self._session_row(s) for s in sessions)
-        ban_rows = tuple(self._ban_row(b) for b in bans)
+        ban_rows = tuple(self._ban_row(b) for b in held)
         if (rows, ban_rows) == self._shown:
             return
         self._shown = (rows, ban_rows)
-        self._sessions, self._bans = sessions, bans
+        self._sessions, self._bans = sessions, held
         self.query_one("#sessions-title", Static).update(
             t("admin.sessions_title", count=len(sessions)))
-        self.query_one("#bans-title", Static).update(t("admin.bans_title", count=len(bans)))
+        self.query_one("#bans-title", Static).update(
+            t("admin.bans_title", count=len(bans), mutes=len(mutes)))
         self._fill(self.query_one("#sessions", DataTable), rows)
         self._fill(self.query_one("#bans", DataTable), ban_rows)
-        self.query_one("#bans", DataTable).display = bool(bans)
-        self.query_one("#no-bans", Static).display = not bans
+        self.query_one("#bans", DataTable).display = bool(held)
+        self.query_one("#no-bans", Static).display = not held
 
     @staticmethod
     def _fill(table: DataTable, rows: tuple[tuple[str, ...], ...]) -> None:
@@ -142,10 +155,10 @@ class AdminScreen(DiamantScreen):
                 info.address, info.table or "", _since(info.since),
                 t("admin.idle_seconds", seconds=int(info.idle)))
 
-    def _ban_row(self, ban: Ban) -> tuple[str, ...]:
+    def _ban_row(self, held: Ban | Mute) -> tuple[str, ...]:
         t = self.app.t
-        until = ban.until_text() or t("admin.duration.forever")
-        return (_what(ban, t), until, ban.reason)
+        until = held.until_text() or t("admin.duration.forever")
+        return (t(f"admin.row.{_sort(held)}", what=_what(held, t)), until, held.reason)
 
     def _selected(self, table_id: str, items: list) -> object | None:
         table = self.query_one(table_id, DataTable)
@@ -239,32 +252,70 @@ class AdminScreen(DiamantScreen):
         self._ask(AdminDialog(title, t("admin.reason_prompt"), durations=True,
                               warning=warning), ban)
 
+    def action_mute(self) -> None:
+        info = self._selected_session()
+        if info is None:
+            return
+        t = self.app.t
+        # (The desk refuses both too: said here before a reason is asked for.)
+        if info.id == self._actor.id or info.key == self._own_key:
+            self.notify(t("admin.error.mute_self"), severity="warning")
+            return
+        if info.key is not None and self._desk.is_admin_key(info.key):
+            self.notify(t("admin.error.mute_admin"), severity="warning", timeout=8)
+            return
+        if info.key is None:
+            title = t("admin.mute_guest_title", name=info.name, address=info.address)
+            warning = t("admin.mute_guest_warning")
+        else:
+            title, warning = t("admin.mute_key_title", name=info.name,
+                               fingerprint=info.key), None
+
+        async def mute(duration: str, reason: str) -> str:
+            made, count = await self._desk.mute(self._actor, info.id, duration, reason)
+            until = made.until_text()
+            return t("admin.done.mute", what=_what(made, t),
+                     until=t("admin.until", until=until) if until
+                     else t("admin.duration.forever"), count=count)
+
+        self._ask(AdminDialog(title, t("admin.mute_prompt"), durations=True,
+                              warning=warning), mute)
+
+    @property
+    def _own_key(self) -> str | None:
+        identity = self._actor.identity
+        return None if identity.guest else identity.key.removeprefix("key:")
+
     def action_unban(self) -> None:
-        ban = self._selected("#bans", self._bans)
-        if not isinstance(ban, Ban):
+        held = self._selected("#bans", self._bans)
+        if not isinstance(held, (Ban, Mute)):
             self.notify(self.app.t("admin.choose_ban"), severity="warning")
             return
         t = self.app.t
+        sort = _sort(held)
 
-        async def unban() -> str:
-            lifted = await self._desk.unban(self._actor, ban.kind, ban.value)
-            return t("admin.done.unban", what=_what(lifted, t))
+        async def lift() -> str:
+            if isinstance(held, Mute):
+                lifted: Sanction = await self._desk.unmute(self._actor, held.kind, held.value)
+            else:
+                lifted = await self._desk.unban(self._actor, held.kind, held.value)
+            return t(f"admin.done.un{sort}", what=_what(lifted, t))
 
         # Asked first, as a ban is: one key pressed on the wrong row let someone back in
-        # at once. The question names the ban whole (its key or address, until when,
-        # why), as the ban dialog named what it banned; Escape keeps it.
-        self.app.push_screen(ConfirmScreen(self._unban_question(ban)),
-                             lambda yes: self._run(unban) if yes else None)
+        # at once. The question names the ban or mute whole (its key or address, until
+        # when, why), as its dialog named what it was on; Escape keeps it.
+        self.app.push_screen(ConfirmScreen(self._unban_question(held)),
+                             lambda yes: self._run(lift) if yes else None)
 
-    def _unban_question(self, ban: Ban) -> str:
-        """Whether to lift ``ban``, named whole: its full key or address, until when and
-        its reason (as written, never markup)."""
+    def _unban_question(self, held: Ban | Mute) -> str:
+        """Whether to lift ``held`` (a ban or a mute), named whole: its full key or
+        address, until when and its reason (as written, never markup)."""
         t = self.app.t
-        until = ban.until_text()
-        return t("admin.unban_confirm",
-                 what=t(f"admin.kind.{ban.kind}", value=ban.value),
+        until = held.until_text()
+        return t(f"admin.un{_sort(held)}_confirm",
+                 what=t(f"admin.kind.{held.kind}", value=held.value),
                  until=t("admin.until", until=until) if until else t("admin.duration.forever"),
-                 reason=printable(ban.reason) or t("admin.no_reason"))
+                 reason=printable(held.reason) or t("admin.no_reason"))
 
     def action_close_table(self) -> None:
         info = self._selected_session()

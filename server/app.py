@@ -269,7 +269,8 @@ class ServerApp(DiamantApp):
         self._waiting_since = None if self.member.table.status is TableStatus.PLAYING \
             else time.monotonic()
         self._to_lobby_level()
-        self.push_screen(TableScreen(self.chat_watch.wrap(self.member, self.session_log)))
+        self.push_screen(TableScreen(self.chat_watch.wrap(self.member, self.session_log,
+                                                          self.identity)))
 
     def _to_lobby_level(self) -> None:
         """Close every screen above the lobby (or above the app's base, if no lobby yet)."""

@@ -37,6 +37,7 @@ from .folder_lock import FolderLock
 from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
+from .mutes import Mutes
 from .metrics import ServerMetrics, ServerState
 from .session import AppFactory, GameSession, SessionLimits, SessionRefused
 from .storage import Storage
@@ -114,12 +115,14 @@ class GameServer:
                                        max_per_person=config.max_sessions_per_person)
         self.refused_names = RefusedNames(config.refused_name_list)
         self.bans = Bans()
-        self.admin = AdminDesk(config.admin_list, self.bans, self.lobby, lambda: self.sessions)
+        self.mutes = Mutes()
+        self.admin = AdminDesk(config.admin_list, self.bans, self.lobby, lambda: self.sessions,
+                               mutes=self.mutes)
         self.metrics = ServerMetrics(
             lambda: ServerState(len(self.connections), len(self.sessions)),
             lambda: self.lobby.tables.values())
         self.lobby.on_table = self.metrics.table_changed
-        chat_watch = ChatWatch(config.log_chat, self.metrics.refuse_chat)
+        chat_watch = ChatWatch(config.log_chat, self.metrics.refuse_chat, self.mutes.of)
         build = app_factory or (lambda lobby: make_app_factory(
             lobby, idle_timeout=config.lobby_idle_timeout,
             waiting_timeout=config.waiting_timeout, chat_watch=chat_watch, admin=self.admin))
@@ -166,13 +169,15 @@ class GameServer:
             self._release_lock()
             raise
         self._undo_lazy_tasks = keep_tasks_lazy(asyncio.get_running_loop())
-        self.lobby.storage = self.bans.storage = self.storage
+        self.lobby.storage = self.bans.storage = self.mutes.storage = self.storage
         try:
             # Before the tables are rebuilt: a start that cannot go on says so first.
             key = load_or_create(self.config.data_path)
             # Read once, kept in memory: a connection is checked without the disk.
             if await self.bans.load():
                 log.info("%d bans in force", len(self.bans.in_force()))
+            if await self.mutes.load():
+                log.info("%d mutes in force", len(self.mutes.in_force()))
             # Before anyone can connect: people who come back find their seats.
             restored = await self.lobby.restore_tables(self.config.restore_wait)
             if restored:
@@ -180,7 +185,7 @@ class GameServer:
                          ", ".join(map(repr, restored)))
             await self._listen(key)
         except BaseException:
-            self.lobby.storage = self.bans.storage = None
+            self.lobby.storage = self.bans.storage = self.mutes.storage = None
             self.storage.close()
             self.storage = None
             self._undo_lazy_tasks()
@@ -362,7 +367,7 @@ class GameServer:
         """Wait for the saves under way, then write what is queued and close the database."""
         await self.lobby.flush()
         storage, self.storage, self.lobby.storage = self.storage, None, None
-        self.bans.storage = None
+        self.bans.storage = self.mutes.storage = None
         if storage is not None:
             await asyncio.to_thread(storage.close)
         self._storage_closed = True

@@ -107,7 +107,7 @@ class ChatAllowances:
             self._refused.add(identity)
             log.info("table %s: chat of %s refused (%s, %d lines every %g s)", self._table_name,
                      identity[:60], key.rsplit("_", 1)[-1], most, self.limits.window)
-        raise ChatRejected(_ENGLISH(key, **fmt), key, **fmt)
+        raise ChatRejected(_ENGLISH(key, **fmt), key, line_kept=True, **fmt)
 
     def _forget_quiet(self, now: float, people: int) -> None:
         """Drop the counts of people who have not chatted for a whole window."""

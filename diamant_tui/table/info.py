@@ -36,15 +36,19 @@ class TableFull(TableError):
 
 
 class ChatRejected(TableError):
-    """A chat line that is empty or sent too fast.
+    """A chat line that is empty, sent too fast, or refused by whoever hands the table
+    its lines (a server's host muted its person).
 
     ``key`` and ``fmt`` name its text in the catalogues when there is one, so each
     person reads it in their own language (:meth:`text`); ``str()`` is the English text.
+    ``line_kept``: the line itself is fine, only not sent now (over an allowance, its
+    person muted), so the screen keeps it in the box rather than dropping what was typed.
     """
 
-    def __init__(self, message: str, key: str | None = None, **fmt: object) -> None:
+    def __init__(self, message: str, key: str | None = None, *, line_kept: bool = False,
+                 **fmt: object) -> None:
         super().__init__(message)
-        self.key, self.fmt = key, fmt
+        self.key, self.fmt, self.line_kept = key, fmt, line_kept
 
     def text(self, t) -> str:
         """The message in the language of ``t`` (a translator)."""

@@ -857,11 +857,14 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._refusal_until = now + REFUSAL_SHOWN
         self._refusal_said = said
         text = error.text(self.app.t)
-        if self.seat is None and self._part == "game":
+        if (self.seat is None and self._part == "game"
+                and self._parts.decision.fits_first_line(text)):
             # A spectator reads it on their note line (as their own lines): a crowd
             # watching is who meets the spectators' allowance, each of them at once.
             # The open box covers the line's second row: the reason alone, first,
-            # beside their line, which stays in the box.
+            # beside their line, which stays in the box. A longer one (a mute's reason,
+            # a wordier language) would lose its end under the box: it is told where a
+            # player's is.
             self._parts.decision.said(text)
             return
         if kept:
@@ -891,10 +894,11 @@ class TableScreen(SharedBlank, DiamantScreen):
         self._parts.cave_path.refusal = text
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
-        """Send the chat line typed (Enter). One the table refuses for now (over the
-        allowance) stays in the box, open and focused, with a note of the wait: nothing
-        typed is lost, and the next keys still go into the box; Enter sends it once the
-        table takes it. The table alone decides whether a line may go."""
+        """Send the chat line typed (Enter). One refused for now (over the allowance,
+        or its person muted by a server's host: :attr:`ChatRejected.line_kept`) stays in
+        the box, open and focused, with a note of why: nothing typed is lost, and the
+        next keys still go into the box; Enter sends it once it is taken. The table (and
+        a server around it) alone decides whether a line may go."""
         message.stop()
         text = message.value
         if not text.strip():
@@ -903,7 +907,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         try:
             self.member.say(text)
         except ChatRejected as error:
-            if error.fmt.get("seconds") is not None:  # too early, not a bad line
+            if error.line_kept:  # too early, or muted: not a bad line
                 self._refuse_chat(error, kept=True)
                 return
             self.action_close_chat()

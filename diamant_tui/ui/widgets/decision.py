@@ -301,6 +301,14 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
             self._said_timer.stop()
         self._said_timer = self.set_timer(seconds, self._relabel)
 
+    def fits_first_line(self, text: str) -> bool:
+        """Whether ``text`` fits whole in the note's first line: the only one in sight
+        while the chat box, open under the panel, covers the second."""
+        width = self.size.width
+        timer_x = max(0, width - TIMER_WIDTH)
+        room = timer_x - min(self._note_x, timer_x) - 2 * NOTE_PADDING
+        return cell_len(text) <= room
+
     def _tick(self) -> None:
         deadline = self.state.deadline
         if not self.state.due or deadline is None:
