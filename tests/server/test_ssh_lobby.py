@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+
+from diamant_tui.table import TableStatus
+from diamant_tui.ui.screens.table import READ_FIRST
 
 
 async def test_open_join_watch_start_early_and_chat(server, players, make_key):
@@ -24,6 +28,9 @@ async def test_open_join_watch_start_early_and_chat(server, players, make_key):
     await wes.wait_for("Waiting for the game to start")
     assert "Start now" not in bob.text  # only the creator may
 
+    ann.press("s")  # asked first
+    await ann.wait_for(r"Start now\? 2 free seats go to computer players\.")
+    await asyncio.sleep(READ_FIRST)
     ann.press("s")
     for person in (ann, bob):
         await person.wait_for("Your turn")
@@ -41,6 +48,37 @@ async def test_open_join_watch_start_early_and_chat(server, players, make_key):
     await wes.wait_for("hello from bob")
     wes.press("l")  # a spectator's keys decide nothing
     assert table.game.view_for(0).decision_due and table.game.view_for(1).decision_due
+
+
+async def test_a_line_typed_without_t_keeps_the_seats_for_the_people_coming(
+        server, players, make_key):
+    """Ann opened a waiting table and types to Bob in the lobby's words, forgetting t:
+    the s of "is" asks whether to start (the space after it takes the question away),
+    the s ending "yes" asks again and the Enter typed with it answers nothing. Escape
+    keeps waiting, and the seats stay free: Bob still sits down. Started on purpose (s,
+    then Enter once the question is read), computer players take the seats left."""
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 4")
+    await ann.wait_for("Press s to start now")
+    ann.type("is anyone here")
+    await ann.wait_for(r"(?s)^(?!.*Start now\?).*Press s to start now")
+    ann.type("yes\r")
+    await ann.wait_for(r"Start now\? 3 free seats go to computer players\.")
+    await ann.wait_for("s or Enter: start · Esc: keep waiting for players")
+    assert "esc Wait" in ann.text
+    ann.press("escape")
+    await ann.wait_for(lambda t: "Press s to start now" in t and "esc Wait" not in t)
+    table = server.lobby.get("den")
+    assert table.status is TableStatus.WAITING
+    await bob.connect(server.port, key=make_key(), command="play den")
+    await ann.wait_for(r"Free seats: 2")
+    ann.press("s")
+    await ann.wait_for(r"Start now\? 2 free seats go to computer players\.")
+    await asyncio.sleep(READ_FIRST)
+    ann.press("enter")
+    for person in (ann, bob):
+        await person.wait_for("Your turn")
+    assert [s.kind.value for s in table.seats] == ["person", "person", "bot", "bot"]
 
 
 async def test_a_finished_game_offers_a_rematch_and_the_way_back(server, players, make_key):

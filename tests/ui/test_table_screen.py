@@ -3,6 +3,7 @@ the round told under the path, and redrawing only what changed."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 
@@ -19,7 +20,7 @@ from diamant_tui.ui.describe import describe
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.messages import TableUpdated
-from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.screens.table import READ_FIRST, TableScreen
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.decision import ChoiceButton, DecisionPanel
 from diamant_tui.ui.widgets.deck_info import DeckInfo
@@ -142,6 +143,9 @@ async def test_once_the_opener_has_left_the_others_are_told_who_can_start_now(la
         max_.leave()
         await until(lea_pilot, lambda: told in " ".join(screen_text(lea_app).split()))
         await until(zoe_pilot, lambda: HINT in screen_text(zoe_app))
+        await zoe_pilot.press("s")  # asked first (tests/ui/test_start_question.py)
+        await until(zoe_pilot, lambda: "Start now?" in screen_text(zoe_app))
+        await asyncio.sleep(READ_FIRST)
         await zoe_pilot.press("s")
         await until(zoe_pilot, lambda: table.status is TableStatus.PLAYING)
     await table.close()
@@ -166,8 +170,6 @@ async def test_arriving_after_the_start_shows_the_first_card_in_words():
 
 
 async def until_card_turned(table: Table) -> None:
-    import asyncio
-
     for _ in range(1000):
         if any(isinstance(e, CardRevealed) for e in table.game.events):
             return

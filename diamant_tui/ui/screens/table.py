@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 
 from textual import events
+from textual._time import get_time  # private: the clock keys are stamped with (pinned)
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.messages import Prompt
@@ -57,6 +58,12 @@ CHAT_RECAP = 3
 recalls; the log holds them all."""
 DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
+READ_FIRST = 0.5
+"""Seconds the question to start now stays on screen before s or Enter answers it: the
+keys typed with the s that asked it (a chat line typed without t: the second s of
+"pass", the Enter after "yes") must not start the game for everyone, unread."""
+START_ANSWERS = frozenset({"s", "enter"})
+"""Keys that answer yes to the question to start now (any other key cancels it)."""
 REFUSAL_SHOWN = 4.0
 """Seconds a chat refusal stays on screen; asking again meanwhile adds no other note."""
 SPECTATOR_DELAY = 0.2
@@ -105,6 +112,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         Binding("g", "toggle_log", "key.log"),
         Binding("t", "chat", "key.chat"),
         Binding("s", "start_now", "key.start_now"),
+        Binding("escape", "keep_waiting", "key.keep_waiting"),  # only while asked to start
         Binding("r", "rematch", "key.rematch"),  # only once the game is over
         Binding("q", "leave_table", "key.quit"),
         Binding("escape", "close_chat", "key.close_chat"),  # only while the chat box is open
@@ -152,6 +160,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         line kept in the box ("kept")."""
         self._refusal_timer: Timer | None = None
         """Ends the refusal told before the game or under the cave (:meth:`_tell_refusal`)."""
+        self._start_asked: float | None = None
+        """When this person was asked whether to start now (s), while it is asked."""
         self._waiting_updates: list[TableUpdate] = []
         self._first_updates: list[TableUpdate] | None = None
         """While the screen subscribes to its table: the update it sends at once."""
@@ -333,6 +343,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._due_round, self._due_since = view.round, message.time
         arriving = self.update_ is None
         self.update_ = update
+        self._follow_start_question(update)
         waiting = view is None and update.status is TableStatus.WAITING
         if waiting:
             self._show_part("waiting")
@@ -387,8 +398,11 @@ class TableScreen(SharedBlank, DiamantScreen):
         settings = self.table.settings
         t = self.app.t
         # The panel already counts the free seats, that is the people still awaited.
-        hint = None
-        if update.may_start:
+        hint = question = None
+        if self._start_asked is not None:
+            question = (t("waiting.start_question", count=update.people_awaited),
+                        t("waiting.start_answers"))
+        elif update.may_start:
             hint = t("waiting.start_hint")
         elif update.starter is not None and update.people_awaited:
             # Said why they may: they opened the table, or its opener has left it.
@@ -404,6 +418,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             seats=update.seats,
             me=self.seat,
             hint=hint,
+            question=question,
         )
 
     def _show_view(self, view: PlayerView, update: TableUpdate) -> None:
@@ -660,7 +675,8 @@ class TableScreen(SharedBlank, DiamantScreen):
         update = self.update_
         keys = (view is None, view is not None and view.decision_due, self._in_the_cave,
                 view is not None and view.phase is Phase.OVER,
-                update is not None and update.may_start, self._part)
+                update is not None and update.may_start, self._part,
+                self._start_asked is not None)
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
@@ -682,6 +698,8 @@ class TableScreen(SharedBlank, DiamantScreen):
             return view is not None and not final
         if action == "start_now":
             return self.update_ is not None and self.update_.may_start
+        if action == "keep_waiting":
+            return self._start_asked is not None
         if action == "close_summary":
             # Otherwise the key goes on to whatever would have had it (the chat box).
             return self._summary_shown and not isinstance(self.focused, Input)
@@ -717,6 +735,27 @@ class TableScreen(SharedBlank, DiamantScreen):
                 and event.time < self._due_since):
             event.stop()
             event.prevent_default()
+            return
+        if self._start_asked is not None:
+            self._answer_start_question(event)
+
+    def _answer_start_question(self, event: events.Key) -> None:
+        """The key pressed while this person is asked whether to start now: s or Enter
+        starts the game, once the question has been on screen long enough to be read
+        (:data:`READ_FIRST`; sooner, the key is dropped and the question stays); Escape
+        keeps waiting. Any other key cancels the question too, and then does what it
+        always does (t opens the chat): nobody has to answer before going on."""
+        if event.key in START_ANSWERS:
+            event.stop()
+            event.prevent_default()
+            if event.time - self._start_asked >= READ_FIRST:
+                self._close_start_question()
+                self._act(self.member.start_now)  # the table checks who may, as ever
+            return
+        self._close_start_question()
+        if event.key == "escape":
+            event.stop()
+            event.prevent_default()
 
     # -- intents -------------------------------------------------------------------
 
@@ -742,7 +781,39 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._refused(error)
 
     def action_start_now(self) -> None:
-        self._act(self.member.start_now)
+        """Start the waiting game, asking first when computer players would take seats
+        still free: an s typed by mistake (a chat line begun without t) would start it
+        for everyone, and the people about to sit down would lose their seats. With
+        every seat taken there is nothing to ask (a table starts by itself then)."""
+        update = self.update_
+        if update is None or not update.people_awaited:
+            self._act(self.member.start_now)
+            return
+        self._start_asked = get_time()
+        self._show_seats(update)
+        self._refresh_keys()
+
+    def action_keep_waiting(self) -> None:
+        """Answer no to the question to start now (Escape, or its key in the key bar)."""
+        self._close_start_question()
+
+    def _close_start_question(self) -> None:
+        """Take the question to start now away, leaving the line that was there before."""
+        if self._start_asked is None:
+            return
+        self._start_asked = None
+        update = self.update_
+        if update is not None and self._part == "waiting":
+            self._show_seats(update)
+        self._refresh_keys()
+
+    def _follow_start_question(self, update: TableUpdate) -> None:
+        """Keep the question to start now only while it still means something: it goes
+        as the game begins (its last seat taken, the host starting it), and when this
+        person may no longer start it (the table's opener is back) or no seat is free
+        any more. Otherwise it follows the table (the free seats it counts)."""
+        if self._start_asked is not None and not (update.may_start and update.people_awaited):
+            self._start_asked = None
 
     def _act(self, intent, *args) -> None:
         """Pass an intent to the table; what it refuses is said in a short note."""

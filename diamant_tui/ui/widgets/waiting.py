@@ -19,7 +19,9 @@ from .one_layout import SizedInOneLayout
 
 @dataclass(frozen=True)
 class WaitingState:
-    """What the waiting panel shows; ``hint`` is the hosting app's line (or None)."""
+    """What the waiting panel shows; ``hint`` is the line saying who may start (or
+    None), ``question`` the question to start now and the keys that answer it, shown in
+    the hint's place while it is asked (:class:`~diamant_tui.ui.screens.table.TableScreen`)."""
 
     name: str
     rules: Rules
@@ -28,6 +30,7 @@ class WaitingState:
     seats: tuple[SeatInfo, ...]
     me: int | None = None
     hint: str | None = None
+    question: tuple[str, str] | None = None
 
     @property
     def free(self) -> int:
@@ -48,7 +51,7 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
     stood over the seats and the line telling the creator how to start)."""
 
     COMPONENT_CLASSES = {"waiting--title", "waiting--me", "waiting--free", "waiting--hint",
-                         "waiting--chat", "waiting--refusal"}
+                         "waiting--question", "waiting--chat", "waiting--refusal"}
 
     DEFAULT_CSS = """
     WaitingPanel {
@@ -58,6 +61,7 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         & > .waiting--me { text-style: bold; }
         & > .waiting--free { color: $text-muted; text-style: italic; }
         & > .waiting--hint { text-style: bold; color: $success; }
+        & > .waiting--question { text-style: bold; color: $warning; }
         & > .waiting--chat { color: $text-muted; }
         & > .waiting--refusal { color: $warning; }
     }
@@ -92,7 +96,13 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         lines.append(Text(""))
         if state.free:
             lines.append(Text(t("waiting.free", count=state.free)))
-        if state.hint:
+        if state.question:
+            # In the hint's place, where the eyes are as s is pressed: no dialog over
+            # the seats and the chat, which go on changing while it is asked.
+            question, answers = state.question
+            lines.append(Text(question, style=style("waiting--question")))
+            lines.append(Text(answers))
+        elif state.hint:
             lines.append(Text(state.hint, style=style("waiting--hint")))
         return self._with_chat(Text("\n").join(lines))
 
