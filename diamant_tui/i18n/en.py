@@ -46,6 +46,12 @@ shown *away* until you press a key.
 ## Keys
 `c` Continue · `l` Exit (or ← → and Enter, or the mouse) · `p` disaster chance ·
 `g` game log · `t` chat · `?`/F1 these rules · `q` leave the table.
+
+## Chat
+`t` opens the chat box; Enter sends the line, Escape drops it. Someone's lines bother
+you? `/ignore NAME` hides them, for you alone (nobody is told), at every table until
+you quit; `/unignore NAME` shows them again; `/ignore` alone lists who is hidden.
+Start a line with `//` to say one that begins with `/`.
 """
 
 CATALOGUE: dict[str, str] = {
@@ -123,7 +129,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "You are in camp until the next round.",
     "decision.waiting": "Waiting for the next card…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Say something and press Enter",
+    "chat.placeholder": "Say something and press Enter · /ignore NAME hides someone",
     "chat.title": "Chat",
     "log.title": "Game log",
     "log.close": "g: close",
@@ -300,6 +306,16 @@ CATALOGUE: dict[str, str] = {
     "chat.watching": "{name} (watching)",
     "chat.you_said": "You said: {line}",
     "chat.kept": "Not sent yet (kept in the box). {why}",
+    "chat.ignored": "{name}'s lines are hidden, for you alone; nobody is told. /unignore {name} shows them again.",
+    "chat.unignored": "You see {name}'s lines again.",
+    "chat.ignore_already": "{name}'s lines are hidden already. /unignore {name} shows them again.",
+    "chat.ignore_self": "You cannot hide your own lines.",
+    "chat.ignore_computer": "{name} is a computer player: it never chats.",
+    "chat.ignore_unknown": "Nobody here is called {name}.",
+    "chat.not_ignored": "You hide nobody called {name}.",
+    "chat.ignore_list": "Hidden for you: {names}. /unignore NAME shows someone's lines again.",
+    "chat.ignore_none": "You hide nobody's lines. /ignore NAME hides someone's, for you alone.",
+    "chat.unknown_command": "No command {command} here: /ignore NAME, /unignore NAME.",
     "final.votes": "Rematch: {votes}",
     "final.vote_hint": "Press r to ask for a rematch; it starts when everyone agrees.",
     "final.voted": "You asked for a rematch; waiting for the others.",

@@ -46,6 +46,12 @@ puesto aparece *ausente* hasta que pulses una tecla.
 ## Teclas
 `c` ¡Vamos! · `l` Me las piro (o ← → y Intro, o el ratón) · `p` riesgo de desastre ·
 `g` registro · `t` chat · `?`/F1 estas reglas · `q` dejar la mesa.
+
+## Chat
+`t` abre el cuadro de chat; Intro envía el mensaje, Esc lo descarta. ¿Te molestan los
+mensajes de alguien? `/ignore NOMBRE` los oculta, solo para ti (no se avisa a nadie),
+en todas las mesas hasta que salgas del juego; `/unignore NOMBRE` los vuelve a mostrar;
+`/ignore` solo dice a quién ocultas. Empieza con `//` un mensaje que empiece por `/`.
 """
 
 CATALOGUE: dict[str, str] = {
@@ -120,7 +126,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Estás en el campamento hasta la próxima ronda.",
     "decision.waiting": "Esperando la próxima carta…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Escribe algo y pulsa Intro",
+    "chat.placeholder": "Escribe algo y pulsa Intro · /ignore NOMBRE oculta a alguien",
     "chat.title": "Chat",
     "log.title": "Registro de la partida",
     "log.close": "g: cerrar",
@@ -293,6 +299,16 @@ CATALOGUE: dict[str, str] = {
     "chat.watching": "{name} (mira)",
     "chat.you_said": "Has dicho: {line}",
     "chat.kept": "Aún no enviado (se queda en el cuadro). {why}",
+    "chat.ignored": "Mensajes de {name} ocultos, solo para ti; no se avisa a nadie. /unignore {name} los vuelve a mostrar.",
+    "chat.unignored": "Vuelves a ver los mensajes de {name}.",
+    "chat.ignore_already": "Los mensajes de {name} ya están ocultos. /unignore {name} los vuelve a mostrar.",
+    "chat.ignore_self": "No puedes ocultar tus propios mensajes.",
+    "chat.ignore_computer": "{name} es un jugador de la computadora: nunca escribe.",
+    "chat.ignore_unknown": "Aquí nadie se llama {name}.",
+    "chat.not_ignored": "No ocultas a nadie llamado {name}.",
+    "chat.ignore_list": "Ocultos para ti: {names}. /unignore NOMBRE vuelve a mostrar a alguien.",
+    "chat.ignore_none": "No ocultas a nadie. /ignore NOMBRE oculta los mensajes de alguien, solo para ti.",
+    "chat.unknown_command": "No existe el comando {command}: /ignore NOMBRE, /unignore NOMBRE.",
     "final.votes": "Revancha: {votes}",
     "final.vote_hint": "Pulsa r para pedir la revancha; empieza cuando todos estén de acuerdo.",
     "final.voted": "Pediste la revancha; esperando a los demás.",

@@ -49,6 +49,13 @@ place est marquée *absent* jusqu'à ce que vous appuyiez sur une touche.
 ## Touches
 `c` Continuer · `l` Sortir (ou ← → et Entrée, ou la souris) · `p` risque de
 catastrophe · `g` journal · `t` discuter · `?`/F1 ces règles · `q` quitter la table.
+
+## Discussion
+`t` ouvre la saisie ; Entrée envoie le message, Échap l'efface. Les messages de
+quelqu'un vous dérangent ? `/ignore NOM` les masque, pour vous seul (personne n'est
+prévenu), à toutes les tables jusqu'à ce que vous quittiez le jeu ; `/unignore NOM`
+les rétablit ; `/ignore` seul dit qui est masqué. Commencez par `//` un message qui
+doit commencer par `/`.
 """
 
 CATALOGUE: dict[str, str] = {
@@ -123,7 +130,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Au campement jusqu'à la prochaine manche.",
     "decision.waiting": "En attente de la prochaine carte…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Écrivez un message puis Entrée",
+    "chat.placeholder": "Écrivez un message puis Entrée · /ignore NOM masque quelqu'un",
     "chat.title": "Discussion",
     "log.title": "Journal de la partie",
     "log.close": "g : fermer",
@@ -296,6 +303,16 @@ CATALOGUE: dict[str, str] = {
     "chat.watching": "{name} (spect.)",
     "chat.you_said": "Vous avez dit : {line}",
     "chat.kept": "Pas encore envoyé (gardé dans la saisie). {why}",
+    "chat.ignored": "Messages de {name} masqués, pour vous seul, sans prévenir personne. /unignore {name} les rétablit.",
+    "chat.unignored": "Vous voyez de nouveau les messages de {name}.",
+    "chat.ignore_already": "Les messages de {name} sont déjà masqués. /unignore {name} les rétablit.",
+    "chat.ignore_self": "Vous ne pouvez pas masquer vos propres messages.",
+    "chat.ignore_computer": "{name} est un joueur ordinateur : il n'écrit jamais.",
+    "chat.ignore_unknown": "Personne ici ne s'appelle {name}.",
+    "chat.not_ignored": "Vous ne masquez personne du nom de {name}.",
+    "chat.ignore_list": "Masqués pour vous : {names}. /unignore NOM rétablit les messages de quelqu'un.",
+    "chat.ignore_none": "Vous ne masquez personne. /ignore NOM masque les messages de quelqu'un, pour vous seul.",
+    "chat.unknown_command": "Commande inconnue {command} : /ignore NOM, /unignore NOM.",
     "final.votes": "Revanche : {votes}",
     "final.vote_hint": "Appuyez sur r pour demander une revanche ; elle commence quand tous sont d'accord.",
     "final.voted": "Vous demandez une revanche ; en attente des autres.",

@@ -21,6 +21,7 @@ from ..i18n import Translator, detect_language
 from ..table import Member, Table, TableStatus, TableUpdate
 from .bindings import translate_bindings
 from .colours import apply_colours
+from .ignored_chat import IgnoredNames
 from .literal import printable
 from .messages import LeaveReplay, LeaveTable
 from .screens.base import _Guarded
@@ -110,6 +111,9 @@ class DiamantApp(App):
         self._on_leave = on_leave
         self.replay = replay
         """A recorded game this app was opened to show (``diamant replay FILE``), if any."""
+        self.ignored_chat = IgnoredNames()
+        """Whose chat lines this person has hidden (``/ignore``): for this app, so for
+        every table its connection visits."""
         self.help_note: str | None = None
         """A line the host wants shown at the top of the rules (e.g. a guest's resume code)."""
         self._own_table: Table | None = None

@@ -28,6 +28,7 @@ from ...table import (ChatLine, ChatRejected, ComputerPlayerFailed, Member, Seat
                      TableEvent, TableStatus, TableUpdate)
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, described
+from ..ignored_chat import TableNames, is_command, line_to_send, run_command
 from ..messages import LeaveTable, TableUpdated
 from ..refusals import refusal_text
 from ..round_story import RoundStory
@@ -191,6 +192,8 @@ class TableScreen(SharedBlank, DiamantScreen):
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        hidden = self.app.ignored_chat  # whose lines this person hides, at every table
+        self._story.hidden = hidden
         with Row(id="table-columns"):
             with Column(id="table-main"):
                 self._round_bar = RoundBar(id="round-bar")
@@ -210,7 +213,7 @@ class TableScreen(SharedBlank, DiamantScreen):
                 chat.can_focus = False  # closed: no line of its own, no place in the focus chain
                 self._chat = chat
                 yield chat
-            self._log = KeptLog()  # (a new language: a new log, as a new screen has)
+            self._log = KeptLog(hidden)  # (a new language: a new log, as a new screen has)
             if self._log_shown:
                 yield self._log.make()
         self._summary = RoundSummary(id="summary")
@@ -560,7 +563,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         this screen came (``arriving``: a person joining or coming back) are no news:
         the log keeps them and the feed recalls the last few; nothing pops up over the
         game for them, nor is a spectator's own line of then told on their note line as
-        just said."""
+        just said. The lines of someone this person hides (``/ignore``) are shown nowhere."""
         # The table sends its last lines each time: show only those not seen yet.
         seen = self._chat_seen
         overlap = next(
@@ -572,9 +575,10 @@ class TableScreen(SharedBlank, DiamantScreen):
         log = self._log
         in_feed = self._part == "game"
         shown = []
+        hidden = self.app.ignored_chat
         for line in fresh:
             author = self.app.t("chat.watching", name=line.author) if line.watching else line.author
-            log.write(f"» {author}: {line.text}")
+            log.write(f"» {author}: {line.text}", line.author)
             if line.watching and self.seat is None:
                 # A spectator's screen shows the players' lines only. The other
                 # spectators' lines go to its log, and its own line is told on its
@@ -584,21 +588,24 @@ class TableScreen(SharedBlank, DiamantScreen):
                 # line was said.)
                 mine = not arriving and line.author == self.member.name
                 if mine and self._part == "final":
-                    shown.append((author, line.text))
+                    shown.append((author, line.text, line.author))
                 elif (mine and self._game_shown
                         and time.monotonic() >= self._refusal_until):
                     self._parts.decision.said(self.app.t("chat.you_said", line=line.text))
                 continue
-            shown.append((author, line.text))
+            shown.append((author, line.text, line.author))
         if arriving:
-            shown = shown[-CHAT_RECAP:]
-        for author, text in shown:
+            shown = [said for said in shown if said[2] not in hidden][-CHAT_RECAP:]
+        for author, text, said_by in shown:
             # Kept whatever is shown now: a game that begins (or a rematch) carries the
-            # lines said a moment before into the feed (RoundStory.begin).
-            self._story.say(f"» {author}: {text}")
-        if in_feed and shown:
+            # lines said a moment before into the feed (RoundStory.begin). Those of
+            # someone hidden are kept too, left out of what is drawn (RoundStory.hidden).
+            self._story.say(f"» {author}: {text}", said_by)
+        if not any(said_by not in hidden for _, _, said_by in shown):
+            return  # nothing new to read: no frame for a hidden line
+        if in_feed:
             self._show_feed()  # the feed's own rows redrawn, nothing laid out
-        elif shown:
+        else:
             self._show_chat_aside()
 
     def tell_aside(self, text: str) -> None:
@@ -925,9 +932,14 @@ class TableScreen(SharedBlank, DiamantScreen):
         said = "kept" if kept else "wait"
         if now < self._refusal_until and self._refusal_said == said:
             return
-        self._refusal_until = now + REFUSAL_SHOWN
         self._refusal_said = said
-        text = error.text(self.app.t)
+        self._tell_chat_note(error.text(self.app.t), kept=kept)
+
+    def _tell_chat_note(self, text: str, *, kept: bool = False) -> None:
+        """Tell ``text`` (why a chat line was refused, or what a chat command did) where
+        the chat is read, for :data:`REFUSAL_SHOWN` seconds; ``kept``: saying that the
+        line stays in the box."""
+        self._refusal_until = time.monotonic() + REFUSAL_SHOWN
         if (self.seat is None and self._part == "game"
                 and self._parts.decision.fits_first_line(text)):
             # A spectator reads it on their note line (as their own lines): a crowd
@@ -975,8 +987,11 @@ class TableScreen(SharedBlank, DiamantScreen):
         if not text.strip():
             self.action_close_chat()
             return
+        if is_command(text):
+            self._run_chat_command(text)
+            return
         try:
-            self.member.say(text)
+            self.member.say(line_to_send(text))
         except ChatRejected as error:
             if error.line_kept:  # too early, or muted: not a bad line
                 self._refuse_chat(error, kept=True)
@@ -989,6 +1004,42 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._refused(error)
             return
         self.action_close_chat()
+
+    def _run_chat_command(self, typed: str) -> None:
+        """Do a command typed in the chat box (``/ignore NAME``: see
+        :mod:`~diamant_tui.ui.ignored_chat`), never sent to the table, and say what it
+        did where a refusal is told. A name or command mistyped stays in the box."""
+        answer = run_command(typed, self.app.ignored_chat, self._table_names(), self.app.t)
+        if answer.changed:
+            self._show_hidden_chat()
+        if not answer.keep:
+            self.action_close_chat()
+        # What is told now: a refusal that follows is told over it, not held back as
+        # one already on screen (:meth:`_refuse_chat`).
+        self._refusal_said = "command"
+        self._tell_chat_note(answer.text)
+
+    def _table_names(self) -> TableNames:
+        """The names a chat command may name here: the people in the seats and watching,
+        whoever said the lines the table still keeps, and the computer players."""
+        update = self.update_
+        seats = update.seats if update is not None else ()
+        people = [seat.name for seat in seats if seat.kind is SeatKind.PERSON]
+        people += update.watchers if update is not None else ()
+        people += [line.author for line in self._chat_seen]
+        computers = tuple(seat.name for seat in seats if seat.kind is SeatKind.BOT)
+        me = self.member.name
+        return TableNames(me, tuple(name for name in dict.fromkeys(people) if name != me),
+                          computers)
+
+    def _show_hidden_chat(self) -> None:
+        """Someone's lines were hidden or shown again: the log, the feed under the cave
+        and the chat's rows drawn again without (or with) them."""
+        self._log.refilter()
+        if self._part == "game":
+            self._show_feed()
+        else:
+            self._show_chat_aside()
 
     def action_close_chat(self) -> None:
         """Close the chat box, what was typed in it dropped (Escape; Enter sends it)."""

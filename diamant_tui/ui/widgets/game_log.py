@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from textual import events
 from textual.widgets import RichLog
 
@@ -42,16 +44,26 @@ class KeptLog:
     made only when the screen asks for it (:meth:`make`), and given the lines once it has
     a width. Lines written while it is hidden again wait here too, until it is shown: a
     hidden RichLog has no width, and wraps what it is given at its least (20 columns), so
-    the log read in pieces once opened again.
+    the log read in pieces once opened again. The game's lines are kept as text too (a
+    few kilobytes), so that it can be written again without someone's chat lines.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, hidden: Container[str] = ()) -> None:
         self._lines: list[str] = []
         self.widget: GameLog | None = None
         """The log's widget, once made."""
+        self._written: list[tuple[str | None, str]] = []
+        """Every line of the game so far, with the author of a chat line: the lines of
+        someone hidden (``/ignore``) are left out, those already shown taken out again
+        and shown again with them (:meth:`refilter`)."""
+        self.hidden = hidden
+        """The authors whose chat lines this person has hidden."""
 
-    def write(self, line: str) -> None:
-        """Add a line at the end of the log."""
+    def write(self, line: str, author: str | None = None) -> None:
+        """Add a line (a chat line said by ``author``) at the end of the log."""
+        self._written.append((author, line))
+        if author is not None and author in self.hidden:
+            return
         widget = self.widget
         if widget is None or self._lines or not widget.size.width:
             self._lines.append(line)
@@ -70,8 +82,19 @@ class KeptLog:
     def clear(self) -> None:
         """Empty the log (a new game begins)."""
         self._lines.clear()
+        self._written.clear()
         if self.widget is not None:
             self.widget.clear()
+
+    def refilter(self) -> None:
+        """Write the log again without the chat lines of whoever is hidden now (someone
+        was hidden, or shown again)."""
+        hidden = self.hidden
+        self._lines = [line for author, line in self._written
+                       if author is None or author not in hidden]
+        if self.widget is not None:
+            self.widget.clear()
+            self.flush()
 
     def waiting(self) -> list[str]:
         """The lines not given to the widget yet (all of them, before it is made)."""
