@@ -135,6 +135,9 @@ class ServerApp(DiamantApp):
         if command is not None and command.verb == "resume":
             self.resume(command.name)
             return
+        if command is not None and command.play_now:
+            self.play_now()
+            return
         held = self.lobby.seat_of(self.identity.key)
         if held is not None and (command is None or command.verb != "watch"):
             self._sit(held[0])  # a dropped connection: straight back to the seat
@@ -161,6 +164,27 @@ class ServerApp(DiamantApp):
         self.join(table)
         if set_up_otherwise and self.member is not None and self.member.table is table:
             self._tell_joined_as_it_is(table)
+
+    def play_now(self) -> None:
+        """Seat this person at the next game: back at the seat they hold (a game going
+        on without them), else at the waiting table with the most people (see
+        :meth:`Lobby.waiting_table`), else at a table opened for them as the lobby's form
+        opens one untouched. They join it as Enter in the lobby joins a table, with its
+        checks; the table's screen then says in a line which of the three it was."""
+        held = self.lobby.seat_of(self.identity.key)
+        if held is not None:
+            table, told = held[0], "play_now.back"
+        else:
+            table, told = self.lobby.waiting_table(), "play_now.joined"
+        if table is None:
+            table, told = self.lobby.create(
+                self.lobby.default_settings(), creator=self.identity.key,
+                owner=self.identity.person, session=self.session.id), "play_now.opened"
+        self.session_log.info("play now: %s table %r", told.removeprefix("play_now."),
+                              table.name, extra={"event": "play_now", "table": table.name})
+        self.join(table)
+        if self.member is not None and self.member.table is table:
+            self._tell_at_table(self.t(told, name=table.name))
 
     def _tell_joined_as_it_is(self, table: Table) -> None:
         """Say that the table asked for was open already, with settings of its own: the
@@ -313,6 +337,9 @@ class ServerApp(DiamantApp):
 
     def on_lobby_screen_watch_table(self, message: LobbyScreen.WatchTable) -> None:
         self._try(self.watch, message.table)
+
+    def on_lobby_screen_play_now(self, message: LobbyScreen.PlayNow) -> None:
+        self._try(self.play_now)
 
     def on_lobby_screen_open_table(self, message: LobbyScreen.OpenTable) -> None:
         def open_and_sit() -> None:

@@ -1,7 +1,8 @@
 """The commands a client may give after the host: ``play``, ``watch`` and ``resume``.
 
 ``ssh -t host play NAME [--rules R] [--seats N] [--bots K]`` joins table NAME (creating it
-with N seats, K of them for computer players and the rest for people),
+with N seats, K of them for computer players and the rest for people), ``ssh -t host play``
+alone seats the person at the next game (as "play now" in the lobby),
 ``ssh -t host watch NAME`` watches it, ``ssh -t host resume CODE`` gives a guest their seat
 back, ``ssh host help`` (or ``--help``, ``-h``) lists them. Anything else gets a message
 listing these, in the client's language.
@@ -57,7 +58,8 @@ def _quoted(word: str) -> str:
 @dataclass(frozen=True)
 class Command:
     """What a client asked for. ``verb`` is play, watch, resume or help (the list of
-    commands, answered by the session itself: no app is made for it)."""
+    commands, answered by the session itself: no app is made for it); ``play`` with no
+    ``name`` is :attr:`play_now`."""
 
     verb: str
     name: str
@@ -68,6 +70,11 @@ class Command:
     chosen: bool = False
     """The command set up the table (``--rules``, ``--seats`` or ``--bots`` given): a
     table of that name already open is joined as it is, and the person told so."""
+
+    @property
+    def play_now(self) -> bool:
+        """``play`` with no table named: a seat at the next game, wherever it is."""
+        return self.verb == "play" and not self.name
 
 
 class _Parser(argparse.ArgumentParser):
@@ -113,9 +120,11 @@ def parse_command(text: str) -> Command:
         raise CommandError("command.play_unreadable") from None
     if extra:
         raise CommandError("command.play_extra", words=_quoted(" ".join(extra)))
-    if ns.name is None:
-        raise CommandError("command.play_name")
     chosen = any(value is not None for value in (ns.rules, ns.seats, ns.bots))
+    if ns.name is None:
+        if chosen:  # they set up a table of the person's own, which needs a name
+            raise CommandError("command.play_name")
+        return Command("play", "")
     try:
         rules = Rules.parse(ns.rules or Rules.CLASSIC.value)
     except ValueError:

@@ -18,10 +18,9 @@ from diamant_tui.ui.literal import literal
 from diamant_tui.ui.setup_choices import TIMERS, default_level, levels
 from diamant_tui.ui.widgets.steady_input import SteadyInput
 
-from .lobby import LobbyError, check_table_name
+from .lobby import DEFAULT_SEATS, LobbyError, check_table_name
 
 SEATS = range(3, 9)
-DEFAULT_SEATS = 4
 DEFAULT_BOTS = 0
 
 

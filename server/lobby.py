@@ -46,6 +46,9 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read 
 _DEFAULTS = ServerConfig()
 FREE_NAME = "cave-{n}"
 """The names offered for a new table when its creator types none."""
+DEFAULT_SEATS = 4
+"""The seats of a new table set up no further: the lobby's form offers them first, and
+"play now" opens its tables with them."""
 
 _ENGLISH = Translator("en")
 REFUSAL_LOG_INTERVAL = 60.0
@@ -289,6 +292,26 @@ class Lobby:
         while FREE_NAME.format(n=n) in self.tables:
             n += 1
         return FREE_NAME.format(n=n)
+
+    def default_settings(self) -> TableSettings:
+        """A new table as the lobby's form opens it when nothing is changed: a free name,
+        the classic rules, :data:`DEFAULT_SEATS` seats for people, the default strength
+        for the seats left when it starts early, no timer, at the server's pace."""
+        return TableSettings(name=self.free_name(), seats=DEFAULT_SEATS,
+                             filler=default_bot(), pace=self.pace)
+
+    def waiting_table(self) -> Table | None:
+        """The table "play now" seats a person at: of the tables waiting for players with
+        a seat free, the one with the most people at it, the oldest of equals. A table
+        playing or full is never one, whatever else there is."""
+        best = None
+        # The tables are kept in the order they opened: the first of equals is the oldest.
+        for table in self.tables.values():
+            if table.status is not TableStatus.WAITING or not table.free_seats:
+                continue
+            if best is None or table.people_connected > best.people_connected:
+                best = table
+        return best
 
     def seat_of(self, identity: str) -> tuple[Table, int] | None:
         """The table and seat ``identity`` holds (a person coming back), if any."""

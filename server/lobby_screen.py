@@ -84,6 +84,10 @@ class LobbyScreen(DiamantScreen):
             super().__init__()
             self.table = table
 
+    class PlayNow(Message):
+        """The person asks for a seat at the next game, wherever it is (see
+        :meth:`~diamant_server.app.ServerApp.play_now`)."""
+
     class OpenTable(Message):
         """The person chose the settings of a new table, to open and sit at."""
 
@@ -114,6 +118,7 @@ class LobbyScreen(DiamantScreen):
         Binding("a", "admin", "lobby.key.admin", show=False),  # admins only: check_action
         Binding("q", "quit_lobby", "key.quit"),
         # On a line of their own: the key bar has no room left for them at 80 columns.
+        Binding("p", "play_now", "lobby.key.play_now", show=False),
         Binding("l", "leaderboard", "lobby.key.leaderboard", show=False),
         Binding("h", "my_games", "lobby.key.my_games", show=False),
     ]
@@ -151,7 +156,7 @@ class LobbyScreen(DiamantScreen):
             yield table
             yield Static(t("lobby.empty"), id="empty")
         yield Static("", id="note")
-        yield KeyLine("leaderboard", "my_games", "admin", id="more-keys")
+        yield KeyLine("play_now", "leaderboard", "my_games", "admin", id="more-keys")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -283,6 +288,9 @@ class LobbyScreen(DiamantScreen):
 
     def action_watch(self) -> None:
         self._with_table(self.WatchTable)
+
+    def action_play_now(self) -> None:
+        self.post_message(self.PlayNow())
 
     def action_new(self) -> None:
         try:

@@ -23,6 +23,13 @@ def test_each_command_is_read_alone_whatever_came_before():
     assert parse_command("watch den") == Command("watch", "den")
 
 
+def test_play_alone_is_play_now():
+    """``play`` with no table named: a seat at the next game, as p in the lobby."""
+    assert parse_command("play") == Command("play", "")
+    assert parse_command("PLAY").play_now
+    assert not parse_command("play den").play_now and not parse_command("watch den").play_now
+
+
 @pytest.mark.parametrize("text", ["help", "--help", "-h", "HELP", "help play"])
 def test_help_is_a_command_of_its_own(text):
     """``help``, ``--help`` and ``-h`` ask for the list of commands: not an unknown command."""
@@ -31,7 +38,7 @@ def test_help_is_a_command_of_its_own(text):
 
 @pytest.mark.parametrize("text, says", [
     ("", "commands: play NAME"),
-    ("play", "play needs the table's name"),
+    ("play --seats 5", "--seats and --bots set up a new table: give its name"),
     ("play den --bots 4 --seats 4", "--bots 4: between 0 and 3"),
     ("play den --seats x", "--seats 'x': give a whole number"),
     ("play den --seats", "--seats needs a value"),
@@ -46,7 +53,7 @@ def test_a_bad_command_says_what_was_wrong(text, says):
 
 
 @pytest.mark.parametrize("lang", ["fr", "es", "uk"])
-@pytest.mark.parametrize("text", ["", "play", "play den --seats", "play den --seats x",
+@pytest.mark.parametrize("text", ["", "play --bots 1", "play den --seats", "play den --seats x",
                                   "play den --colour red", "play den --rules nope",
                                   "play den --seats 9", "play den --bots 4", "play 'den",
                                   "dance den", "watch", "resume a b"])

@@ -268,8 +268,10 @@ async def test_the_lists_speak_the_persons_language(server, players, make_key, l
 
 async def test_the_lobby_shows_both_keys_in_every_language_with_every_other_key(
         server, players, make_key):
-    for lang, keys in (("en", "l Leaderboard  h My games"), ("fr", "l Classement  h Mes parties"),
-                       ("es", "l Clasificación  h Mis partidas"), ("uk", "l Рейтинг  h Мої ігри")):
+    for lang, keys in (("en", "p Play now  l Leaderboard  h My games"),
+                       ("fr", "p Jouer maintenant  l Classement  h Mes parties"),
+                       ("es", "p Jugar ya  l Clasificación  h Mis partidas"),
+                       ("uk", "p Грати зараз  l Рейтинг  h Мої ігри")):
         person = players(lang)
         await person.connect(server.port, key=make_key(), env={"LANG": lang})
         # Both lines of a frame: the screen is read as its bytes arrive, top to bottom.
