@@ -33,6 +33,7 @@ from .console import tell_host
 from .eventlog import SessionLog
 from .identity import Identity, person_of
 from .logtext import WarningLimiter, loggable
+from .presence import Here
 from .ratings import places_from_scores
 from .storage import Sitter, Storage
 
@@ -137,6 +138,8 @@ class Lobby:
         """The server's name, shown at the top of the lobby (empty: none)."""
         self.motd = ""
         """The message of the day, shown under the lobby's title (empty: none)."""
+        self.here: Callable[[], Here] | None = None
+        """Who is on the server now, for the lobby's header (set by the server)."""
         self.on_table: TableHook | None = None
         self._started: dict[Table, int] = {}
         """The game of each table whose start was logged (its number at the table)."""

@@ -26,6 +26,7 @@ from .identity import Identity
 from .key_line import KeyLine
 from .leaderboard_screen import LeaderboardScreen
 from .lobby import Lobby, LobbyError, TableSummary
+from .presence import Here
 
 REFRESH = 2.0
 """Seconds between looks at the list of tables (redrawn only when it changed)."""
@@ -59,6 +60,17 @@ def _row(summary: TableSummary, t: Callable[..., str]) -> tuple[str, ...]:
     return (summary.name, t(f"lobby.rules.{summary.rules}"), f"{summary.people}/{summary.seats}",
             str(summary.computers), str(summary.free), timer,
             t(f"lobby.status.{summary.status.value}"))
+
+
+def here_line(here: Here, t: Callable[..., str]) -> str:
+    """The header's line saying how many people are on the server and where (the
+    person reading it among them), in the language of ``t``."""
+    if here.people <= 1:
+        return t("lobby.here_alone")
+    where = ", ".join(t(f"lobby.here.{place}", count=count) for place, count in
+                      (("playing", here.playing), ("watching", here.watching),
+                       ("lobby", here.lobby)) if count)
+    return t("lobby.here", count=here.people, where=where)
 
 
 class LobbyScreen(DiamantScreen):
@@ -136,6 +148,8 @@ class LobbyScreen(DiamantScreen):
         self._ssh_command = ssh_command
         self._admin = admin
         self._rows: list[tuple[str, ...]] = []
+        self._here: str | None = None
+        """What the line saying who is on the server says now (None: not drawn yet)."""
         self._note: tuple[str, str] = ("", "")
         """What the note line says now (text, severity)."""
         self._told: tuple[str, str] | None = None
@@ -148,6 +162,9 @@ class LobbyScreen(DiamantScreen):
         t = self.app.t
         yield Static(self._title(), id="title")
         yield Static(id="who")
+        here = Static(id="here")
+        here.display = self.lobby.here is not None  # a server that counts nobody: no line
+        yield here
         yield Static(id="resume")
         # The list grows with the tables; "no tables yet" sits right under its header.
         with Vertical(id="tables"):
@@ -205,6 +222,7 @@ class LobbyScreen(DiamantScreen):
         """Redraw in the app's new language: headers, rows and key hints."""
         await super().retranslate()
         self._rows = []  # the table was made anew: fill it again
+        self._here = None  # and the line saying who is here
         self._note = ("", "")  # and the note line, empty (or what was told meanwhile)
         self._show_header()
         self.refresh_tables()
@@ -244,12 +262,13 @@ class LobbyScreen(DiamantScreen):
                                     command=self._ssh_command(f"resume {code}"))))
 
     def refresh_tables(self) -> None:
-        """Show the current tables; redraw only when something changed.
+        """Show the current tables, and who is on the server; redraw only what changed.
 
         Called every few seconds by a timer, from a task of its own: while the screen
         is made again in a new language it does nothing, and the rebuild calls it."""
         if self.rebuilding:
             return
+        self._show_here()
         rows = [_row(s, self.app.t) for s in self.lobby.summaries()]
         if rows == self._rows:
             return
@@ -264,6 +283,17 @@ class LobbyScreen(DiamantScreen):
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         self.query_one("#empty", Static).display = not rows
+
+    def _show_here(self) -> None:
+        """Say who is on the server now, if the line would change (a crowd of lobbies
+        left alone costs no frames)."""
+        if self.lobby.here is None:
+            return
+        text = here_line(self.lobby.here(), self.app.t)
+        if text == self._here:
+            return
+        self._here = text
+        self.query_one("#here", Static).update(Content(text), layout=False)  # one line
 
     def _selected(self) -> str | None:
         table = self.query_one(DataTable)

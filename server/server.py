@@ -39,6 +39,7 @@ from .limits import ConnectionLimits
 from .lobby import Lobby
 from .mutes import Mutes
 from .metrics import ServerMetrics, ServerState
+from .presence import Presence
 from .session import AppFactory, GameSession, SessionLimits, SessionRefused
 from .storage import Storage
 
@@ -122,6 +123,7 @@ class GameServer:
             lambda: ServerState(len(self.connections), len(self.sessions)),
             lambda: self.lobby.tables.values())
         self.lobby.on_table = self.metrics.table_changed
+        self.lobby.here = Presence(lambda: self.sessions).now
         chat_watch = ChatWatch(config.log_chat, self.metrics.refuse_chat, self.mutes.of)
         build = app_factory or (lambda lobby: make_app_factory(
             lobby, idle_timeout=config.lobby_idle_timeout,

@@ -1,5 +1,5 @@
-"""Play now: one key in the lobby (p, or `play` alone after the host) seats a person at
-the next game.
+"""Play now and who is here: one key in the lobby (p, or `play` alone after the host) seats
+a person at the next game, and the lobby's header says how many people are on the server.
 
 Play now joins the waiting table with the most people (the oldest of equals), never a
 full or playing one, through the same join as Enter; with none waiting it opens a table
@@ -8,6 +8,7 @@ with the lobby form's defaults, which the next person to play now finds."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -15,14 +16,23 @@ from diamant_tui.i18n import Translator
 from diamant_tui.table import TableStatus
 from diamant_tui.ui.screens.table import READ_FIRST
 from diamant_server.lobby import DEFAULT_SEATS, default_bot
+from diamant_server.lobby_screen import LobbyScreen
+from diamant_server.presence import Here
 
 LOCALES = {"en": "en_US.UTF-8", "fr": "fr_FR.UTF-8", "es": "es_ES.UTF-8", "uk": "uk_UA.UTF-8"}
+HERE = re.compile(r"\d+ people here: [^\n]*|Nobody else is here right now\.")
 
 
 def flowing(text: str) -> str:
     """The screen's words with every run of spaces and line breaks as one space (a
     sentence wrapped at the screen's edge reads as one)."""
     return " ".join(text.split())
+
+
+def here_line(text: str) -> str:
+    """The lobby's line saying who is here, as shown."""
+    found = HERE.search(text)
+    return found[0].strip() if found else ""
 
 
 def seated(table) -> list[str]:
@@ -155,16 +165,68 @@ async def test_play_alone_after_the_host_is_play_now(server, players, make_key):
     assert seated(server.lobby.get("den")) == ["ann", "ivan"]
 
 
+async def test_who_is_here_follows_people_as_they_come_sit_watch_and_go(
+        server, players, make_key):
+    """One line of the lobby's header counts the people on the server: ann's second
+    connection, at a table, counts her once, as playing."""
+    ann_key = make_key()
+    ann = await in_lobby(players("ann"), server.port, ann_key)
+    await ann.wait_for("Nobody else is here right now.")
+    bob = await in_lobby(players("bob"), server.port, make_key())
+    await ann.wait_for(lambda t: here_line(t) == "2 people here: 2 in the lobby")
+    bob.press("p")
+    await ann.wait_for(lambda t: here_line(t) == "2 people here: 1 playing, 1 in the lobby")
+    cat = players("cat")
+    await cat.connect(server.port, key=make_key(), command="watch cave-1")
+    await cat.wait_for("Table cave-1: waiting for players")
+    await ann.wait_for(
+        lambda t: here_line(t) == "3 people here: 1 playing, 1 watching, 1 in the lobby")
+    other_ann = players("ann")
+    await other_ann.connect(server.port, key=ann_key, command="play cave-1")
+    await other_ann.wait_for("Table cave-1: waiting for players")
+    await ann.wait_for(lambda t: here_line(t) == "3 people here: 2 playing, 1 watching")
+    await other_ann.close()
+    await ann.wait_for(
+        lambda t: here_line(t) == "3 people here: 1 playing, 1 watching, 1 in the lobby")
+    bob.press("q")  # leaves the waiting table for the lobby
+    await ann.wait_for(lambda t: here_line(t) == "3 people here: 1 watching, 2 in the lobby")
+    await cat.close()
+    await ann.wait_for(lambda t: here_line(t) == "2 people here: 2 in the lobby")
+
+
+async def test_an_idle_lobby_draws_nothing_new(server, players, make_key):
+    """The list and the line saying who is here are looked at every few seconds, and
+    redrawn only when they changed: a crowd of idle lobbies costs no frames."""
+    ann = await in_lobby(players("ann"), server.port, make_key())
+    await ann.wait_for("Nobody else is here right now.")
+    (session,) = server.sessions
+    lobby = session.app.screen
+    assert isinstance(lobby, LobbyScreen)
+    drawn = []
+    for widget in (lobby.query_one("#here"), lobby.query_one("DataTable")):
+        widget.refresh = (lambda *args, widget=widget, drawn_now=widget.refresh, **kw:
+                          drawn.append(widget.id) or drawn_now(*args, **kw))
+    for _ in range(3):
+        lobby.refresh_tables()
+    assert drawn == []
+    await in_lobby(players("bob"), server.port, make_key())
+    await ann.wait_for("2 people here")  # a change is drawn
+    assert "here" in drawn
+
+
 @pytest.mark.parametrize("lang", LOCALES)
-async def test_play_now_fits_80x24_in_every_language(server, players, lang):
-    """The key line with play now, and the line telling what play now did: whole at
-    80x24."""
+async def test_play_now_and_who_is_here_fit_80x24_in_every_language(server, players, lang):
+    """The line saying who is here, at its longest (hundreds in every place), the key
+    line with play now, and the line telling what play now did: whole at 80x24."""
+    server.lobby.here = lambda: Here(playing=888, watching=888, lobby=888)
     t = Translator(lang)
     ann = players("ann")
     await ann.connect(server.port, env={"LANG": LOCALES[lang]})
+    here = t("lobby.here", count=2664, where=", ".join(
+        t(f"lobby.here.{place}", count=888) for place in ("playing", "watching", "lobby")))
     keys = " ".join(f"{key} {t(f'lobby.key.{action}')}" for key, action in
                     (("p", "play_now"), ("l", "leaderboard"), ("h", "my_games")))
-    text = await ann.wait_for(lambda screen: f"f1 {t('key.rules')}" in screen)
+    text = await ann.wait_for(lambda t: here in t)
     assert any(" ".join(line.split()) == keys for line in text.splitlines()), text
     assert f"f1 {t('key.rules')}" in text  # the key bar keeps its last key
     ann.press("p")
