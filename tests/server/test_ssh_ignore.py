@@ -4,6 +4,7 @@ read them and the person hidden is told nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import replace
 
@@ -11,6 +12,7 @@ import pytest
 
 from diamant_server.server import GameServer
 from diamant_tui.table import TableSettings
+from diamant_tui.ui.screens.table import READ_FIRST
 from test_ssh_chat_abuse import in_chat_box, say
 from test_ssh_chat_lines import above_the_players
 
@@ -126,6 +128,9 @@ async def test_someone_hidden_stays_hidden_at_the_next_table_of_the_connection(
     screen = await command(ann, "/ignore bob", "bob's lines are hidden, for you alone")
     assert "spam spam" not in screen, screen
     ann.press("q")
+    await ann.wait_for("q or Enter: leave")  # asked first: her seat would go
+    await asyncio.sleep(READ_FIRST)
+    ann.press("q")
     await ann.wait_for("lobby")
     ann.press("n")
     await ann.wait_for("Open a table")
@@ -133,6 +138,9 @@ async def test_someone_hidden_stays_hidden_at_the_next_table_of_the_connection(
     ann.press("enter")
     await ann.wait_for("Waiting for the game to start")
     bob.press("q")  # leaves den (a seat is kept for a connection that drops)
+    await bob.wait_for("q or Enter: leave")
+    await asyncio.sleep(READ_FIRST)
+    bob.press("q")
     await bob.wait_for("lobby")
     await bob.close()
     bob = players("bob")

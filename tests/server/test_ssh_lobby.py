@@ -81,6 +81,48 @@ async def test_a_line_typed_without_t_keeps_the_seats_for_the_people_coming(
     assert [s.kind.value for s in table.seats] == ["person", "person", "bot", "bot"]
 
 
+async def test_a_line_typed_without_t_keeps_the_seat_of_whoever_types_it(
+        server, players, make_key):
+    """At a waiting table Ann (in French) types to the others forgetting t, and her
+    sentences begin with q: each q asks whether to leave, the key after it takes the
+    question away, and the Enter ending the line answers nothing; she keeps her seat.
+    Asked on purpose, the question says her seat goes and that Bob may start the game
+    until she is back; Escape stays, q once it is read takes her back to the lobby, her
+    seat freed, and Bob may start the game now. A spectator's q takes them back at once."""
+    ann, bob, wes = players("ann"), players("bob"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 4",
+                      env={"LANG": "fr_FR.UTF-8"})
+    await ann.wait_for("Appuyez sur s pour commencer")
+    await bob.connect(server.port, key=make_key(), command="play den")
+    await wes.connect(server.port, key=make_key(), command="watch den")
+    await wes.wait_for("You are watching")
+    await ann.wait_for("Places libres : 2")
+    table = server.lobby.get("den")
+    ann.type("quelqu'un\r")
+    ann.type("qq\r")
+    ann.type("qui veut jouer\r")  # the t of "veut" opens the chat: " jouer" is sent
+    await bob.wait_for("» ann: jouer")
+    await ann.wait_for(lambda t: "Appuyez sur s pour commencer" in t and "Partir ?" not in t)
+    assert [seat.kind.value for seat in table.seats][:2] == ["person", "person"]
+
+    ann.press("q")
+    await ann.wait_for(lambda t: "Partir ? Place libérée ; bob peut lancer jusqu'à votre "
+                                 "retour." in t
+                       and "q ou Entrée : partir · Échap : rester" in t and "esc Rester" in t)
+    ann.press("escape")
+    await ann.wait_for(lambda t: "Appuyez sur s pour commencer" in t and "Partir ?" not in t)
+    ann.press("q")
+    await ann.wait_for(lambda t: "Partir ? Place libérée" in t)
+    await asyncio.sleep(READ_FIRST)
+    ann.press("q")
+    await ann.wait_for("le salon")
+    await bob.wait_for(lambda t: "Press s to start now" in t and "s Start now" in t)
+    assert [seat.kind.value for seat in table.seats][:2] == ["empty", "person"]
+    assert table.starter_seat == 1
+    wes.press("q")
+    await wes.wait_for("the lobby")
+
+
 async def test_a_finished_game_offers_a_rematch_and_the_way_back(server, players, make_key):
     ann = players("ann")
     await ann.connect(server.port, key=make_key(), command="play solo --seats 3 --bots 2")
@@ -129,6 +171,9 @@ async def test_a_session_that_goes_straight_to_a_table_builds_the_lobby_only_on_
     await ann.wait_for("Table den: waiting for players")
     (session,) = server.sessions
     assert not any(isinstance(s, LobbyScreen) for s in session.app.screen_stack)
+    ann.press("q")
+    await ann.wait_for("q or Enter: leave")  # asked first: the seat would go
+    await asyncio.sleep(READ_FIRST)
     ann.press("q")
     await ann.wait_for(r"Diamant over SSH ◆ the lobby")
     await ann.wait_for(r"⏎ Join  w Watch  n New table")  # its keys work from here

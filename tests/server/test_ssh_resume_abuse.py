@@ -8,6 +8,7 @@ import re
 
 from diamant_tui.table import TableSettings, TableStatus
 from diamant_server.server import GameServer
+from diamant_tui.ui.screens.table import READ_FIRST
 
 CODE = re.compile(r"resume code is ([A-Z0-9]{6})")
 
@@ -105,6 +106,9 @@ async def test_a_resume_code_expires_when_the_seat_is_given_up(server, players):
     await guest.connect(server.port, command="play wait")
     code = CODE.search(await guest.wait_for(CODE.pattern))[1]
     assert server.lobby._codes.get(code) is not None
+    guest.press("q")
+    await guest.wait_for("q or Enter: leave")  # asked first: the seat would go
+    await asyncio.sleep(READ_FIRST)
     guest.press("q")
     await guest.wait_for("lobby")
     await wait_until(lambda: code not in server.lobby._codes)

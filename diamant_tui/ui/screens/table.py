@@ -60,11 +60,13 @@ recalls; the log holds them all."""
 DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
 READ_FIRST = 0.5
-"""Seconds the question to start now stays on screen before s or Enter answers it: the
-keys typed with the s that asked it (a chat line typed without t: the second s of
-"pass", the Enter after "yes") must not start the game for everyone, unread."""
-START_ANSWERS = frozenset({"s", "enter"})
-"""Keys that answer yes to the question to start now (any other key cancels it)."""
+"""Seconds a question at a waiting table (start now? leave?) stays on screen before its
+keys answer it: the keys typed with the s or q that asked it (a chat line typed without
+t: the second s of "pass", the q of "qui veut jouer ?", the Enter after "yes") must not
+start the game for everyone, or give the seat away, unread."""
+ANSWERS = {"start": frozenset({"s", "enter"}), "leave": frozenset({"q", "enter"})}
+"""The keys that answer yes to each question asked at a waiting table (any other key
+cancels it): the key that asked it again, or Enter."""
 REFUSAL_SHOWN = 4.0
 """Seconds a chat refusal stays on screen; asking again meanwhile adds no other note."""
 SPECTATOR_DELAY = 0.2
@@ -114,6 +116,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         Binding("t", "chat", "key.chat"),
         Binding("s", "start_now", "key.start_now"),
         Binding("escape", "keep_waiting", "key.keep_waiting"),  # only while asked to start
+        Binding("escape", "stay", "key.stay"),  # only while asked to leave the waiting table
         Binding("r", "rematch", "key.rematch"),  # only once the game is over
         Binding("q", "leave_table", "key.quit"),
         Binding("escape", "close_chat", "key.close_chat"),  # only while the chat box is open
@@ -161,8 +164,10 @@ class TableScreen(SharedBlank, DiamantScreen):
         line kept in the box ("kept")."""
         self._refusal_timer: Timer | None = None
         """Ends the refusal told before the game or under the cave (:meth:`_tell_refusal`)."""
-        self._start_asked: float | None = None
-        """When this person was asked whether to start now (s), while it is asked."""
+        self._asked: tuple[str, float] | None = None
+        """The question this person is asked at the waiting table, while it is asked:
+        "start" (s: start now?) or "leave" (q: leave the table?), and when it was asked.
+        One at a time: asking one takes the other away."""
         self._waiting_updates: list[TableUpdate] = []
         self._first_updates: list[TableUpdate] | None = None
         """While the screen subscribes to its table: the update it sends at once."""
@@ -346,7 +351,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._due_round, self._due_since = view.round, message.time
         arriving = self.update_ is None
         self.update_ = update
-        self._follow_start_question(update)
+        self._follow_question(update)
         waiting = view is None and update.status is TableStatus.WAITING
         if waiting:
             self._show_part("waiting")
@@ -402,9 +407,12 @@ class TableScreen(SharedBlank, DiamantScreen):
         t = self.app.t
         # The panel already counts the free seats, that is the people still awaited.
         hint = question = None
-        if self._start_asked is not None:
+        asked = self._asked[0] if self._asked is not None else None
+        if asked == "start":
             question = (t("waiting.start_question", count=update.people_awaited),
                         t("waiting.start_answers"))
+        elif asked == "leave":
+            question = (self._leave_question(update), t("waiting.leave_answers"))
         elif update.may_start:
             hint = t("waiting.start_hint")
         elif update.starter is not None and update.people_awaited:
@@ -683,7 +691,7 @@ class TableScreen(SharedBlank, DiamantScreen):
         keys = (view is None, view is not None and view.decision_due, self._in_the_cave,
                 view is not None and view.phase is Phase.OVER,
                 update is not None and update.may_start, self._part,
-                self._start_asked is not None)
+                self._asked is not None and self._asked[0])
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
@@ -706,7 +714,9 @@ class TableScreen(SharedBlank, DiamantScreen):
         if action == "start_now":
             return self.update_ is not None and self.update_.may_start
         if action == "keep_waiting":
-            return self._start_asked is not None
+            return self._asked is not None and self._asked[0] == "start"
+        if action == "stay":
+            return self._asked is not None and self._asked[0] == "leave"
         if action == "close_summary":
             # Otherwise the key goes on to whatever would have had it (the chat box).
             return self._summary_shown and not isinstance(self.focused, Input)
@@ -743,23 +753,28 @@ class TableScreen(SharedBlank, DiamantScreen):
             event.stop()
             event.prevent_default()
             return
-        if self._start_asked is not None:
-            self._answer_start_question(event)
+        if self._asked is not None:
+            self._answer_question(event)
 
-    def _answer_start_question(self, event: events.Key) -> None:
-        """The key pressed while this person is asked whether to start now: s or Enter
-        starts the game, once the question has been on screen long enough to be read
-        (:data:`READ_FIRST`; sooner, the key is dropped and the question stays); Escape
-        keeps waiting. Any other key cancels the question too, and then does what it
-        always does (t opens the chat): nobody has to answer before going on."""
-        if event.key in START_ANSWERS:
+    def _answer_question(self, event: events.Key) -> None:
+        """The key pressed while this person is asked a question at the waiting table:
+        whether to start now (s or Enter starts the game) or to leave (q or Enter goes),
+        once the question has been on screen long enough to be read (:data:`READ_FIRST`;
+        sooner, the key is dropped and the question stays); Escape answers no. Any other
+        key takes the question away too, and then does what it always does (t opens the
+        chat, s or q asks the other question): nobody has to answer before going on."""
+        what, since = self._asked
+        if event.key in ANSWERS[what]:
             event.stop()
             event.prevent_default()
-            if event.time - self._start_asked >= READ_FIRST:
-                self._close_start_question()
-                self._act(self.member.start_now)  # the table checks who may, as ever
+            if event.time - since >= READ_FIRST:
+                self._close_question()
+                if what == "start":
+                    self._act(self.member.start_now)  # the table checks who may, as ever
+                else:
+                    self.post_message(LeaveTable())
             return
-        self._close_start_question()
+        self._close_question()
         if event.key == "escape":
             event.stop()
             event.prevent_default()
@@ -796,31 +811,66 @@ class TableScreen(SharedBlank, DiamantScreen):
         if update is None or not update.people_awaited:
             self._act(self.member.start_now)
             return
-        self._start_asked = get_time()
-        self._show_seats(update)
-        self._refresh_keys()
+        self._ask("start", update)
 
     def action_keep_waiting(self) -> None:
         """Answer no to the question to start now (Escape, or its key in the key bar)."""
-        self._close_start_question()
+        self._close_question()
 
-    def _close_start_question(self) -> None:
-        """Take the question to start now away, leaving the line that was there before."""
-        if self._start_asked is None:
+    def action_stay(self) -> None:
+        """Answer no to the question to leave the waiting table (Escape, or its key in
+        the key bar)."""
+        self._close_question()
+
+    def _ask(self, what: str, update: TableUpdate) -> None:
+        """Ask ``what`` ("start" or "leave") in place, at the foot of the waiting seats,
+        instead of the question asked there before, if any."""
+        self._asked = (what, get_time())
+        self._show_seats(update)
+        self._refresh_keys()
+
+    def _close_question(self) -> None:
+        """Take the question asked at the waiting table away, leaving the line that was
+        there before."""
+        if self._asked is None:
             return
-        self._start_asked = None
+        self._asked = None
         update = self.update_
         if update is not None and self._part == "waiting":
             self._show_seats(update)
         self._refresh_keys()
 
-    def _follow_start_question(self, update: TableUpdate) -> None:
-        """Keep the question to start now only while it still means something: it goes
-        as the game begins (its last seat taken, the host starting it), and when this
-        person may no longer start it (the table's opener is back) or no seat is free
-        any more. Otherwise it follows the table (the free seats it counts)."""
-        if self._start_asked is not None and not (update.may_start and update.people_awaited):
-            self._start_asked = None
+    def _follow_question(self, update: TableUpdate) -> None:
+        """Keep the question asked at the waiting table only while it still means
+        something: either goes as the game begins (its last seat taken, the host
+        starting it). The question to start now goes too when this person may no longer
+        start it (the table's opener is back) or no seat is free any more; the question
+        to leave, once they hold no seat. Otherwise it follows the table (the free seats
+        it counts, who would start the game)."""
+        if self._asked is None:
+            return
+        if self._asked[0] == "start":
+            still = update.may_start and update.people_awaited
+        else:
+            still = update.status is TableStatus.WAITING and update.seat is not None
+        if not still:
+            self._asked = None
+
+    def _leave_question(self, update: TableUpdate) -> str:
+        """The question to leave the waiting table, saying what leaving costs: the seat,
+        and for the person who may start the game, that right, which goes to the first
+        person left in the seats (or the first to sit down), and comes back to the
+        table's opener if they sit down again before the game (see ``Seats.starter``)."""
+        t = self.app.t
+        if update.starter is None or update.starter != self.seat:
+            return t("waiting.leave_question")
+        others = [seat.name for seat in update.seats
+                  if seat.kind is SeatKind.PERSON and seat.seat != self.seat]
+        opener = update.creator == self.seat
+        if not others:
+            return t("waiting.leave_opener_alone" if opener else "waiting.leave_question")
+        return t("waiting.leave_opener" if opener else "waiting.leave_gives_start",
+                 name=others[0])
 
     def _act(self, intent, *args) -> None:
         """Pass an intent to the table; what it refuses is said in a short note."""
@@ -1055,8 +1105,15 @@ class TableScreen(SharedBlank, DiamantScreen):
         chat.can_focus = False
 
     def action_leave_table(self) -> None:
-        playing = self.update_ is not None and self.update_.status is TableStatus.PLAYING
-        if playing and self.seat is not None:  # a spectator just goes
+        """Leave the table, asking first a person who holds a seat: in place at a waiting
+        table (a chat line typed without t, "qui veut jouer ?", would give their seat
+        away at its first q), in a dialog during a game; a spectator, or a player at a
+        finished game, just goes."""
+        update = self.update_
+        status = update.status if update is not None else None
+        if self.seat is not None and status is TableStatus.WAITING:
+            self._ask("leave", update)
+        elif self.seat is not None and status is TableStatus.PLAYING:
             self.app.push_screen(
                 ConfirmScreen(self.app.t("confirm.leave")),
                 lambda yes: self.post_message(LeaveTable()) if yes else None,

@@ -20,8 +20,9 @@ from .one_layout import SizedInOneLayout
 @dataclass(frozen=True)
 class WaitingState:
     """What the waiting panel shows; ``hint`` is the line saying who may start (or
-    None), ``question`` the question to start now and the keys that answer it, shown in
-    the hint's place while it is asked (:class:`~diamant_tui.ui.screens.table.TableScreen`)."""
+    None), ``question`` a question asked of this person (start now? leave the table?)
+    and the keys that answer it, shown in the hint's place while it is asked
+    (:class:`~diamant_tui.ui.screens.table.TableScreen`)."""
 
     name: str
     rules: Rules
@@ -97,7 +98,7 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         if state.free:
             lines.append(Text(t("waiting.free", count=state.free)))
         if state.question:
-            # In the hint's place, where the eyes are as s is pressed: no dialog over
+            # In the hint's place, where the eyes are as s or q is pressed: no dialog over
             # the seats and the chat, which go on changing while it is asked.
             question, answers = state.question
             lines.append(Text(question, style=style("waiting--question")))
