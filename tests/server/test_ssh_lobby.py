@@ -143,6 +143,7 @@ async def test_a_finished_game_offers_a_rematch_and_the_way_back(server, players
     assert [(g.table, g.finished) for g in kept] == [("solo", True)], "the game was kept"
     ann.press("q")
     await ann.wait_for("Leave this table")
+    await asyncio.sleep(READ_FIRST)  # a y typed with the q is no answer
     ann.press("y")
     await ann.wait_for("lobby")
 

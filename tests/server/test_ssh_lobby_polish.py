@@ -3,6 +3,7 @@ resume code, and spectators chatting under their own names."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ from diamant_tui.i18n import Translator
 from diamant_tui.table import TableSettings, TableStatus
 from diamant_server.lobby import Lobby, TableSummary
 from diamant_server.lobby_screen import COLUMNS
+from diamant_tui.ui.screens.table import READ_FIRST
 
 FIELDS = ("Name", "Rule set", "Seats", "Computer players", "Their strength", "Decision timer",
           "Hidden chests", "Open the table", "Cancel (Esc)")
@@ -168,6 +170,7 @@ async def test_a_guest_keeps_the_resume_code_in_the_lobby_header(server, players
     await gus.wait_for(lambda t: "Round 1/5" in t and "Diamant — the rules" not in t)
     gus.press("q")
     await gus.wait_for("Leave this table")
+    await asyncio.sleep(READ_FIRST)  # a y typed with the q is no answer
     gus.press("y")
     # The seat is played for them meanwhile: the code to take it back stays in sight
     # (the lobby's header is drawn with its first full frame; "lobby" may come before).

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shlex
 
 import pytest
 
 from diamant_tui.table import TableSettings
+from diamant_tui.ui.screens.table import READ_FIRST
 
 TURN = re.compile(r"Round \d/5 · card \d+")
 
@@ -123,6 +125,7 @@ async def test_the_resume_command_shown_works_as_typed_from_any_account(
     await guest.wait_for(r"resume code is [A-Z0-9]{6}")
     guest.press("q")
     await guest.wait_for("Leave this table")
+    await asyncio.sleep(READ_FIRST)  # a y typed with the q is no answer
     guest.press("y")  # to the lobby, where the header keeps the command in sight
     text = await guest.wait_for(r"Resume code: [A-Z0-9]{6} · ssh ")
     code, command = re.search(r"Resume code: ([A-Z0-9]{6}) · (ssh .*)", text).groups()

@@ -1,7 +1,8 @@
 """Leaving a waiting table: `q` asks a person in a seat first, in place of the line
 telling how to start, saying what leaving costs; `q` again or Enter leaves, Escape or
 any other key stays. A chat line typed without `t` ("qui veut jouer ?") gives nobody's
-seat away. A spectator goes at once."""
+seat away. A spectator goes at once. During a game the question is a dialog, which a
+burst of typed keys cannot answer yes either."""
 
 from __future__ import annotations
 
@@ -222,6 +223,30 @@ async def test_the_question_goes_as_the_game_begins():
         await pilot.press("q")  # now the game's own question, a dialog
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert not left
+    await table.close()
+
+
+@pytest.mark.parametrize("line", ["qu'y", "query", "quickly"])
+async def test_a_burst_of_typed_keys_does_not_answer_the_game_question(line):
+    """During a game `q` asks in a dialog; the keys typed with it ("qu'y a-t-il", a chat
+    line typed without `t`) come before anyone has read it, and a `y` is not a yes:
+    the person stays. A `y` pressed once the question could be read leaves. (The `y`
+    answered it, and the person left the game.)"""
+    left: list = []
+    table = waiting_table(seats=3)
+    zoe = table.sit("Zoe", "zoe")
+    table.sit("Max", "max")
+    table.sit("Lea", "lea")
+    app = app_for(zoe, left)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Round 1/5" in screen_text(app))
+        burst(app, *keys_of(line))
+        await until(pilot, lambda: app._message_queue.empty())
+        await pilot.pause()
+        assert not left and isinstance(app.screen, ConfirmScreen)
+        await asyncio.sleep(READ_FIRST)
+        await pilot.press("y")
+        await until(pilot, lambda: left)
     await table.close()
 
 

@@ -13,7 +13,8 @@ from diamant_tui.engine.events import DecisionsRevealed
 from diamant_tui.table import Table, TableSettings, TableStatus, updates
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.screens.setup import SetupScreen
-from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.screens.confirm import ConfirmScreen
+from diamant_tui.ui.screens.table import READ_FIRST, TableScreen
 from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision, Phase
 from ui_helpers import FrameCounter, final_shown, screen_text, summary_shown, until
@@ -224,7 +225,10 @@ async def test_rematch_starts_a_new_game_at_the_same_table():
         assert app.table.games_played == 1
         await until(pilot, lambda: not final_shown(app))
         assert "Final scores" not in screen_text(app)
-        await pilot.press("q", "y")
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await asyncio.sleep(READ_FIRST)  # a y typed with the q is no answer
+        await pilot.press("y")
         await until(pilot, lambda: not app.is_running)
 
 

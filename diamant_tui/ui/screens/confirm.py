@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual import events
+from textual._time import get_time  # private: the clock keys are stamped with (pinned)
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -12,16 +14,23 @@ from .base import DiamantModal
 
 
 class ConfirmScreen(DiamantModal):
-    """Dismisses with True for yes (y, Enter on Yes) and False for no (n, Escape)."""
+    """Dismisses with True for yes (y, Enter on Yes) and False for no (n, Escape).
+
+    With ``read_first``, a yes typed within that many seconds of the question is
+    dropped, the question staying: a key asked it, and the keys typed with that key (a
+    chat line typed without t first, the y of "qu'y a-t-il") come before anyone has read
+    it. A no is taken at once."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "key.yes"),
         Binding("n,escape", "answer(False)", "key.no"),
     ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, *, read_first: float = 0.0) -> None:
         super().__init__()
         self.question = question
+        self._read_from = get_time() + read_first
+        """When a yes may answer (keys are stamped as they arrive)."""
 
     def compose(self) -> ComposeResult:
         t = self.app.t
@@ -34,6 +43,19 @@ class ConfirmScreen(DiamantModal):
 
     def on_mount(self) -> None:
         self.query_one("#no").focus()
+
+    def on_key(self, event: events.Key) -> None:
+        # Before the bindings (the y, the Yes button's Enter and space), which the key
+        # reaches only if it goes on from here.
+        if event.time < self._read_from and self._says_yes(event.key):
+            event.stop()
+            event.prevent_default()
+
+    def _says_yes(self, key: str) -> bool:
+        """Whether ``key`` answers yes: y, or Enter or space on the Yes button."""
+        focused = self.focused
+        return key == "y" or (key in ("enter", "space") and focused is not None
+                              and focused.id == "yes")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -61,9 +61,10 @@ DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
 READ_FIRST = 0.5
 """Seconds a question at a waiting table (start now? leave?) stays on screen before its
-keys answer it: the keys typed with the s or q that asked it (a chat line typed without
-t: the second s of "pass", the q of "qui veut jouer ?", the Enter after "yes") must not
-start the game for everyone, or give the seat away, unread."""
+keys answer it, as the question to leave a game does (:class:`ConfirmScreen`): the keys
+typed with the s or q that asked it (a chat line typed without t: the second s of
+"pass", the q of "qui veut jouer ?", the Enter after "yes") must not start the game for
+everyone, or give the seat away, unread."""
 ANSWERS = {"start": frozenset({"s", "enter"}), "leave": frozenset({"q", "enter"})}
 """The keys that answer yes to each question asked at a waiting table (any other key
 cancels it): the key that asked it again, or Enter."""
@@ -1115,7 +1116,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             self._ask("leave", update)
         elif self.seat is not None and status is TableStatus.PLAYING:
             self.app.push_screen(
-                ConfirmScreen(self.app.t("confirm.leave")),
+                ConfirmScreen(self.app.t("confirm.leave"), read_first=READ_FIRST),
                 lambda yes: self.post_message(LeaveTable()) if yes else None,
             )
         else:
