@@ -8,7 +8,8 @@ key not in the setting) is refused with :class:`AdminError` and the refusal logg
 action taken is logged through :func:`~diamant_server.eventlog.admin_action`.
 
 What an action does to other people's apps it asks of them by a message
-(:class:`AdminNotice`, :class:`TableClosedByAdmin`): each app acts on it in its own time.
+(:class:`AdminNotice`, :class:`TableClosedByAdmin`, :class:`MuteChanged`): each app acts
+on it in its own time.
 """
 
 from __future__ import annotations
@@ -49,6 +50,16 @@ class AdminNotice(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+class MuteChanged(Message):
+    """A mute on this app's person was made (or replaced), or ``lifted``: the app tells
+    them at once, wherever they are, rather than at their next chat line."""
+
+    def __init__(self, mute: Mute, *, lifted: bool = False) -> None:
+        super().__init__()
+        self.mute = mute
+        self.lifted = lifted
 
 
 class TableClosedByAdmin(Message):
@@ -219,7 +230,7 @@ class AdminDesk:
         admin_action(actor.id, "mute", target=target.id, player=identity.name,
                      kind=mute.kind, value=mute.value,
                      until=mute.until_text() or "forever", reason=mute.reason)
-        covered = sum(1 for s in self._sessions() if self.mutes.of(s.identity) == mute)
+        covered = self._told_of(mute)
         await _saved(write, "mute")
         return mute, covered
 
@@ -230,8 +241,19 @@ class AdminDesk:
         if mute is None:
             raise AdminError("admin.error.no_mute", value=value[:60])
         admin_action(actor.id, "unmute", kind=kind, value=value)
+        self._told_of(mute, lifted=True)
         await _saved(write, "mute")
         return mute
+
+    def _told_of(self, mute: Mute, *, lifted: bool = False) -> int:
+        """Tell every session the mute is on (a key's, or every guest's from an address)
+        that it was made, or ``lifted``, and nobody else; returns how many there are."""
+        covered = [s for s in self._sessions() if _mute_on(mute, s.identity)]
+        for session in covered:
+            app = session.app
+            if app is not None and app.is_running:
+                app.post_message(MuteChanged(mute, lifted=lifted))
+        return len(covered)
 
     async def close_table(self, actor: "GameSession", name: str, reason: str = "") -> int:
         """Close table ``name``: a game going on is kept as far as it went, and everyone
@@ -278,6 +300,15 @@ def _covers(ban: Ban, identity: Identity) -> bool:
         return normal_address(identity.address) == ban.value
     except ValueError:
         return False
+
+
+def _mute_on(mute: Mute, identity: Identity) -> bool:
+    """Whether ``mute`` is (or, lifted, was) on this identity: its key, or for a guest
+    the address it connects from."""
+    try:
+        return muted_as(identity) == (mute.kind, mute.value)
+    except ValueError:
+        return False  # a guest on no IP address (a test transport): never muted
 
 
 def _close(session: "GameSession", message: str) -> None:

@@ -26,7 +26,7 @@ from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
 from diamant_tui.ui.refusals import refusal_text
 
-from .admin import AdminDesk, AdminNotice, TableClosedByAdmin
+from .admin import AdminDesk, AdminNotice, MuteChanged, TableClosedByAdmin
 from .admin_screen import AdminScreen
 from .chat_watch import ChatWatch
 from .commands import Command, CommandError, parse_command
@@ -36,7 +36,7 @@ from .eventlog import SessionLog
 from .history_screen import HistoryScreen
 from .leaderboard_screen import LeaderboardScreen
 from .lobby import Lobby, LobbyError, default_bot
-from .lobby_screen import LobbyScreen
+from .lobby_screen import MUTE_NOTE_SHOWN, LobbyScreen
 from .logtext import loggable
 from .session import SessionRefused
 from .storage import StorageError
@@ -363,6 +363,20 @@ class ServerApp(DiamantApp):
         text = self.t("admin.notice", text=message.text)
         if not self._tell_at_table(text):
             self.notify(text, severity="warning", timeout=30, markup=False)
+
+    def on_mute_changed(self, message: MuteChanged) -> None:
+        # Told at once, in this person's language: muted, until when and why (the
+        # reason as the admin wrote it), or free to chat again; a mute made while they
+        # were away from the chat was only told at their next line.
+        text = (self.t("admin.unmuted") if message.lifted
+                else message.mute.message(self.t))
+        if self._tell_at_table(text):
+            return  # where the chat is read, and in the log
+        screen = self.screen_stack[-1] if self.screen_stack else None
+        if isinstance(screen, LobbyScreen) and screen.note_fits(text):
+            screen.tell(text, shown=MUTE_NOTE_SHOWN)
+        else:  # a reason too long for the note line, or another screen on top
+            self.notify(text, severity="warning", timeout=MUTE_NOTE_SHOWN, markup=False)
 
     def on_table_closed_by_admin(self, message: TableClosedByAdmin) -> None:
         if self.member is None or self.member.table is not message.table:

@@ -32,6 +32,10 @@ REFRESH = 2.0
 """Seconds between looks at the list of tables (redrawn only when it changed)."""
 NOTE_SHOWN = 8.0
 """Seconds the lobby's note line says why something asked for cannot be done."""
+MUTE_NOTE_SHOWN = 20.0
+"""Seconds a mute made or lifted is told (with its reason: there is more to read)."""
+NOTE_ROWS = 2
+"""Rows of the note line (``#note`` in the stylesheet)."""
 COLUMNS = ("table", "rules", "people", "computers", "free", "timer", "status")
 NAME_CELLS = 20
 """Columns the table name gets at most: a name of 20 letters, the longest there is, fits
@@ -183,9 +187,16 @@ class LobbyScreen(DiamantScreen):
         self._note_ready = True
         self._tell_told()  # told before the screen was up (on arrival)
 
-    def tell(self, text: str, *, severity: str = "warning") -> None:
+    def note_fits(self, text: str) -> bool:
+        """Whether ``text`` fits whole on the note line (a longer one is cut there)."""
+        note = self.query_one("#note", Static)
+        width = note.content_size.width or self.size.width - 2  # (not laid out yet)
+        return width > 0 and len(Text(printable(text)).wrap(self.app.console, width)) <= NOTE_ROWS
+
+    def tell(self, text: str, *, severity: str = "warning", shown: float = NOTE_SHOWN) -> None:
         """Say on the lobby's note line why something the person asked for cannot be
-        done, for a few seconds; the same words again ring the bell instead.
+        done (or what an admin did to them), for ``shown`` seconds; the same words again
+        ring the bell instead.
 
         A line of the screen, not a toast: a toast is a widget mounted and removed, two
         layouts of the whole screen, and a crowd of people asking for a full table at
@@ -197,7 +208,7 @@ class LobbyScreen(DiamantScreen):
             return
         if self._note_timer is not None:
             self._note_timer.stop()
-        self._note_timer = self.set_timer(NOTE_SHOWN, self._clear_note)
+        self._note_timer = self.set_timer(shown, self._clear_note)
         if self._note == (text, severity):
             self.app.bell()
             return

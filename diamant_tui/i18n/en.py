@@ -456,7 +456,7 @@ CATALOGUE: dict[str, str] = {
     "admin.reason_prompt": "Reason (shown to them):",
     "admin.close_prompt": "Reason (shown to everyone at the table; a game going on is saved as far as it went):",
     "admin.broadcast_prompt": "Message (shown on every screen):",
-    "admin.mute_prompt": "Reason (shown to them when they chat; they keep playing):",
+    "admin.mute_prompt": "Reason (told to them at once and when they chat; they keep playing):",
     "admin.ban_for": "How long: ◀ {duration} ▶",
     "admin.duration.hour": "1 hour",
     "admin.duration.day": "1 day",
@@ -493,6 +493,7 @@ CATALOGUE: dict[str, str] = {
     "admin.banned_forever": "Banned from this server for good, reason: {reason}",
     "admin.muted_until": "The host has muted you until {until}, reason: {reason}",
     "admin.muted_forever": "The host has muted you for good, reason: {reason}",
+    "admin.unmuted": "The host has lifted your mute: you can chat again.",
     "admin.notice": "Message from the server: {text}",
     "admin.table_closed": "An admin closed table {name} (reason: {reason}); you are back in the lobby.",
 }

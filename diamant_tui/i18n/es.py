@@ -449,7 +449,7 @@ CATALOGUE: dict[str, str] = {
     "admin.reason_prompt": "Motivo (se le mostrará):",
     "admin.close_prompt": "Motivo (se mostrará a todos en la mesa; una partida en curso se guarda tal como va):",
     "admin.broadcast_prompt": "Mensaje (se mostrará en todas las pantallas):",
-    "admin.mute_prompt": "Motivo (se le mostrará cuando escriba; sigue jugando):",
+    "admin.mute_prompt": "Motivo (se le dirá en el acto y cuando escriba; sigue jugando):",
     "admin.ban_for": "Duración: ◀ {duration} ▶",
     "admin.duration.hour": "1 hora",
     "admin.duration.day": "1 día",
@@ -486,6 +486,7 @@ CATALOGUE: dict[str, str] = {
     "admin.banned_forever": "Vetado en este servidor para siempre, motivo: {reason}",
     "admin.muted_until": "El anfitrión te ha silenciado hasta el {until}, motivo: {reason}",
     "admin.muted_forever": "El anfitrión te ha silenciado para siempre, motivo: {reason}",
+    "admin.unmuted": "El anfitrión te ha quitado el silencio: ya puedes volver a chatear.",
     "admin.notice": "Mensaje del servidor: {text}",
     "admin.table_closed": "Un administrador ha cerrado la mesa {name} (motivo: {reason}); has vuelto a la sala.",
 }

@@ -453,7 +453,7 @@ CATALOGUE: dict[str, str] = {
     "admin.reason_prompt": "Motif (affiché à la personne) :",
     "admin.close_prompt": "Motif (affiché à tous à la table ; une partie en cours est enregistrée là où elle en est) :",
     "admin.broadcast_prompt": "Message (affiché sur tous les écrans) :",
-    "admin.mute_prompt": "Motif (affiché quand la personne écrit ; elle continue de jouer) :",
+    "admin.mute_prompt": "Motif (annoncé aussitôt et quand la personne écrit ; elle continue de jouer) :",
     "admin.ban_for": "Durée : ◀ {duration} ▶",
     "admin.duration.hour": "1 heure",
     "admin.duration.day": "1 jour",
@@ -490,6 +490,7 @@ CATALOGUE: dict[str, str] = {
     "admin.banned_forever": "Banni définitivement de ce serveur, motif : {reason}",
     "admin.muted_until": "L'hôte vous a retiré la parole jusqu'au {until}, motif : {reason}",
     "admin.muted_forever": "L'hôte vous a retiré la parole définitivement, motif : {reason}",
+    "admin.unmuted": "L'hôte vous a rendu la parole : vous pouvez de nouveau écrire dans la discussion.",
     "admin.notice": "Message du serveur : {text}",
     "admin.table_closed": "Un administrateur a fermé la table {name} (motif : {reason}) ; vous êtes de retour au salon.",
 }

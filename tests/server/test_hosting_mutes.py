@@ -13,7 +13,7 @@ from diamant_tui.i18n import Translator
 from diamant_tui.table import TableSettings
 from harness import Player
 from test_hosting_admin import (choose_row, fingerprint, flowing, notice, open_admin_screen,
-                                session_of, started)
+                                session_of, started, toasts)
 from test_hosting_logs import until
 from test_ssh_chat_abuse import in_chat_box, say, squash
 
@@ -257,5 +257,97 @@ async def test_nobody_but_an_admin_mutes_and_no_admin_mutes_themselves_or_an_adm
         mute, covered = await desk.mute(own, bob_session.id, "hour", "spam")
         assert covered == 1 and server.mutes.in_force() == [mute]
         await until(lambda: "Bans in force: 0 · mutes: 1" in boss.text)
+    finally:
+        await server.stop()
+
+
+async def test_a_muted_person_is_told_at_once_where_they_are_and_nobody_else(
+        tmp_path, players, admin_key, make_key):
+    """Muted from the admin screen while she plays, Ann reads it at once among the
+    round's lines, in French, until when and the reason as written (brackets and all),
+    without typing a line; Dan, in the lobby, reads his on the lobby's note line in
+    Spanish. Lifted, each reads that they may chat again. Bob, at Ann's table, and Eve,
+    in the lobby, read nothing of it. (They were told only at their next chat line.)"""
+    server = await started(tmp_path, admin_key)
+    try:
+        ann, bob = await at_table(server, players, make_key, ("ann", "fr_FR.UTF-8"),
+                                  ("bob", "en_GB.UTF-8"))
+        await ann.wait_for("À vous")
+        await bob.wait_for("Your turn")
+        dan, eve = players("dan"), players("eve")
+        await dan.connect(server.port, key=make_key(), env={"LANG": "es_ES.UTF-8"})
+        await eve.connect(server.port, key=make_key())
+        await dan.wait_for("la sala")
+        await eve.wait_for("the lobby")
+        boss = players("boss", size=(100, 30))
+        await boss.connect(server.port, key=admin_key)
+        await open_admin_screen(boss, "ann", "bob", "dan", "eve")
+        await mute_from_the_screen(boss, "ann", "insults [b]again[/b]")
+        [mute] = server.mutes.in_force()
+        told = (f"L'hôte vous a retiré la parole jusqu'au {mute.until_text()}, "
+                f"motif : insults [b]again[/b]")
+        await ann.wait_for(lambda screen: flowing(told) in flowing(screen))
+        assert "À vous" in ann.text  # her turn goes on
+
+        desk, own = server.admin, session_of(server, "boss")
+        dan_mute, covered = await desk.mute(own, session_of(server, "dan").id, "forever",
+                                            "spam <3")
+        assert covered == 1
+        lobby_told = "El anfitrión te ha silenciado para siempre, motivo: spam <3"
+        await dan.wait_for(lambda screen: lobby_told in flowing(screen))
+        assert lobby_told not in toasts(dan.text), "on the note line, not in a toast"
+
+        await desk.unmute(own, mute.kind, mute.value)
+        await ann.wait_for(lambda screen: flowing("L'hôte vous a rendu la parole : vous "
+                                                  "pouvez de nouveau écrire dans la "
+                                                  "discussion.") in flowing(screen))
+        await desk.unmute(own, dan_mute.kind, dan_mute.value)
+        await dan.wait_for(lambda screen: "El anfitrión te ha quitado el silencio: ya "
+                                          "puedes volver a chatear." in flowing(screen))
+        await sent(ann, "fr", "pardon")
+        await bob.wait_for("» ann: pardon")
+        for other in (bob, eve):
+            seen = flowing(other.raw.decode(errors="replace"))
+            assert "insults" not in seen and "spam" not in seen and "muted" not in seen
+            assert "chat again" not in seen
+    finally:
+        await server.stop()
+
+
+async def test_a_guest_mute_is_told_to_every_guest_from_the_address_and_no_one_else(
+        tmp_path, players, admin_key, make_key):
+    """A guest is muted by their address: Gus, watching a game, and Zed, another guest
+    in the lobby, are both told at once; Vic, with a key from that same address, is not.
+    A reason too long for the lobby's note line is told whole in a notice there."""
+    server = await started(tmp_path, admin_key)
+    try:
+        [ann] = await at_table(server, players, make_key, ("ann", "en_GB.UTF-8"))
+        await ann.wait_for("Your turn")
+        gus, zed, vic = players("gus"), players("zed"), players("vic")
+        await gus.connect(server.port, command="watch den", env={"LANG": "uk_UA.UTF-8"})
+        await zed.connect(server.port)
+        await vic.connect(server.port, key=make_key())
+        await gus.wait_for("Ви спостерігаєте")
+        await zed.wait_for("the lobby")
+        await vic.wait_for("the lobby")
+        boss = players("boss", size=(100, 30))
+        await boss.connect(server.port, key=admin_key)
+        await open_admin_screen(boss, "gus", "zed", "vic")
+        reason = "flooding the chat with the same line again and again, " * 3
+        mute, covered = await server.admin.mute(session_of(server, "boss"),
+                                                session_of(server, "gus").id, "hour", reason)
+        assert covered == 2 and (mute.kind, mute.value) == ("guest", "127.0.0.1")
+        uk = f"Власник сервера заборонив вам писати в чат до {mute.until_text()}, причина: "
+        await gus.wait_for(lambda screen: flowing(uk + mute.reason) in flowing(screen))
+        en = f"The host has muted you until {mute.until_text()}, reason: {mute.reason}"
+        await zed.wait_for(lambda screen: en in toasts(screen))
+        await server.admin.unmute(session_of(server, "boss"), mute.kind, mute.value)
+        await gus.wait_for(lambda screen: "Власник сервера знову дозволив вам писати в чат."
+                           in flowing(screen))
+        await zed.wait_for(lambda screen: "The host has lifted your mute: you can chat again."
+                           in flowing(screen))
+        for other in (vic, ann):
+            seen = flowing(other.raw.decode(errors="replace"))
+            assert "flooding" not in seen and "muted" not in seen and "chat again" not in seen
     finally:
         await server.stop()
