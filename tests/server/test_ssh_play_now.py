@@ -144,6 +144,7 @@ async def test_play_now_takes_a_person_back_to_their_game_going_on(server, playe
     await players("bob").connect(server.port, key=make_key(), command="play den")
     ann.press("q")
     await ann.wait_for("Leave this table")
+    await asyncio.sleep(READ_FIRST)  # a y typed with the q is no answer
     ann.press("y")
     await ann.wait_for(r"den +Classic +1/4")
     ann.press("p")
@@ -188,7 +189,10 @@ async def test_who_is_here_follows_people_as_they_come_sit_watch_and_go(
     await other_ann.close()
     await ann.wait_for(
         lambda t: here_line(t) == "3 people here: 1 playing, 1 watching, 1 in the lobby")
-    bob.press("q")  # leaves the waiting table for the lobby
+    bob.press("q")  # leaves the waiting table for the lobby, once asked
+    await bob.wait_for("q or Enter: leave")
+    await asyncio.sleep(READ_FIRST)
+    bob.press("q")
     await ann.wait_for(lambda t: here_line(t) == "3 people here: 1 watching, 2 in the lobby")
     await cat.close()
     await ann.wait_for(lambda t: here_line(t) == "2 people here: 2 in the lobby")
