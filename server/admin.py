@@ -75,7 +75,8 @@ class TableClosedByAdmin(Message):
 @dataclass(frozen=True)
 class SessionInfo:
     """One line of the admin screen: a session, who and where it is, since when, and
-    how long it has sent nothing. ``key`` is None for a guest, ``table`` for the lobby."""
+    how long it has sent nothing. ``key`` is None for a guest, ``table`` for the lobby;
+    ``private``: the table is private (admins see every table, marked)."""
 
     id: str
     name: str
@@ -84,6 +85,7 @@ class SessionInfo:
     table: str | None
     since: datetime
     idle: float
+    private: bool = False
 
 
 def _clean(text: str, most: int) -> str:
@@ -130,13 +132,14 @@ class AdminDesk:
         return sorted((self._info(s) for s in self._sessions()),
                       key=lambda info: (info.since, info.id))
 
-    @staticmethod
-    def _info(session: "GameSession") -> SessionInfo:
+    def _info(self, session: "GameSession") -> SessionInfo:
         identity = session.identity
+        table = _table_of(session)
         return SessionInfo(session.id, identity.name,
                            None if identity.guest else identity.key.removeprefix("key:"),
-                           identity.address, _table_of(session), session.opened,
-                           session.idle_seconds)
+                           identity.address, None if table is None else table.name,
+                           session.opened, session.idle_seconds,
+                           table is not None and self._lobby.is_private(table))
 
     def bans_in_force(self, actor: "GameSession") -> list[Ban]:
         """Every ban in force, the oldest first."""
@@ -285,10 +288,10 @@ class AdminDesk:
         return len(apps)
 
 
-def _table_of(session: "GameSession") -> str | None:
-    """The name of the table a session is at (seated or watching), if any."""
+def _table_of(session: "GameSession") -> Table | None:
+    """The table a session is at (seated or watching), if any."""
     member = getattr(session.app, "member", None)
-    return member.table.name if member is not None else None
+    return member.table if member is not None else None
 
 
 def _covers(ban: Ban, identity: Identity) -> bool:

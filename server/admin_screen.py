@@ -22,6 +22,7 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 from .admin import NOTICE_MAX, AdminDesk, AdminError, SessionInfo
 from .admin_dialog import AdminDialog
 from .bans import ADDRESS, KEY, Ban, Sanction, normal_address
+from .lobby_screen import marked_name
 from .mutes import Mute
 
 if TYPE_CHECKING:
@@ -152,7 +153,8 @@ class AdminScreen(DiamantScreen):
     def _session_row(self, info: SessionInfo) -> tuple[str, ...]:
         t = self.app.t
         return (info.id, info.name, short_key(info.key) if info.key else t("admin.guest"),
-                info.address, info.table or "", _since(info.since),
+                info.address, marked_name(info.table, info.private) if info.table else "",
+                _since(info.since),
                 t("admin.idle_seconds", seconds=int(info.idle)))
 
     def _ban_row(self, held: Ban | Mute) -> tuple[str, ...]:

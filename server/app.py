@@ -156,14 +156,21 @@ class ServerApp(DiamantApp):
             return
         set_up_otherwise = (table is not None and command.chosen
                             and not _set_up_as_asked(table.settings, command))
+        public_already = (table is not None and command.private
+                          and not self.lobby.is_private(table))
         if table is None:
             table = self.lobby.create(
                 table_settings(command, self.lobby.pace),
                 creator=self.identity.key, owner=self.identity.person, session=self.session.id,
+                private=command.private,
             )
         self.join(table)
-        if set_up_otherwise and self.member is not None and self.member.table is table:
-            self._tell_joined_as_it_is(table)
+        if self.member is not None and self.member.table is table:
+            if set_up_otherwise:
+                self._tell_joined_as_it_is(table)
+            if public_already:
+                # --private only sets up a new table: one already open stays as it is.
+                self.tell(self.t("server.joined_public", name=table.name))
 
     def play_now(self) -> None:
         """Seat this person at the next game: back at the seat they hold (a game going
@@ -255,6 +262,14 @@ class ServerApp(DiamantApp):
         if not self._tell_at_table(self.help_note):
             self.notify(self.help_note, timeout=10, markup=False)
 
+    def waiting_note(self, table: Table) -> str | None:
+        """On the waiting screen of a private table: that it is, and the command that
+        brings friends to it (with no user name: each types their own)."""
+        if not self.lobby.is_private(table):
+            return None
+        command = self.session.ssh_command(f"play {table.name}", user="")
+        return self.t("waiting.private", command=command)
+
     def _tell_at_table(self, text: str) -> bool:
         """Tell ``text`` on the screen of the table this person is at, among the
         round's lines (:meth:`TableScreen.tell_aside`); False when at no table."""
@@ -344,7 +359,8 @@ class ServerApp(DiamantApp):
     def on_lobby_screen_open_table(self, message: LobbyScreen.OpenTable) -> None:
         def open_and_sit() -> None:
             table = self.lobby.create(message.settings, creator=self.identity.key,
-                                      owner=self.identity.person, session=self.session.id)
+                                      owner=self.identity.person, session=self.session.id,
+                                      private=message.private)
             self.join(table)
 
         self._try(open_and_sit)

@@ -1,7 +1,8 @@
 """The commands a client may give after the host: ``play``, ``watch`` and ``resume``.
 
-``ssh -t host play NAME [--rules R] [--seats N] [--bots K]`` joins table NAME (creating it
-with N seats, K of them for computer players and the rest for people), ``ssh -t host play``
+``ssh -t host play NAME [--rules R] [--seats N] [--bots K] [--private]`` joins table NAME
+(creating it with N seats, K of them for computer players and the rest for people, listed
+in nobody else's lobby with ``--private``), ``ssh -t host play``
 alone seats the person at the next game (as "play now" in the lobby),
 ``ssh -t host watch NAME`` watches it, ``ssh -t host resume CODE`` gives a guest their seat
 back, ``ssh host help`` (or ``--help``, ``-h``) lists them. Anything else gets a message
@@ -67,9 +68,13 @@ class Command:
     seats: int = 4
     bots: int = 0
     """Seats kept for computer players from the start; the others wait for people."""
+    private: bool = False
+    """The table, if the command opens it, is private (``--private``): reached by its
+    name only, listed in no stranger's lobby."""
     chosen: bool = False
-    """The command set up the table (``--rules``, ``--seats`` or ``--bots`` given): a
-    table of that name already open is joined as it is, and the person told so."""
+    """The command set up the table (``--rules``, ``--seats``, ``--bots`` or
+    ``--private`` given): a table of that name already open is joined as it is, and the
+    person told so."""
 
     @property
     def play_now(self) -> bool:
@@ -92,6 +97,7 @@ def _play_parser() -> _Parser:
     parser.add_argument("--rules")
     parser.add_argument("--seats")
     parser.add_argument("--bots")
+    parser.add_argument("--private", action="store_true")
     return parser
 
 
@@ -115,12 +121,14 @@ def parse_command(text: str) -> Command:
     try:
         ns, extra = _play_parser().parse_known_args(args)
     except argparse.ArgumentError as exc:
+        if exc.argument_name == "--private":  # given a value (--private=yes)
+            raise CommandError("command.play_flag", option=exc.argument_name) from None
         if exc.argument_name:  # an option without its value (the only kind left)
             raise CommandError("command.play_value", option=exc.argument_name) from None
         raise CommandError("command.play_unreadable") from None
     if extra:
         raise CommandError("command.play_extra", words=_quoted(" ".join(extra)))
-    chosen = any(value is not None for value in (ns.rules, ns.seats, ns.bots))
+    chosen = ns.private or any(value is not None for value in (ns.rules, ns.seats, ns.bots))
     if ns.name is None:
         if chosen:  # they set up a table of the person's own, which needs a name
             raise CommandError("command.play_name")
@@ -135,7 +143,7 @@ def parse_command(text: str) -> Command:
         raise CommandError("command.play_seats", seats=seats)
     if not 0 <= bots < seats:
         raise CommandError("command.play_bots", bots=bots, most=seats - 1)
-    return Command("play", ns.name, rules, seats, bots, chosen)
+    return Command("play", ns.name, rules, seats, bots, ns.private, chosen)
 
 
 def help_text(t, ssh: str) -> str:

@@ -6,6 +6,8 @@ both buttons are on screen at once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
@@ -24,6 +26,15 @@ SEATS = range(3, 9)
 DEFAULT_BOTS = 0
 
 
+@dataclass(frozen=True)
+class NewTable:
+    """What the form asks for: a table with ``settings``, ``private`` or not (who may
+    find it is the lobby's business, not a rule of the game: it is not in the settings)."""
+
+    settings: TableSettings
+    private: bool = False
+
+
 class _AnswerOnce:
     """A dialog that gives its answer once: keys typed fast (Enter twice, Enter then
     Escape) can ask it to close again after it has gone, which Textual refuses with a
@@ -39,7 +50,7 @@ class _AnswerOnce:
         return super().dismiss(result)  # type: ignore[misc]
 
 
-class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
+class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
     """The choices of a new table. Enter in the name field (focused at first) opens it;
     with no name typed the table takes the free name shown, e.g. ``cave-1``."""
 
@@ -74,6 +85,9 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
                 yield self._select("timer", timers, 0.0)
                 yield Label(t("setup.hidden"))
                 yield self._select("hidden", [(t("setup.no"), False), (t("setup.yes"), True)], False)
+                yield Label(t("create.private"))
+                yield self._select("private", [(t("create.public"), False),
+                                               (t("create.private_yes"), True)], False)
             yield Static(id="error")
             with Horizontal(id="buttons"):
                 yield Button(t("create.open"), variant="primary", id="create", compact=True)
@@ -164,7 +178,7 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
         spec = str(self._value("level"))
         bots = int(self._value("bots"))  # type: ignore[arg-type]
         timer = float(self._value("timer"))  # type: ignore[arg-type]
-        self.dismiss(TableSettings(
+        self.dismiss(NewTable(TableSettings(
             name=self._table_name(),
             rules=Rules.parse(str(self._value("rules"))),
             seats=int(self._value("seats")),  # type: ignore[arg-type]
@@ -173,7 +187,7 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["TableSettings | None"]):
             timer=timer or None,
             hidden_chests=bool(self._value("hidden")),
             pace=self._pace,
-        ))
+        ), private=bool(self._value("private"))))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -101,6 +101,8 @@ class TableSummary:
     free: int
     timer: float | None
     status: TableStatus
+    private: bool = False
+    """Listed only to its own people and to admins (see :meth:`Lobby.summaries`)."""
 
 
 class Lobby:
@@ -146,6 +148,8 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._owners: dict[Table, str] = {}
         """Whom each table counts against (the person who opened it, see ``create``)."""
+        self._private: set[Table] = set()
+        """The private tables: reached by their name only (see :meth:`is_private`)."""
         self._empty_since: dict[Table, float] = {}
         self._codes: dict[str, str] = {}
         self._code_of: dict[str, str] = {}
@@ -168,10 +172,12 @@ class Lobby:
         return self.tables.get(name)
 
     def create(self, settings: TableSettings, creator: str | None,
-               owner: str | None = None, session: str | None = None) -> Table:
+               owner: str | None = None, session: str | None = None, *,
+               private: bool = False) -> Table:
         """Open a new table; the name must be free and valid, and neither the server nor
         ``owner`` (the person opening it, as the limits count people; none: the host's
-        own table, counted against nobody) may have too many tables open."""
+        own table, counted against nobody) may have too many tables open. A ``private``
+        table is reached by its name only (see :meth:`is_private`)."""
         log = _log_for(session)
         self.prune()
         check_table_name(settings.name)
@@ -192,8 +198,11 @@ class Lobby:
         self.tables[settings.name] = table
         if owner is not None:
             self._owners[table] = owner
-        log.info("table %r created by %s: %s", settings.name, creator, settings,
-                 extra={"event": "table_opened", "table": settings.name})
+        if private:
+            self._private.add(table)
+        log.info("table %r created by %s%s: %s", settings.name, creator,
+                 ", private" if private else "", settings,
+                 extra={"event": "table_opened", "table": settings.name, "private": private})
         self._tell("opened", table)
         return table
 
@@ -303,14 +312,20 @@ class Lobby:
         return TableSettings(name=self.free_name(), seats=DEFAULT_SEATS,
                              filler=default_bot(), pace=self.pace)
 
+    def is_private(self, table: Table) -> bool:
+        """Whether ``table`` is private: listed in the lobby only to its own people (and
+        to admins), never chosen by "play now"; whoever types its name reaches it."""
+        return table in self._private
+
     def waiting_table(self) -> Table | None:
-        """The table "play now" seats a person at: of the tables waiting for players with
-        a seat free, the one with the most people at it, the oldest of equals. A table
-        playing or full is never one, whatever else there is."""
+        """The table "play now" seats a person at: of the public tables waiting for
+        players with a seat free, the one with the most people at it, the oldest of
+        equals. A table playing, full or private is never one, whatever else there is."""
         best = None
         # The tables are kept in the order they opened: the first of equals is the oldest.
         for table in self.tables.values():
-            if table.status is not TableStatus.WAITING or not table.free_seats:
+            if (table.status is not TableStatus.WAITING or not table.free_seats
+                    or table in self._private):
                 continue
             if best is None or table.people_connected > best.people_connected:
                 best = table
@@ -326,11 +341,17 @@ class Lobby:
                 return table, seat
         return None
 
-    def summaries(self) -> list[TableSummary]:
-        """The open tables, waiting ones first."""
+    def summaries(self, viewer: str | None = None, *,
+                  everything: bool = False) -> list[TableSummary]:
+        """The open tables ``viewer`` (an identity) may see listed, waiting ones first:
+        the public ones, and the private ones where they hold a seat or are watching
+        (``everything``: every table, as an admin sees them)."""
         self.prune()
         rows = []
         for table in self.tables.values():
+            private = table in self._private
+            if private and not everything and not _among_its_people(table, viewer):
+                continue
             seats = table.seats
             rows.append(TableSummary(
                 name=table.name,
@@ -341,6 +362,7 @@ class Lobby:
                 free=table.free_seats,
                 timer=table.settings.timer,
                 status=table.status,
+                private=private,
             ))
         order = {TableStatus.WAITING: 0, TableStatus.PLAYING: 1, TableStatus.FINISHED: 2}
         return sorted(rows, key=lambda r: (order[r.status], r.name))
@@ -363,6 +385,7 @@ class Lobby:
         self._started.pop(table, None)
         del self.tables[name]
         self._owners.pop(table, None)
+        self._private.discard(table)
         self._empty_since.pop(table, None)
         self._game_rows.pop(table, None)
         for seat in range(len(table.seats)):
@@ -429,7 +452,8 @@ class Lobby:
             identity = self._sitters.get((table, seat))
             if identity is not None and identity in self._code_of:
                 codes[identity] = self._code_of[identity]
-        return {"owner": self._owners.get(table), "codes": codes}
+        return {"owner": self._owners.get(table), "codes": codes,
+                "private": table in self._private}
 
     async def restore_tables(self, wait: float) -> list[str]:
         """Rebuild the tables saved in the database (after a stop or a crash), each at the
@@ -466,6 +490,8 @@ class Lobby:
             lobby_part = kept.get("lobby") or {}
             if lobby_part.get("owner"):
                 self._owners[table] = lobby_part["owner"]
+            if lobby_part.get("private"):
+                self._private.add(table)
             for seat, info in enumerate(snapshot["seats"]):
                 if info.get("identity") and info.get("kind") == SeatKind.PERSON.value:
                     self._sitters[(table, seat)] = info["identity"]
@@ -706,11 +732,18 @@ class Lobby:
         tables = list(self.tables.values())
         self.tables.clear()
         self._owners.clear()
+        self._private.clear()
         self._empty_since.clear()
         self._started.clear()
         self._sitters.clear()
         self._game_rows.clear()
         await asyncio.gather(*(table.close() for table in tables))
+
+
+def _among_its_people(table: Table, identity: str | None) -> bool:
+    """Whether ``identity`` holds a seat at ``table`` or is watching it."""
+    return identity is not None and (table.seat_of(identity) is not None
+                                     or identity in table.watcher_identities)
 
 
 def _failed(future: asyncio.Future) -> bool:

@@ -20,7 +20,7 @@ from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
 from diamant_tui.ui.widgets.key_bar import KeyBar
 
-from .create_screen import CreateTableScreen, ResumeScreen
+from .create_screen import CreateTableScreen, NewTable, ResumeScreen
 from .history_screen import HistoryScreen
 from .identity import Identity
 from .key_line import KeyLine
@@ -42,28 +42,41 @@ NAME_CELLS = 20
 whole unless its letters are wide (CJK: two columns each), which end with an ellipsis.
 With it, the list's seven columns fit 80 columns in every language (the rule sets,
 headers and states have short forms for the list: ``lobby.rules.*``, ``lobby.col.*``)."""
+PRIVATE_MARK = " 🔒"
+"""After the name of a private table, in the lists of those who see it (its own people,
+admins): within the name's columns, which have no room for a word in every language."""
 
 
-def fit_name(name: str) -> str:
-    """``name`` whole if it fits :data:`NAME_CELLS` columns, else cut to fit, with an
-    ellipsis (right after the last letter kept: Rich's own cut may leave a gap before it
-    when the letters are wide)."""
-    if cell_len(name) <= NAME_CELLS:
+def fit_name(name: str, cells: int = NAME_CELLS) -> str:
+    """``name`` whole if it fits ``cells`` columns, else cut to fit, with an ellipsis
+    (right after the last letter kept: Rich's own cut may leave a gap before it when the
+    letters are wide)."""
+    if cell_len(name) <= cells:
         return name
     kept = ""
     for char in name:
-        if cell_len(kept + char) > NAME_CELLS - 1:
+        if cell_len(kept + char) > cells - 1:
             break
         kept += char
     return kept + "…"
 
 
+def marked_name(name: str, private: bool) -> str:
+    """A table's name as the list shows it: fitted to :data:`NAME_CELLS` columns, with
+    :data:`PRIVATE_MARK` after it when the table is private."""
+    if not private:
+        return fit_name(name)
+    return fit_name(name, NAME_CELLS - cell_len(PRIVATE_MARK)) + PRIVATE_MARK
+
+
 def _row(summary: TableSummary, t: Callable[..., str]) -> tuple[str, ...]:
+    """The table's name, the cells of its line after its name, and last whether it is
+    private ("private" or "")."""
     timer = t("setup.timer_seconds", seconds=f"{summary.timer:g}") if summary.timer \
         else t("lobby.timer_off")
     return (summary.name, t(f"lobby.rules.{summary.rules}"), f"{summary.people}/{summary.seats}",
             str(summary.computers), str(summary.free), timer,
-            t(f"lobby.status.{summary.status.value}"))
+            t(f"lobby.status.{summary.status.value}"), "private" if summary.private else "")
 
 
 def here_line(here: Here, t: Callable[..., str]) -> str:
@@ -107,9 +120,10 @@ class LobbyScreen(DiamantScreen):
     class OpenTable(Message):
         """The person chose the settings of a new table, to open and sit at."""
 
-        def __init__(self, settings: TableSettings) -> None:
+        def __init__(self, settings: TableSettings, private: bool = False) -> None:
             super().__init__()
             self.settings = settings
+            self.private = private
 
     class Resume(Message):
         """A guest typed a resume code."""
@@ -280,7 +294,10 @@ class LobbyScreen(DiamantScreen):
         if self.rebuilding:
             return
         self._show_here()
-        rows = [_row(s, self.app.t) for s in self.lobby.summaries()]
+        # Private tables: only those the person is at, unless they are an admin.
+        everything = self._admin is not None and self._admin()
+        rows = [_row(s, self.app.t)
+                for s in self.lobby.summaries(self.identity.key, everything=everything)]
         if rows == self._rows:
             return
         self._rows = rows
@@ -289,8 +306,8 @@ class LobbyScreen(DiamantScreen):
         table.clear()
         for row in rows:
             # Text cells: a plain string in a DataTable is read as markup.
-            name, *rest = (printable(cell) for cell in row)
-            table.add_row(Text(fit_name(name)), *map(Text, rest), key=row[0])
+            name, *rest, private = (printable(cell) for cell in row)
+            table.add_row(Text(marked_name(name, bool(private))), *map(Text, rest), key=row[0])
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         self.query_one("#empty", Static).display = not rows
@@ -340,9 +357,9 @@ class LobbyScreen(DiamantScreen):
             self.tell(exc.text(self.app.t))
             return
 
-        def chosen(settings: TableSettings | None) -> None:
-            if settings is not None:
-                self.post_message(self.OpenTable(settings))
+        def chosen(new: NewTable | None) -> None:
+            if new is not None:
+                self.post_message(self.OpenTable(new.settings, new.private))
 
         self.app.push_screen(CreateTableScreen(pace=self.lobby.pace,
                                                free_name=self.lobby.free_name()), chosen)

@@ -138,6 +138,11 @@ class DiamantApp(App):
         """The text for ``key`` in this app's language."""
         return self.translator(key, **fmt)
 
+    def waiting_note(self, table: Table) -> str | None:
+        """A note the host wants under the settings of ``table`` while it waits for its
+        players (a server's: how friends reach a private table); none here."""
+        return None
+
     def on_mount(self) -> None:
         translate_bindings(self, self.t)
         if self.member is not None:

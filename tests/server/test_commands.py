@@ -23,6 +23,18 @@ def test_each_command_is_read_alone_whatever_came_before():
     assert parse_command("watch den") == Command("watch", "den")
 
 
+def test_private_sets_up_a_table_of_ones_own():
+    """``--private``: the table, if the command opens it, is reached by its name only; like
+    the other settings it needs a name, and it takes no value."""
+    assert parse_command("play den --private") == Command("play", "den", private=True,
+                                                          chosen=True)
+    assert not parse_command("play den").private
+    with pytest.raises(CommandError, match="--rules, --seats, --bots and --private set up"):
+        parse_command("play --private")
+    with pytest.raises(CommandError, match="--private takes no value"):
+        parse_command("play den --private=yes")
+
+
 def test_play_alone_is_play_now():
     """``play`` with no table named: a seat at the next game, as p in the lobby."""
     assert parse_command("play") == Command("play", "")
@@ -38,7 +50,7 @@ def test_help_is_a_command_of_its_own(text):
 
 @pytest.mark.parametrize("text, says", [
     ("", "commands: play NAME"),
-    ("play --seats 5", "--seats and --bots set up a new table: give its name"),
+    ("play --seats 5", "--bots and --private set up a new table: give its name"),
     ("play den --bots 4 --seats 4", "--bots 4: between 0 and 3"),
     ("play den --seats x", "--seats 'x': give a whole number"),
     ("play den --seats", "--seats needs a value"),

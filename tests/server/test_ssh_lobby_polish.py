@@ -18,7 +18,7 @@ from diamant_server.lobby_screen import COLUMNS
 from diamant_tui.ui.screens.table import READ_FIRST
 
 FIELDS = ("Name", "Rule set", "Seats", "Computer players", "Their strength", "Decision timer",
-          "Hidden chests", "Open the table", "Cancel (Esc)")
+          "Hidden chests", "Private", "Open the table", "Cancel (Esc)")
 
 
 async def test_the_open_dialog_fits_80x24_and_enter_opens_a_table(server, players, make_key):
@@ -248,7 +248,7 @@ async def test_every_column_of_the_table_list_shows_at_80_columns(server, player
     """The longest table names, every rule set, timer and state, and a list long enough
     to scroll: every column is on screen in every language, with no sideways scrolling."""
     rows = _widest_rows()
-    server.lobby.summaries = lambda: rows  # every value at its widest at once
+    server.lobby.summaries = lambda *_, **__: rows  # every value at its widest at once
     t = Translator(lang)
     ann = players("ann")
     await ann.connect(server.port, env={"LANG": LOCALES[lang]})

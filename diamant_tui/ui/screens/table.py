@@ -431,6 +431,7 @@ class TableScreen(SharedBlank, DiamantScreen):
             me=self.seat,
             hint=hint,
             question=question,
+            note=self.app.waiting_note(self.table),
         )
 
     def _show_view(self, view: PlayerView, update: TableUpdate) -> None:

@@ -22,7 +22,8 @@ class WaitingState:
     """What the waiting panel shows; ``hint`` is the line saying who may start (or
     None), ``question`` a question asked of this person (start now? leave the table?)
     and the keys that answer it, shown in the hint's place while it is asked
-    (:class:`~diamant_tui.ui.screens.table.TableScreen`)."""
+    (:class:`~diamant_tui.ui.screens.table.TableScreen`), ``note`` what the host says of
+    the table under its settings (or None)."""
 
     name: str
     rules: Rules
@@ -32,6 +33,7 @@ class WaitingState:
     me: int | None = None
     hint: str | None = None
     question: tuple[str, str] | None = None
+    note: str | None = None
 
     @property
     def free(self) -> int:
@@ -52,7 +54,8 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
     stood over the seats and the line telling the creator how to start)."""
 
     COMPONENT_CLASSES = {"waiting--title", "waiting--me", "waiting--free", "waiting--hint",
-                         "waiting--question", "waiting--chat", "waiting--refusal"}
+                         "waiting--question", "waiting--chat", "waiting--refusal",
+                         "waiting--note"}
 
     DEFAULT_CSS = """
     WaitingPanel {
@@ -65,6 +68,7 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         & > .waiting--question { text-style: bold; color: $warning; }
         & > .waiting--chat { color: $text-muted; }
         & > .waiting--refusal { color: $warning; }
+        & > .waiting--note { color: $accent; }
     }
     """
 
@@ -89,6 +93,8 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         if state.hidden_chests:
             settings.append(t("waiting.hidden"))  # in the list, not the form's label
         lines.append(Text(" · ".join(settings)))
+        if state.note:
+            lines.append(Text(state.note, style=style("waiting--note")))
         lines.append(Text(""))
         # Names in a column as wide as the longest (a name is never shortened here).
         width = widest(seat.name for seat in state.seats) + 2
