@@ -118,7 +118,8 @@ class LobbyScreen(DiamantScreen):
         :meth:`~diamant_server.app.ServerApp.play_now`)."""
 
     class OpenTable(Message):
-        """The person chose the settings of a new table, to open and sit at."""
+        """The person chose the settings of a new table, to open and sit at (``private``:
+        reached by its name only, see :meth:`~diamant_server.lobby.Lobby.is_private`)."""
 
         def __init__(self, settings: TableSettings, private: bool = False) -> None:
             super().__init__()

@@ -71,4 +71,5 @@ async def test_the_computer_players_offered_always_leave_a_seat_for_a_person():
         screen.query_one("#create").press()
         await settled(pilot)
         assert len(answers) == 1
-        assert answers[0].seats == 5 and len(answers[0].bots) == 2
+        settings = answers[0].settings
+        assert settings.seats == 5 and len(settings.bots) == 2 and not answers[0].private
