@@ -153,7 +153,7 @@ class AdminScreen(DiamantScreen):
     def _session_row(self, info: SessionInfo) -> tuple[str, ...]:
         t = self.app.t
         return (info.id, info.name, short_key(info.key) if info.key else t("admin.guest"),
-                info.address, marked_name(info.table, info.private) if info.table else "",
+                info.address, marked_name(info.table, info.private, self.app.t) if info.table else "",
                 _since(info.since),
                 t("admin.idle_seconds", seconds=int(info.idle)))
 

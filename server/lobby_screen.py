@@ -42,9 +42,6 @@ NAME_CELLS = 20
 whole unless its letters are wide (CJK: two columns each), which end with an ellipsis.
 With it, the list's seven columns fit 80 columns in every language (the rule sets,
 headers and states have short forms for the list: ``lobby.rules.*``, ``lobby.col.*``)."""
-PRIVATE_MARK = " 🔒"
-"""After the name of a private table, in the lists of those who see it (its own people,
-admins): within the name's columns, which have no room for a word in every language."""
 
 
 def fit_name(name: str, cells: int = NAME_CELLS) -> str:
@@ -61,12 +58,15 @@ def fit_name(name: str, cells: int = NAME_CELLS) -> str:
     return kept + "…"
 
 
-def marked_name(name: str, private: bool) -> str:
-    """A table's name as the list shows it: fitted to :data:`NAME_CELLS` columns, with
-    :data:`PRIVATE_MARK` after it when the table is private."""
+def marked_name(name: str, private: bool, t: Callable[..., str]) -> str:
+    """A table's name as the list shows it: fitted to :data:`NAME_CELLS` columns, with a
+    short word after it when the table is private, within those columns (the status
+    column has no room for it at 80 columns). A word, not a sign such as a padlock's
+    emoji: a Linux console has no glyph for one, and terminals disagree on its width."""
     if not private:
         return fit_name(name)
-    return fit_name(name, NAME_CELLS - cell_len(PRIVATE_MARK)) + PRIVATE_MARK
+    mark = " " + t("lobby.private_mark")
+    return fit_name(name, NAME_CELLS - cell_len(mark)) + mark
 
 
 def _row(summary: TableSummary, t: Callable[..., str]) -> tuple[str, ...]:
@@ -308,7 +308,8 @@ class LobbyScreen(DiamantScreen):
         for row in rows:
             # Text cells: a plain string in a DataTable is read as markup.
             name, *rest, private = (printable(cell) for cell in row)
-            table.add_row(Text(marked_name(name, bool(private))), *map(Text, rest), key=row[0])
+            table.add_row(Text(marked_name(name, bool(private), self.app.t)), *map(Text, rest),
+                          key=row[0])
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         self.query_one("#empty", Static).display = not rows

@@ -17,7 +17,7 @@ from test_ssh_play_now import in_lobby, seated
 
 from diamant_tui.table import TableSettings, TableStatus
 
-PRIVATE = "🔒 Private: not listed in the lobby. Friends join with:"
+PRIVATE = "Private: not listed in the lobby. Friends join with:"
 
 
 def friends_command(port: int, name: str) -> str:
@@ -49,7 +49,7 @@ async def test_a_private_table_is_listed_marked_to_those_at_it(server, players, 
     ann.press("q")
     await ann.wait_for("Leave this table")
     ann.press("y")
-    await ann.wait_for(r"den 🔒 +Classic +1/3 +2 +0 +off +playing")
+    await ann.wait_for(r"den \(priv\.\) +Classic +1/3 +2 +0 +off +playing")
     bob = await in_lobby(players("bob"), server.port, make_key())
     text = await bob.wait_for("No tables yet")
     assert "den" not in text
@@ -184,9 +184,9 @@ async def test_an_admin_sees_every_table_private_ones_marked(tmp_path, players, 
         await ann.wait_for("Table den: waiting for players")
         admin = players("boss")
         await admin.connect(room.port, key=admin_key)
-        await admin.wait_for(r"den 🔒 +Classic +1/4 +0 +3 +off +waiting")
+        await admin.wait_for(r"den \(priv\.\) +Classic +1/4 +0 +3 +off +waiting")
         text = await open_admin_screen(admin, "ann")
-        assert re.search(r"ann .* den 🔒 ", text), text
+        assert re.search(r"ann .* den \(priv\.\) ", text), text
     finally:
         await room.stop()
 
