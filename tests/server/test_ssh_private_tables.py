@@ -5,6 +5,7 @@ the command friends type. It stays private across a restart; admins see it, mark
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import replace
 
@@ -16,6 +17,7 @@ from test_ssh_lobby import flowing
 from test_ssh_play_now import in_lobby, seated
 
 from diamant_tui.table import TableSettings, TableStatus
+from diamant_tui.ui.screens.table import READ_FIRST
 
 PRIVATE = "Private: not listed in the lobby. Friends join with:"
 
@@ -48,6 +50,7 @@ async def test_a_private_table_is_listed_marked_to_those_at_it(server, players, 
     await ann.wait_for("Your turn")
     ann.press("q")
     await ann.wait_for("Leave this table")
+    await asyncio.sleep(READ_FIRST)  # a y typed with the q is no answer
     ann.press("y")
     await ann.wait_for(r"den \(priv\.\) +Classic +1/3 +2 +0 +off +playing")
     bob = await in_lobby(players("bob"), server.port, make_key())
