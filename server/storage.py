@@ -602,28 +602,32 @@ class Storage:
 
     def save_ban(self, ban: SavedBan) -> Awaitable[None]:
         """Keep ``ban`` (replacing any ban of the same key or address)."""
-        return self._write(_statement(
-            """INSERT INTO bans (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?)
-               ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until,
-                   reason = excluded.reason, by = excluded.by, made = excluded.made""",
-            (ban.kind, ban.value, ban.until, ban.reason, ban.by, ban.made)))
+        return self._save_sanction("bans", ban)
 
     def drop_ban(self, kind: str, value: str) -> Awaitable[None]:
         """Forget the ban of a key or an address (lifted, or over)."""
-        return self._write(_statement("DELETE FROM bans WHERE kind = ? AND value = ?",
-                                      (kind, value)))
+        return self._drop_sanction("bans", kind, value)
 
     def save_mute(self, mute: SavedMute) -> Awaitable[None]:
         """Keep ``mute`` (replacing any mute of the same key or guests' address)."""
-        return self._write(_statement(
-            """INSERT INTO mutes (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?)
-               ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until,
-                   reason = excluded.reason, by = excluded.by, made = excluded.made""",
-            (mute.kind, mute.value, mute.until, mute.reason, mute.by, mute.made)))
+        return self._save_sanction("mutes", mute)
 
     def drop_mute(self, kind: str, value: str) -> Awaitable[None]:
         """Forget the mute of a key or of guests' address (lifted, or over)."""
-        return self._write(_statement("DELETE FROM mutes WHERE kind = ? AND value = ?",
+        return self._drop_sanction("mutes", kind, value)
+
+    def _save_sanction(self, table: str, entry: SavedBan | SavedMute) -> Awaitable[None]:
+        # ``table`` is one of this module's own names ("bans", "mutes"), never a caller's
+        # text: the two tables have the same columns.
+        return self._write(_statement(
+            f"""INSERT INTO {table} (kind, value, until, reason, by, made)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until,
+                    reason = excluded.reason, by = excluded.by, made = excluded.made""",
+            (entry.kind, entry.value, entry.until, entry.reason, entry.by, entry.made)))
+
+    def _drop_sanction(self, table: str, kind: str, value: str) -> Awaitable[None]:
+        return self._write(_statement(f"DELETE FROM {table} WHERE kind = ? AND value = ?",
                                       (kind, value)))
 
     # --- reads --------------------------------------------------------------------------------
