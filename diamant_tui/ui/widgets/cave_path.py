@@ -142,7 +142,8 @@ class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
     def _heights_differ(self, old: tuple[PathCard, ...], new: tuple[PathCard, ...]) -> bool:
         width = self.size.width
         room = self._room()
-        return max(room, self._height(old, width)) != max(room, self._height(new, width))
+        return (max(room, self._cards(old, width, room)[1])
+                != max(room, self._cards(new, width, room)[1]))
 
     def _room(self) -> int:
         """The rows the area shows (its scrolling parent's; the path's own container is
