@@ -40,7 +40,7 @@ from .lobby_screen import MUTE_NOTE_SHOWN, LobbyScreen
 from .logtext import loggable
 from .session import SessionRefused
 from .storage import StorageError
-from .unavailable_screen import TableUnavailableScreen
+from .unavailable_screen import PLAY, WATCH, TableUnavailableScreen
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -231,9 +231,17 @@ class ServerApp(DiamantApp):
             self.lobby.check_watchers(table, self.identity.key, self.session.id)
             self._show_lobby()  # what the person goes back to
             self.push_screen(TableUnavailableScreen(table.name, table.status),
-                             lambda watch: self.watch(table) if watch else None)
+                             lambda chosen: self._unavailable_chosen(table, chosen))
             return
         self._sit(table)
+
+    def _unavailable_chosen(self, table: Table, chosen: str | None) -> None:
+        """What the person chose on the screen saying ``table`` has no seat for them:
+        watch it, play at the next game elsewhere, or (None) stay in the lobby."""
+        if chosen == WATCH:
+            self._try(self.watch, table)
+        elif chosen == PLAY:
+            self._try(self.play_now)
 
     def _sit(self, table: Table, *, by_code: bool = False) -> None:
         """Show ``table`` from this person's seat; any other session of theirs is closed,

@@ -1,7 +1,8 @@
 """Said when someone asks for a seat at a table that is full or already playing.
 
 A screen of its own, not a passing note: it stays until the person chooses to watch the
-table or to go back to the lobby (a ``play NAME`` command lands here directly).
+table, to play at the next game elsewhere (play now, as the lobby's ``p``), or to go back
+to the lobby (a ``play NAME`` command lands here directly).
 """
 
 from __future__ import annotations
@@ -17,11 +18,17 @@ from diamant_tui.ui.screens.base import DiamantModal
 from diamant_tui.ui.widgets.key_bar import KeyBar
 
 
+WATCH, PLAY = "watch", "play"
+"""What the person chose (the screen's result; None: back to the lobby)."""
+
+
 class TableUnavailableScreen(DiamantModal):
-    """"Table X is full / has begun": ``w`` watches it (result True), Escape goes back."""
+    """"Table X is full / has begun": ``w`` watches it (result :data:`WATCH`), ``p``
+    plays at the next game there is (:data:`PLAY`), Escape goes back (None)."""
 
     BINDINGS = [
         Binding("w", "watch", "key.watch"),
+        Binding("p", "play_now", "lobby.key.play_now"),
         Binding("escape,q", "back", "key.lobby"),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
@@ -42,15 +49,19 @@ class TableUnavailableScreen(DiamantModal):
             yield Label(Content(t("unavailable.hint")), id="unavailable-hint")
             with Horizontal(id="unavailable-buttons"):
                 yield Button(Content(t("unavailable.watch")), id="watch", compact=True)
+                yield Button(Content(t("unavailable.play")), id="play", compact=True)
                 yield Button(Content(t("unavailable.back")), id="back", compact=True)
         yield KeyBar()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.close(event.button.id == "watch")
+        self.close({"watch": WATCH, "play": PLAY}.get(event.button.id or ""))
 
     def action_watch(self) -> None:
-        self.close(True)
+        self.close(WATCH)
+
+    def action_play_now(self) -> None:
+        self.close(PLAY)
 
     def action_back(self) -> None:
-        self.close(False)
+        self.close(None)

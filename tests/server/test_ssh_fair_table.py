@@ -41,6 +41,24 @@ async def test_a_full_table_says_so_and_waits_for_the_person_to_choose(server, p
     assert [s.kind.value for s in table.seats].count("person") == 1
 
 
+async def test_a_full_table_offers_to_play_now_elsewhere(server, players, make_key):
+    """Someone sent to a table already playing need not go back to the lobby to find a
+    game: p plays now, at a table waiting for players (or one opened for them)."""
+    server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",) * 2,
+                                      pace=0.5), "x")
+    server.lobby.create(TableSettings(name="pit", seats=4), "y")
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    await ann.wait_for("Round 1/5")
+    await bob.connect(server.port, key=make_key(), command="play den")
+    await bob.wait_for("The game at table den has already begun")
+    await bob.wait_for("Play now \\[p\\]")
+    bob.press("p")
+    await bob.wait_for("Table pit: waiting for players")
+    pit = server.lobby.get("pit")
+    assert ("bob", "person") in [(s.name, s.kind.value) for s in pit.seats]
+
+
 async def test_a_spectators_keys_act_for_nobody(server, players, make_key):
     """A spectator can watch, chat (marked as watching) and leave, and nothing else."""
     ann, bob, wes = players("ann"), players("bob"), players("wes")
