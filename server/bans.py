@@ -21,7 +21,7 @@ from typing import Awaitable, Callable, Generic, Self, TypeVar
 from diamant_tui.i18n import Translator
 
 from .config import KEY_FINGERPRINT
-from .storage import SavedBan, SavedMute, Storage
+from .storage import SavedSanction, Storage
 
 log = logging.getLogger(__name__)
 
@@ -97,12 +97,14 @@ class Sanction:
         return None if self.until is None else \
             self.until.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
-    def _times(self) -> tuple[str | None, str]:
-        """``until`` and ``made`` as the database keeps them."""
-        return None if self.until is None else _text(self.until), _text(self.made)
+    def saved(self) -> SavedSanction:
+        """As the database keeps it."""
+        until = None if self.until is None else _text(self.until)
+        return SavedSanction(self.kind, self.value, until, self.reason, self.by,
+                             _text(self.made))
 
     @classmethod
-    def from_saved(cls, saved: SavedBan | SavedMute) -> Self:
+    def from_saved(cls, saved: SavedSanction) -> Self:
         """What the database kept as ``saved``."""
         made = _utc(saved.made)
         assert made is not None
@@ -122,11 +124,6 @@ class Ban(Sanction):
     """A key or an address banned: refused at the door until its time is over."""
 
     TEXT = "admin.banned"
-
-    def saved(self) -> SavedBan:
-        """The ban as the database keeps it."""
-        until, made = self._times()
-        return SavedBan(self.kind, self.value, until, self.reason, self.by, made)
 
 
 S = TypeVar("S", bound=Sanction)

@@ -20,7 +20,7 @@ from typing import Awaitable
 
 from .bans import KEY, Register, Sanction, normal_address
 from .identity import Identity
-from .storage import SavedMute, Storage
+from .storage import Storage
 
 GUEST = "guest"
 """The kind of mute on guests, by the address they connect from (the other is ``key``)."""
@@ -31,11 +31,6 @@ class Mute(Sanction):
     """A key, or the guests of an address, muted: their chat lines go to nobody."""
 
     TEXT = "admin.muted"
-
-    def saved(self) -> SavedMute:
-        """The mute as the database keeps it."""
-        until, made = self._times()
-        return SavedMute(self.kind, self.value, until, self.reason, self.by, made)
 
 
 def muted_as(identity: Identity) -> tuple[str, str]:

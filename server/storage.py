@@ -111,23 +111,11 @@ class PastGame:
 
 
 @dataclass(frozen=True)
-class SavedBan:
-    """A ban as kept: ``kind`` is ``key`` (``value`` a fingerprint, ``SHA256:...``) or
-    ``address``; ``until`` and ``made`` are UTC times (``until`` None: for good)."""
-
-    kind: str
-    value: str
-    until: str | None
-    reason: str
-    by: str
-    made: str
-
-
-@dataclass(frozen=True)
-class SavedMute:
-    """A mute as kept: ``kind`` is ``key`` (``value`` a fingerprint, ``SHA256:...``) or
-    ``guest`` (``value`` the address the muted guests connect from); ``until`` and
-    ``made`` are UTC times (``until`` None: for good)."""
+class SavedSanction:
+    """A ban or a mute as kept: ``kind`` is ``key`` (``value`` a fingerprint,
+    ``SHA256:...``), for a ban ``address``, for a mute ``guest`` (``value`` the address
+    the muted guests connect from); ``until`` and ``made`` are UTC times (``until``
+    None: for good). Bans and mutes have tables of their own, of the same columns."""
 
     kind: str
     value: str
@@ -600,7 +588,7 @@ class Storage:
 
         return self._write(run)
 
-    def save_ban(self, ban: SavedBan) -> Awaitable[None]:
+    def save_ban(self, ban: SavedSanction) -> Awaitable[None]:
         """Keep ``ban`` (replacing any ban of the same key or address)."""
         return self._save_sanction("bans", ban)
 
@@ -608,7 +596,7 @@ class Storage:
         """Forget the ban of a key or an address (lifted, or over)."""
         return self._drop_sanction("bans", kind, value)
 
-    def save_mute(self, mute: SavedMute) -> Awaitable[None]:
+    def save_mute(self, mute: SavedSanction) -> Awaitable[None]:
         """Keep ``mute`` (replacing any mute of the same key or guests' address)."""
         return self._save_sanction("mutes", mute)
 
@@ -616,7 +604,7 @@ class Storage:
         """Forget the mute of a key or of guests' address (lifted, or over)."""
         return self._drop_sanction("mutes", kind, value)
 
-    def _save_sanction(self, table: str, entry: SavedBan | SavedMute) -> Awaitable[None]:
+    def _save_sanction(self, table: str, entry: SavedSanction) -> Awaitable[None]:
         # ``table`` is one of this module's own names ("bans", "mutes"), never a caller's
         # text: the two tables have the same columns.
         return self._write(_statement(
@@ -632,19 +620,19 @@ class Storage:
 
     # --- reads --------------------------------------------------------------------------------
 
-    async def bans(self) -> list[SavedBan]:
+    async def bans(self) -> list[SavedSanction]:
         """Every ban kept (those over included), oldest first."""
         rows = await self._read(lambda db: db.execute(
             "SELECT kind, value, until, reason, by, made FROM bans ORDER BY made, rowid"
         ).fetchall())
-        return [SavedBan(*row) for row in rows]
+        return [SavedSanction(*row) for row in rows]
 
-    async def mutes(self) -> list[SavedMute]:
+    async def mutes(self) -> list[SavedSanction]:
         """Every mute kept (those over included), oldest first."""
         rows = await self._read(lambda db: db.execute(
             "SELECT kind, value, until, reason, by, made FROM mutes ORDER BY made, rowid"
         ).fetchall())
-        return [SavedMute(*row) for row in rows]
+        return [SavedSanction(*row) for row in rows]
 
     async def tables_in_progress(self) -> list[SavedTable]:
         """Every table saved and not dropped, oldest first."""

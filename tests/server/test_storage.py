@@ -22,7 +22,7 @@ from diamant_server.storage import (
     DATABASE,
     MIGRATIONS,
     SCHEMA_VERSION,
-    SavedBan,
+    SavedSanction,
     Sitter,
     Storage,
     StorageError,
@@ -463,12 +463,12 @@ async def test_a_key_banned_now_is_left_off_the_leaderboard(tmp_path):
         people = [Sitter("ann", ANN), Sitter("bob", BOB), Sitter("cy", CY)]
         await play(storage, people, [30, 12, 3], [1, 2, 3])
         assert [s.who for s in await storage.leaderboard()] == [ANN, BOB, CY]
-        await storage.save_ban(SavedBan("key", "SHA256:ann", None, "cheat", "x", "2026-01-01T00:00:00Z"))
-        await storage.save_ban(SavedBan("key", "SHA256:bob", "2999-01-01T00:00:00Z", "spam", "x",
+        await storage.save_ban(SavedSanction("key", "SHA256:ann", None, "cheat", "x", "2026-01-01T00:00:00Z"))
+        await storage.save_ban(SavedSanction("key", "SHA256:bob", "2999-01-01T00:00:00Z", "spam", "x",
                                         "2026-01-01T00:00:00Z"))
-        await storage.save_ban(SavedBan("key", "SHA256:cy", "2000-01-01T00:00:00Z", "old", "x",
+        await storage.save_ban(SavedSanction("key", "SHA256:cy", "2000-01-01T00:00:00Z", "old", "x",
                                         "1999-01-01T00:00:00Z"))
-        await storage.save_ban(SavedBan("address", "key:SHA256:cy", None, "odd", "x",
+        await storage.save_ban(SavedSanction("address", "key:SHA256:cy", None, "odd", "x",
                                         "2026-01-01T00:00:00Z"))
         board = await storage.leaderboard()
         assert [(s.rank, s.who) for s in board] == [(1, CY)]
