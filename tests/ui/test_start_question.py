@@ -275,11 +275,18 @@ async def test_the_question_fits_80x24_with_eight_seats_in_every_language(
         await until(pilot, lambda: "» Zoe: one moment please" in screen_text(app))
         await pilot.press("s")
         await until(pilot, lambda: question in screen_text(app))
-        rows = screen_text(app).splitlines()
-        assert any(row.strip() == question for row in rows)
-        assert any(row.strip() == answers for row in rows)
-        assert sum(re.match(r" +(▶ +)?\d\. ", row) is not None for row in rows) == 8
-        assert "» Zoe: one moment please" in screen_text(app)
-        bar = rows[23]
-        assert wait in bar and bar.rstrip().endswith(app.t("key.rules"))
+        assert_question_fits(app, question, answers, wait, "» Zoe: one moment please")
     await table.close()
+
+
+def assert_question_fits(app, question: str, answers: str, key: str, chat: str) -> None:
+    """A question asked at a waiting table of eight seats, at 80x24: it and its keys
+    each on a line of their own, every seat, the ``chat`` line and the whole key bar (its
+    ``key`` among them) in sight."""
+    rows = screen_text(app).splitlines()
+    assert any(row.strip() == question for row in rows)
+    assert any(row.strip() == answers for row in rows)
+    assert sum(re.match(r" +(▶ +)?\d\. ", row) is not None for row in rows) == 8
+    assert chat in screen_text(app)
+    bar = rows[23]
+    assert key in bar and bar.rstrip().endswith(app.t("key.rules"))
