@@ -32,6 +32,12 @@ def _card_rows(app) -> int:
     return bottom - top + 1
 
 
+async def _revealed(pilot, table: FixedTable, path: CavePath, card) -> None:
+    """Turn ``card`` at the table, and wait until it lies on the path."""
+    table.reveal(card)
+    await until(pilot, lambda: path.path[-1].card == card)
+
+
 @pytest.mark.parametrize("size", [(120, 40), (100, 30), (160, 50)])
 async def test_a_tall_cave_draws_big_cards_naming_their_kind(size):
     table = FixedTable()
@@ -84,16 +90,12 @@ async def test_a_round_too_long_for_big_cards_goes_on_in_small_ones_without_a_la
         # Cards until big ones would leave the feed less than its rows.
         # (The area's height as it is: the deck's panel takes a line more meanwhile.)
         while -(-(len(path.path) + 1) // per_row) * BIG_ROWS + FEED_ROOM <= path.size.height:
-            card = next(cards)
-            table.reveal(card)
-            await until(pilot, lambda card=card: path.path[-1].card == card)
+            await _revealed(pilot, table, path, next(cards))
             table.everyone("continue")
             await settled(pilot)
             assert _card_rows(app) == BIG_ROWS
-        card = next(cards)
         layouts = screen_layouts(monkeypatch)
-        table.reveal(card)
-        await until(pilot, lambda: path.path[-1].card == card)
+        await _revealed(pilot, table, path, next(cards))
         await settled(pilot)
         assert _card_rows(app) == 3
         assert not layouts  # the area kept its size: drawn again, not laid out
@@ -110,14 +112,11 @@ async def test_the_card_on_a_big_rows_second_row_sends_none_of_the_first():
         table.decide(Ana="continue")
         cards = iter(LEFT)
         while len(path.path) < per_row + 1:  # the first card of the second row
-            card = next(cards)
-            table.reveal(card)
-            await until(pilot, lambda card=card: path.path[-1].card == card)
+            await _revealed(pilot, table, path, next(cards))
             table.everyone("continue")
             await settled(pilot)
         frames = FrameCounter(app)
-        table.reveal(T(17))  # the second card of the second row
-        await until(pilot, lambda: path.path[-1].card == T(17))
+        await _revealed(pilot, table, path, T(17))  # the second card of the second row
         await settled(pilot)
         sent = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(frames.sent))
         assert frames.frames and "17" in sent
