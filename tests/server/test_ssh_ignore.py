@@ -12,7 +12,7 @@ import pytest
 
 from diamant_server.server import GameServer
 from diamant_tui.table import TableSettings
-from diamant_tui.ui.screens.table import READ_FIRST
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 from test_ssh_chat_abuse import in_chat_box, say
 from test_ssh_chat_lines import above_the_players
 

@@ -6,7 +6,7 @@ import asyncio
 import re
 
 from diamant_tui.table import TableStatus
-from diamant_tui.ui.screens.table import READ_FIRST
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
 
 async def test_open_join_watch_start_early_and_chat(server, players, make_key):

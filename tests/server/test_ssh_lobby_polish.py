@@ -15,7 +15,7 @@ from diamant_tui.i18n import Translator
 from diamant_tui.table import TableSettings, TableStatus
 from diamant_server.lobby import Lobby, TableSummary
 from diamant_server.lobby_screen import COLUMNS
-from diamant_tui.ui.screens.table import READ_FIRST
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
 FIELDS = ("Name", "Rule set", "Seats", "Computer players", "Their strength", "Decision timer",
           "Hidden chests", "Private", "Open the table", "Cancel (Esc)")

@@ -14,7 +14,7 @@ import pytest
 
 from diamant_tui.i18n import Translator
 from diamant_tui.table import TableStatus
-from diamant_tui.ui.screens.table import READ_FIRST
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 from diamant_server.lobby import DEFAULT_SEATS, default_bot
 from diamant_server.lobby_screen import LobbyScreen
 from diamant_server.presence import Here

@@ -17,7 +17,7 @@ from test_ssh_lobby import flowing
 from test_ssh_play_now import in_lobby, seated
 
 from diamant_tui.table import TableSettings, TableStatus
-from diamant_tui.ui.screens.table import READ_FIRST
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
 PRIVATE = "Private: not listed in the lobby. Friends join with:"
 

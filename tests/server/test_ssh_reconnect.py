@@ -9,7 +9,7 @@ import shlex
 import pytest
 
 from diamant_tui.table import TableSettings
-from diamant_tui.ui.screens.table import READ_FIRST
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
 TURN = re.compile(r"Round \d/5 · card \d+")
 

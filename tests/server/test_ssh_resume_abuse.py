@@ -8,7 +8,7 @@ import re
 
 from diamant_tui.table import TableSettings, TableStatus
 from diamant_server.server import GameServer
-from diamant_tui.ui.screens.table import READ_FIRST
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
 CODE = re.compile(r"resume code is ([A-Z0-9]{6})")
 

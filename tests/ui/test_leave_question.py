@@ -12,9 +12,10 @@ import pytest
 
 from diamant_tui.table import SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
-from diamant_tui.ui.screens import table as table_screen
+from diamant_tui.ui.screens import waiting_questions
 from diamant_tui.ui.screens.confirm import ConfirmScreen
-from diamant_tui.ui.screens.table import READ_FIRST, TableScreen
+from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 from test_start_question import assert_question_fits, burst, key_words, keys_of, waiting_table
 from ui_helpers import screen_text, until
 
@@ -114,7 +115,7 @@ async def test_a_chat_line_typed_without_t_leaves_nobody(line):
 async def test_a_q_or_enter_pressed_before_the_question_can_be_read_is_dropped(monkeypatch):
     """Typed on the heels of the `q` that asked, `q` and Enter answer nothing: the
     question stays to be read."""
-    monkeypatch.setattr(table_screen, "READ_FIRST", 3600.0)
+    monkeypatch.setattr(waiting_questions, "READ_FIRST", 3600.0)
     left: list = []
     table = waiting_table()
     app = app_for(table.sit("Zoe", "zoe"), left)

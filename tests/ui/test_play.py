@@ -14,7 +14,8 @@ from diamant_tui.table import Table, TableSettings, TableStatus, updates
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.screens.setup import SetupScreen
 from diamant_tui.ui.screens.confirm import ConfirmScreen
-from diamant_tui.ui.screens.table import READ_FIRST, TableScreen
+from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision, Phase
 from ui_helpers import FrameCounter, final_shown, screen_text, summary_shown, until

@@ -12,8 +12,8 @@ from textual import events
 
 from diamant_tui.table import SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
-from diamant_tui.ui.screens import table as table_screen
-from diamant_tui.ui.screens.table import READ_FIRST
+from diamant_tui.ui.screens import waiting_questions
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 from diamant_tui.ui.widgets.key_bar import KeyBar
 from ui_helpers import screen_text, until
 
@@ -145,7 +145,7 @@ async def test_a_chat_line_typed_without_t_does_not_start_the_game(line):
 async def test_an_s_or_enter_pressed_before_the_question_can_be_read_is_dropped(monkeypatch):
     """Typed on the heels of the `s` that asked (the second `s` of "pass", the Enter
     ending a chat line), `s` and Enter answer nothing: the question stays to be read."""
-    monkeypatch.setattr(table_screen, "READ_FIRST", 3600.0)
+    monkeypatch.setattr(waiting_questions, "READ_FIRST", 3600.0)
     table = waiting_table()
     app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
     async with app.run_test(size=(80, 24)) as pilot:

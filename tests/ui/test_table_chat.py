@@ -10,7 +10,7 @@ from textual.widget import Widget
 from diamant_tui.engine.view import Decision
 from diamant_tui.table import ChatLimits, ChatRejected, Table, TableSettings
 from diamant_tui.ui import DiamantApp
-from diamant_tui.ui.screens import table as table_screen
+from diamant_tui.ui.screens import table_chat
 from diamant_tui.ui.screens.table import TableScreen
 from diamant_tui.ui.widgets.decision import DecisionPanel
 from ui_helpers import FixedTable, FrameCounter, final_shown, mid_round, screen_text, settled, until
@@ -249,7 +249,7 @@ async def test_at_the_final_scores_a_refused_line_is_told_under_the_chat_not_in_
     and that it is kept in the box, is read under the chat, in her language, and goes
     once its seconds are over; the line stays in the box, and nothing pops up over the
     rematch lines (a toast stood over them for 4 s)."""
-    monkeypatch.setattr(table_screen, "REFUSAL_SHOWN", 1.0)
+    monkeypatch.setattr(table_chat, "REFUSAL_SHOWN", 1.0)
     table, ann, bob = await eight_at_a_table(chat=ChatLimits(person=1))
     app = DiamantApp(lang=lang, member=ann)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -273,7 +273,7 @@ async def test_at_the_final_scores_a_spectator_reads_their_refusal_and_their_lin
     """wes watches the final scores in Ukrainian, the spectators' share used up: why he
     must wait is read under the chat (it went to his note line, under the scores, and
     he saw nothing); once he may, his own line is read there too."""
-    monkeypatch.setattr(table_screen, "REFUSAL_SHOWN", 1.0)
+    monkeypatch.setattr(table_chat, "REFUSAL_SHOWN", 1.0)
     table, ann, bob = await eight_at_a_table(chat=ChatLimits(watchers=1, window=1.0))
     wes = table.watch("wes", "wes")
     app = DiamantApp(lang="uk", member=wes)
@@ -330,7 +330,7 @@ async def test_before_the_game_a_refused_line_is_told_under_the_seats_not_in_a_t
     seats, under the chat, in her language (then that her line is kept), until its
     seconds are over; the line stays in the box, and every seat and the line telling
     her how to start stay in sight. Two toasts stood over them for 4 s."""
-    monkeypatch.setattr(table_screen, "REFUSAL_SHOWN", 1.0)
+    monkeypatch.setattr(table_chat, "REFUSAL_SHOWN", 1.0)
     table, ann, _ = await eight_at_a_table(timer=30, chat=ChatLimits(person=1))
     app = DiamantApp(lang=lang, member=ann)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -361,7 +361,7 @@ async def test_under_the_cave_a_refused_line_is_told_among_the_rounds_lines(lang
     that it is kept, is read under the cave after the round's lines, in her language, and
     goes once its seconds are over; the player list, the deck and the banner (the round's
     newest lines) stay as they were: a toast stood over them for 4 s."""
-    monkeypatch.setattr(table_screen, "REFUSAL_SHOWN", 1.0)
+    monkeypatch.setattr(table_chat, "REFUSAL_SHOWN", 1.0)
     table = Table(TableSettings(name="den", seats=5, bots=("cards:3",) * 3, pace=0.05),
                   chat=ChatLimits(person=1))
     ann = table.sit("ann", "ann")

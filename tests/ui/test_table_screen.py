@@ -20,7 +20,8 @@ from diamant_tui.ui.describe import describe
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui.messages import TableUpdated
-from diamant_tui.ui.screens.table import READ_FIRST, TableScreen
+from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 from diamant_tui.ui.widgets.cave_path import CavePath
 from diamant_tui.ui.widgets.decision import ChoiceButton, DecisionPanel
 from diamant_tui.ui.widgets.deck_info import DeckInfo
