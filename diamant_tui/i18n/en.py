@@ -239,6 +239,7 @@ CATALOGUE: dict[str, str] = {
     "key.log": "Log",
     "key.chat": "Chat",
     "key.close_chat": "Cancel",
+    "key.close_list": "Close the list",
     "key.quit": "Quit",
     "key.rules": "Rules",
     "key.close": "Close",

@@ -232,6 +232,7 @@ CATALOGUE: dict[str, str] = {
     "key.log": "Registro",
     "key.chat": "Chat",
     "key.close_chat": "Cancelar",
+    "key.close_list": "Cerrar la lista",
     "key.quit": "Salir",
     "key.rules": "Reglas",
     "key.close": "Cerrar",

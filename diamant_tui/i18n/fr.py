@@ -236,6 +236,7 @@ CATALOGUE: dict[str, str] = {
     "key.log": "Journal",
     "key.chat": "Discuter",
     "key.close_chat": "Annuler",
+    "key.close_list": "Fermer la liste",
     "key.quit": "Quitter",
     "key.rules": "Règles",
     "key.close": "Fermer",

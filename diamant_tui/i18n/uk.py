@@ -233,6 +233,7 @@ CATALOGUE: dict[str, str] = {
     "key.log": "Журнал",
     "key.chat": "Чат",
     "key.close_chat": "Скасувати",
+    "key.close_list": "Закрити список",
     "key.quit": "Вийти",
     "key.rules": "Правила",
     "key.close": "Закрити",

@@ -1,13 +1,15 @@
-"""The "Open a table" form at 80x24: each drop-down, opened, leaves its own field's
-label in sight, in every language."""
+"""The forms' drop-downs at 80x24: the "Open a table" form's, opened, leave their own
+field's label in sight in every language and are drawn in a box; the setup screen's key
+bar says how to close one in the person's language."""
 
 from __future__ import annotations
 
 import pytest
 from textual.widgets import Label, Select
+from textual.widgets._select import SelectOverlay
 
 from diamant_server.create_screen import CreateTableScreen
-from diamant_tui.ui import DiamantApp
+from diamant_tui.ui import DiamantApp, SetupChoices
 
 from ui_helpers import screen_text, settled
 
@@ -73,3 +75,40 @@ async def test_the_computer_players_offered_always_leave_a_seat_for_a_person():
         assert len(answers) == 1
         settings = answers[0].settings
         assert settings.seats == 5 and len(settings.bots) == 2 and not answers[0].private
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+async def test_an_open_drop_down_is_drawn_in_a_box_of_its_own(lang):
+    """A compact drop-down's list had no frame: its options lay over the fields below it
+    and read as their values ("Computer players 3" under "Seats 4"). Opened, its list is
+    drawn in a box, whose corners stand at the list's own corners."""
+    app = DiamantApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(CreateTableScreen(pace=0.1, free_name="cave-1"))
+        await settled(pilot)
+        for name in ("seats", "timer"):
+            select = app.screen.query_one(f"#{name}", Select)
+            select.focus()
+            await pilot.press("enter")
+            await settled(pilot)
+            region = select.query_one(SelectOverlay).region
+            rows = screen_text(app).splitlines()
+            assert rows[region.y][region.x] == "╭", (name, rows[region.y])
+            assert rows[region.bottom - 1][region.right - 1] == "╯", (name, rows[region.bottom - 1])
+            await pilot.press("escape")
+            await settled(pilot)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "uk"])
+async def test_the_key_bar_says_how_to_close_an_open_drop_down_in_the_persons_language(lang):
+    """The setup screen's key bar showed Textual's own "esc Dismiss menu", in English,
+    while a drop-down was open."""
+    app = DiamantApp(lang=lang, choices=SetupChoices(name="Ana"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        app.screen.query_one("#rules", Select).focus()
+        await pilot.press("enter")
+        await settled(pilot)
+        bar = screen_text(app).splitlines()[-1]
+        assert f"esc {app.t('key.close_list')}" in bar, bar
+        assert "Dismiss" not in bar, bar

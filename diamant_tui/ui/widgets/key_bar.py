@@ -51,6 +51,18 @@ class KeyGroup:
     compact: bool
 
 
+WIDGET_WORDS = {"Dismiss menu": "key.close_list"}
+"""The words of the keys Textual's own widgets show (an open drop-down's Escape), by the
+catalogue key that says them in the person's language: a screen's keys are translated
+with the screen (``translate_bindings``), a widget of Textual's keeps its English."""
+
+
+def _words(app, description: str) -> str:
+    """``description`` as the key bar says it: a widget of Textual's words translated."""
+    key = WIDGET_WORDS.get(description)
+    return app.t(key) if key is not None else description
+
+
 def shown_keys(screen: Screen) -> tuple[KeyHint | KeyGroup, ...]:
     """The keys a key bar on ``screen`` shows, in the order the screen's bindings give:
     one per action (``+`` and ``=`` both faster: the first), and the keys of a group
@@ -64,7 +76,7 @@ def shown_keys(screen: Screen) -> tuple[KeyHint | KeyGroup, ...]:
     for group, members in groupby(first.values(), lambda item: item[0].group):
         members = list(members)
         hints = tuple(KeyHint(binding.key, app.get_key_display(binding),
-                              printable(binding.description), enabled)
+                              printable(_words(app, binding.description)), enabled)
                       for binding, enabled in members)
         if group is not None and len(members) > 1:
             shown.append(KeyGroup(tuple(replace(h, words="") for h in hints),
