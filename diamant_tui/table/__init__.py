@@ -37,6 +37,7 @@ from .info import (
     ChatLine,
     ChatRejected,
     ComputerPlayerFailed,
+    Hurried,
     NotAllowed,
     NotAtTable,
     NotNow,
@@ -52,6 +53,7 @@ from .info import (
     TableStatus,
     TableUpdate,
 )
+from .clock import HURRY_AFTER, HURRY_TIME
 from .play import BOT_TIME_LIMIT, ROUND_PAUSE
 from .seats import BOT_NAMES
 from .table import Member, Table
@@ -70,6 +72,9 @@ __all__ = [
     "ChatLine",
     "ChatRejected",
     "ComputerPlayerFailed",
+    "HURRY_AFTER",
+    "HURRY_TIME",
+    "Hurried",
     "MARKS_DELAY",
     "Member",
     "NAME_MAX_CHARS",

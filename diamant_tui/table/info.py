@@ -144,7 +144,19 @@ class ComputerPlayerFailed:
     stand_in: str
 
 
-TableEvent = Event | SeatGivenToComputer | ComputerPlayerFailed
+@dataclass(frozen=True)
+class Hurried:
+    """The person in ``seat``, done with this turn, hurried the people who had not
+    decided yet (``late``) at a table without a timer: they have ``seconds`` left, after
+    which a stand-in decides for each of them, as when a timer runs out. An event of the
+    table, not of the game (:meth:`~diamant_tui.table.Member.hurry`)."""
+
+    seat: int
+    late: tuple[int, ...]
+    seconds: float
+
+
+TableEvent = Event | SeatGivenToComputer | ComputerPlayerFailed | Hurried
 """What a table tells of what happened: the game's events, and its own."""
 
 
@@ -247,6 +259,9 @@ class TableUpdate:
     """The names of the spectators, in the order they came."""
     chosen_by_computer: bool = False
     """This seat's choice for the turn was made by a computer while its person was away."""
+    hurry_late: tuple[int, ...] = ()
+    """The seats of the people the turn has waited on for long enough, at a table without
+    a timer, that those done with it may hurry them (:attr:`may_hurry`)."""
     earlier: tuple[TableEvent, ...] = ()
     """In a member's first update only: the game's events of the round so far (of the
     round under way, or of the one just ended), which their view already shows, to tell
@@ -261,6 +276,12 @@ class TableUpdate:
         return self.seat is None
 
     @property
+    def may_hurry(self) -> bool:
+        """This person may hurry the late (:meth:`~diamant_tui.table.Member.hurry`): a
+        player done with the turn, which waits on others."""
+        return self.seat is not None and bool(self.hurry_late) and self.seat not in self.hurry_late
+
+    @property
     def people_awaited(self) -> int:
         """Seats still waiting for a person before the game can start."""
         return sum(1 for s in self.seats if s.kind is SeatKind.EMPTY)
@@ -271,6 +292,7 @@ __all__ = [
     "ChatLimits",
     "ChatRejected",
     "ComputerPlayerFailed",
+    "Hurried",
     "NotAllowed",
     "NotAtTable",
     "NotNow",

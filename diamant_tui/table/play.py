@@ -132,17 +132,36 @@ class Play:
         turn = (game.round, game.step)
         clock = self._clock
         self._wakeup.clear()
-        if clock.deadline is None and clock.timer:
-            clock.start(game)  # a turn not opened by a reveal here (none today)
-            self._updates.publish(())
+        if clock.opened is None:
+            # A turn not opened by a reveal here: a game played on after a restart.
+            clock.start(game)
+            if clock.deadline is not None:
+                self._updates.publish(())
+        offered = False  # the screens told that the late may be hurried (once a turn)
         while game.phase is Phase.DECISION and (game.round, game.step) == turn:
             await self._computers_decide(game, turn)
             if game.phase is not Phase.DECISION or (game.round, game.step) != turn:
                 break
+            left, hurry_from = clock.left(), clock.hurry_from()
+            if left is None and hurry_from is not None and not offered:
+                wait = max(0.0, hurry_from - asyncio.get_running_loop().time())
+            else:
+                wait = left
             try:
-                await asyncio.wait_for(self._wakeup.wait(), clock.left())
+                # Not wait_for: on this Python it can swallow the table's own
+                # cancellation when the wait ends at the same moment (a game that
+                # never stops, a table that never closes).
+                async with asyncio.timeout(wait):
+                    await self._wakeup.wait()
             except TimeoutError:
-                self._time_out(game)
+                if left is not None:
+                    self._time_out(game)
+                else:
+                    # Nothing else changes as the turn has waited long enough: told now,
+                    # the screens of those done with it offer to hurry the late.
+                    offered = True
+                    if self._seats.late(game):
+                        self._updates.publish(())
             self._wakeup.clear()
         clock.stop()
 

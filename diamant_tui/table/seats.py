@@ -13,6 +13,7 @@ import random
 from typing import Callable, Iterator, Protocol
 
 from ..bots import Bot, make_bot
+from ..engine.game import Game
 from ..names import clean_name, distinct_name
 from .info import STAND_IN_BOT, NotAtTable, OnlyPlayers, SeatInfo, SeatKind, TableUpdate
 from .state import Seat
@@ -180,6 +181,13 @@ class Seats:
             s.away = False
             return True
         return False
+
+    def late(self, game: Game) -> tuple[int, ...]:
+        """The seats of the people the turn under way waits on: in the cave, undecided,
+        at the keyboard (a computer decides at once for someone away)."""
+        return tuple(seat for seat in game.players_in_cave
+                     if seat not in game.pending and self._seats[seat].kind is SeatKind.PERSON
+                     and not self._seats[seat].away)
 
     # -- computer players ----------------------------------------------------------
 

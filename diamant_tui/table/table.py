@@ -17,12 +17,13 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from ..engine.game import Game, GameConfig
-from ..engine.view import Decision
+from ..engine.view import Decision, Phase
 from .chat import Chat
 from .clock import TurnClock
 from .info import (
     ChatLimits,
     ChatLine,
+    Hurried,
     NotNow,
     NotTheCreator,
     SeatGivenToComputer,
@@ -93,6 +94,13 @@ class Member:
         """Ask for a rematch of the finished game; it starts once every person agrees."""
         self.table._vote_rematch(self)
 
+    def hurry(self) -> None:
+        """Give the people the turn waits on :data:`~diamant_tui.table.clock.HURRY_TIME`
+        seconds to decide, at a table without a timer, once it has waited on them for
+        :data:`~diamant_tui.table.clock.HURRY_AFTER` seconds; by a player done with
+        the turn (:attr:`TableUpdate.may_hurry`)."""
+        self.table._hurry(self)
+
     def start_now(self) -> None:
         """The table's creator starts the game early; computer players take free seats."""
         self.table._start_now(self)
@@ -146,7 +154,7 @@ class Table:
             take_progress=lambda base: take_progress(base, self.settings, self._state,
                                                      self._seats.rng))
         self._chat = Chat(chat, self.settings.name)
-        clock = TurnClock(self.settings.timer)
+        clock = self._clock = TurnClock(self.settings.timer)
         self._updates = Updates(self._state, self._seats, self._chat, clock,
                                 table_name=self.name,
                                 marks_delay=marks_delay, chat_gather=chat.gather,
@@ -399,6 +407,22 @@ class Table:
         # replaced a moment later.
         if not self._rematch_if_agreed():
             self._updates.told_first(member)  # the others within a second, as a mark
+
+    def _hurry(self, member: Member) -> None:
+        seat = self._seats.check(member)
+        game = self.game
+        if game is None or game.phase is not Phase.DECISION or not self._clock.may_hurry():
+            raise NotNow("nobody can be hurried now: the turn is over, has a deadline "
+                         "already, or has not waited long enough.")
+        late = self._seats.late(game)
+        if seat in late:
+            raise NotNow("you are still choosing yourself.")
+        if not late:
+            raise NotNow("nobody is holding up the turn.")
+        self._seats[seat].away = False  # hurrying is being at the keyboard
+        seconds = self._clock.hurry()
+        self._updates.publish((Hurried(seat, late, seconds),), changed=False)
+        self._play.wake()  # to wait for the new deadline
 
     def _rematch_if_agreed(self) -> bool:
         """Start the rematch if every person who may vote has voted; whether it began."""

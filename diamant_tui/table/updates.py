@@ -295,7 +295,16 @@ class Updates:
             rematch_votes=frozenset(state.votes),
             rematch_voters=frozenset(seats.rematch_voters()),
             watchers=seats.watchers(),
+            hurry_late=self._hurry_late(),
         )
+
+    def _hurry_late(self) -> tuple[int, ...]:
+        """The seats of the people the turn has waited on long enough, untimed, for the
+        others to hurry them (:meth:`~diamant_tui.table.clock.TurnClock.may_hurry`)."""
+        game = self._state.game
+        if game is None or game.phase is not Phase.DECISION or not self._clock.may_hurry():
+            return ()
+        return self._seats.late(game)
 
     def _send(self, member: Attendee, callback: Listener, events: tuple[TableEvent, ...],
               shared: dict, earlier: tuple[TableEvent, ...] = ()) -> None:
