@@ -53,13 +53,15 @@ class AdminNotice(Message):
 
 
 class MuteChanged(Message):
-    """A mute on this app's person was made (or replaced), or ``lifted``: the app tells
-    them at once, wherever they are, rather than at their next chat line."""
+    """A mute on this app's person was made (or replaced), ``lifted`` by an admin, or is
+    ``over`` (its time ran out): the app tells them at once, wherever they are, rather
+    than at their next chat line."""
 
-    def __init__(self, mute: Mute, *, lifted: bool = False) -> None:
+    def __init__(self, mute: Mute, *, lifted: bool = False, over: bool = False) -> None:
         super().__init__()
         self.mute = mute
         self.lifted = lifted
+        self.over = over
 
 
 class TableClosedByAdmin(Message):
@@ -105,6 +107,8 @@ class AdminDesk:
         self._admins = frozenset(admins)
         self.bans = bans
         self.mutes = mutes if mutes is not None else Mutes()
+        # A mute that runs out is told as a lifted one is, by its register's timer.
+        self.mutes.on_over = self._mute_over
         self._lobby = lobby
         self._sessions = sessions
 
@@ -248,14 +252,22 @@ class AdminDesk:
         await _saved(write, "mute")
         return mute
 
-    def _told_of(self, mute: Mute, *, lifted: bool = False) -> int:
+    def _mute_over(self, mute: Mute) -> None:
+        """Tell the people ``mute`` was on that it ran out (it is forgotten already)."""
+        told = self._told_of(mute, over=True)
+        log.info("mute over: %s %s (%d sessions told)", mute.kind, mute.value, told,
+                 extra={"event": "mute_over", "kind": mute.kind, "value": mute.value,
+                        "sessions": told})
+
+    def _told_of(self, mute: Mute, *, lifted: bool = False, over: bool = False) -> int:
         """Tell every session the mute is on (a key's, or every guest's from an address)
-        that it was made, or ``lifted``, and nobody else; returns how many there are."""
+        that it was made, ``lifted`` or is ``over``, and nobody else; returns how many
+        there are."""
         covered = [s for s in self._sessions() if _mute_on(mute, s.identity)]
         for session in covered:
             app = session.app
             if app is not None and app.is_running:
-                app.post_message(MuteChanged(mute, lifted=lifted))
+                app.post_message(MuteChanged(mute, lifted=lifted, over=over))
         return len(covered)
 
     async def close_table(self, actor: "GameSession", name: str, reason: str = "") -> int:

@@ -390,10 +390,14 @@ class ServerApp(DiamantApp):
 
     def on_mute_changed(self, message: MuteChanged) -> None:
         # Told at once, in this person's language: muted, until when and why (the
-        # reason as the admin wrote it), or free to chat again; a mute made while they
-        # were away from the chat was only told at their next line.
-        text = (self.t("admin.unmuted") if message.lifted
-                else message.mute.message(self.t))
+        # reason as the admin wrote it), or free to chat again (lifted, or run out); a
+        # mute made while they were away from the chat was only told at their next line.
+        if message.over:
+            text = self.t("admin.mute_over")
+        elif message.lifted:
+            text = self.t("admin.unmuted")
+        else:
+            text = message.mute.message(self.t)
         if self._tell_at_table(text):
             return  # where the chat is read, and in the log
         screen = self.screen_stack[-1] if self.screen_stack else None

@@ -5,12 +5,15 @@ connection never waits on the disk. A ban made or lifted changes the memory at o
 is written through to the database (:meth:`Bans.add` and :meth:`Bans.remove` return the
 write, which resolves once it is on disk), so bans survive a restart. A ban whose time is
 over is ignored, and forgotten (in memory and in the database) when next come across.
+A register told of their ends (``on_over``, as mutes are) keeps one timer for each in
+force until a time: it is forgotten at its end, and ``on_over`` called, at once.
 
 Mutes (:mod:`.mutes`) are kept the same way: :class:`Register` is what both share.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import ipaddress
 import logging
@@ -144,10 +147,16 @@ class Register(Generic[S]):
     """:data:`KINDS`, as an error names them (``a key or an address``)."""
 
     def __init__(self, storage: Storage | None = None, *,
-                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+                 on_over: Callable[[S], None] | None = None) -> None:
         self.storage = storage
         self._clock = clock
+        self.on_over = on_over
+        """Called with each one whose time runs out, as it does (from its timer), or as it
+        is first come across over; never with one lifted or replaced. With it set, one
+        in force until a time has a timer on the running loop."""
         self._kept: dict[tuple[str, str], S] = {}
+        self._timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
 
     async def load(self) -> int:
         """Read them from the database (at start-up); those over are forgotten. Returns
@@ -155,12 +164,13 @@ class Register(Generic[S]):
         if self.storage is None:
             return 0
         now = self._clock()
+        self.stop_timers()
         self._kept.clear()
         for entry in await self._read_saved(self.storage):
             if entry.over(now):
                 await self._drop(self.storage, entry.kind, entry.value)
             else:
-                self._kept[entry.kind, entry.value] = entry
+                self._keep(entry)
         return len(self._kept)
 
     def _in_force(self, kind: str, value: str) -> S | None:
@@ -168,23 +178,63 @@ class Register(Generic[S]):
             return None  # the usual case, at every connection: nothing to look up
         entry = self._kept.get((kind, value))
         if entry is not None and entry.over(self._clock()):
-            self._forget(entry)
+            self._ran_out(entry)
             return None
         return entry
 
     def _forget(self, entry: S) -> Awaitable[None] | None:
         del self._kept[entry.kind, entry.value]
+        timer = self._timers.pop((entry.kind, entry.value), None)
+        if timer is not None:
+            timer.cancel()
         if self.storage is None:
             return None
         write = self._drop(self.storage, entry.kind, entry.value)
         write.add_done_callback(functools.partial(_log_failure, self.NOUN))  # type: ignore[attr-defined]
         return write
 
+    def _ran_out(self, entry: S) -> None:
+        """Forget ``entry``, whose time is over, and say so (:attr:`on_over`)."""
+        self._forget(entry)
+        if self.on_over is not None:
+            self.on_over(entry)
+
+    def _keep(self, entry: S) -> None:
+        """Put ``entry`` in force, in place of any on its key or address (and that one's
+        timer), with a timer for its end if its end is told."""
+        key = entry.kind, entry.value
+        self._kept[key] = entry
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+        if self.on_over is not None and entry.until is not None:
+            self._timers[key] = self._timer_for(entry)
+
+    def _timer_for(self, entry: S) -> asyncio.TimerHandle:
+        left = (entry.until - self._clock()).total_seconds()  # type: ignore[operator]
+        return asyncio.get_running_loop().call_later(max(left, 0.0), self._time_up, entry)
+
+    def _time_up(self, entry: S) -> None:
+        # Cancelled when the entry is lifted or replaced, so it is the one in force.
+        key = entry.kind, entry.value
+        del self._timers[key]
+        if not entry.over(self._clock()):
+            # The loop's clock is not the wall clock (set back, say): wait on.
+            self._timers[key] = self._timer_for(entry)
+            return
+        self._ran_out(entry)
+
+    def stop_timers(self) -> None:
+        """Cancel every timer (the server stops): no timer tells an end after this."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
     def in_force(self) -> list[S]:
         """Every one in force, oldest first."""
         now = self._clock()
         for entry in [entry for entry in self._kept.values() if entry.over(now)]:
-            self._forget(entry)
+            self._ran_out(entry)
         return sorted(self._kept.values(), key=lambda entry: entry.made)
 
     def make(self, kind: str, value: str, duration: str, reason: str, by: str) -> S:
@@ -204,7 +254,7 @@ class Register(Generic[S]):
     def add(self, entry: S) -> Awaitable[None] | None:
         """Put ``entry`` in force now (over any of the same key or address); returns its
         write to the database, if there is one."""
-        self._kept[entry.kind, entry.value] = entry
+        self._keep(entry)
         return None if self.storage is None else self._save(self.storage, entry)
 
     def remove(self, kind: str, value: str) -> tuple[S | None, Awaitable[None] | None]:

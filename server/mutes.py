@@ -9,7 +9,8 @@ while people who log in with a key from that address are not (each is their key)
 
 Mutes are kept as bans are (:class:`~diamant_server.bans.Register`): read from the
 database at start-up, kept in memory (a chat line never waits on the disk), written
-through, forgotten once over.
+through, forgotten once over. The admins' desk is told when one runs out
+(:attr:`~diamant_server.bans.Register.on_over`), at its end, and tells its person.
 """
 
 from __future__ import annotations

@@ -187,6 +187,7 @@ class GameServer:
                          ", ".join(map(repr, restored)))
             await self._listen(key)
         except BaseException:
+            self.mutes.stop_timers()
             self.lobby.storage = self.bans.storage = self.mutes.storage = None
             self.storage.close()
             self.storage = None
@@ -330,6 +331,7 @@ class GameServer:
         for session in list(self.sessions):
             session.stop_input()  # first: a flood must not hold up the stop
         self.share.stop()
+        self.mutes.stop_timers()  # nobody is left to tell that a mute is over
         acceptor.close()
         if self._sweeper is not None:
             self._sweeper.cancel()

@@ -503,6 +503,7 @@ CATALOGUE: dict[str, str] = {
     "admin.muted_until": "The host has muted you until {until}, reason: {reason}",
     "admin.muted_forever": "The host has muted you for good, reason: {reason}",
     "admin.unmuted": "The host has lifted your mute: you can chat again.",
+    "admin.mute_over": "Your chat mute has ended: you can chat again.",
     "admin.notice": "Message from the server: {text}",
     "admin.table_closed": "An admin closed table {name} (reason: {reason}); you are back in the lobby.",
 }

@@ -496,6 +496,7 @@ CATALOGUE: dict[str, str] = {
     "admin.muted_until": "El anfitrión te ha silenciado hasta el {until}, motivo: {reason}",
     "admin.muted_forever": "El anfitrión te ha silenciado para siempre, motivo: {reason}",
     "admin.unmuted": "El anfitrión te ha quitado el silencio: ya puedes volver a chatear.",
+    "admin.mute_over": "Tu silencio en el chat ha terminado: ya puedes volver a chatear.",
     "admin.notice": "Mensaje del servidor: {text}",
     "admin.table_closed": "Un administrador ha cerrado la mesa {name} (motivo: {reason}); has vuelto a la sala.",
 }

@@ -500,6 +500,7 @@ CATALOGUE: dict[str, str] = {
     "admin.muted_until": "L'hôte vous a retiré la parole jusqu'au {until}, motif : {reason}",
     "admin.muted_forever": "L'hôte vous a retiré la parole définitivement, motif : {reason}",
     "admin.unmuted": "L'hôte vous a rendu la parole : vous pouvez de nouveau écrire dans la discussion.",
+    "admin.mute_over": "Le temps sans parole fixé par l'hôte est écoulé : vous pouvez de nouveau écrire dans la discussion.",
     "admin.notice": "Message du serveur : {text}",
     "admin.table_closed": "Un administrateur a fermé la table {name} (motif : {reason}) ; vous êtes de retour au salon.",
 }

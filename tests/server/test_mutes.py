@@ -95,3 +95,34 @@ def test_what_cannot_be_muted_is_named():
     with pytest.raises(ValueError, match="'month' is not a mute's length: hour, day, week, "
                                          "forever"):
         mutes.make(KEY, KEY_ONE, "month", "", KEY_ONE)
+
+
+async def test_a_mute_found_over_before_its_timer_is_told_once_and_a_lifted_one_never(
+        tmp_path):
+    """A mute whose end is come across (a chat line, the admin's list) before its timer
+    fires is forgotten and told then, once; one lifted, or replaced and then lifted, is
+    never told as over, and a mute for good is told of by nothing."""
+    clock, told = Clock(), []
+    storage = Storage.open(tmp_path)
+    try:
+        mutes = Mutes(storage, clock=clock, on_over=told.append)
+        ann = Identity("key:" + KEY_ONE, "ann", guest=False, address="192.0.2.7")
+        gus = Identity("guest:7", "gus", guest=True, address="192.0.2.7")
+        ann_mute = mutes.make(KEY, KEY_ONE, "hour", "", KEY_TWO)
+        await mutes.add(ann_mute)
+        await mutes.add(mutes.make(GUEST, "192.0.2.7", "hour", "", KEY_TWO))
+        await mutes.add(mutes.make(GUEST, "192.0.2.7", "day", "", KEY_TWO))  # replaced
+        await mutes.add(mutes.make(KEY, KEY_TWO, "forever", "", KEY_ONE))
+        await mutes.remove(GUEST, "192.0.2.7")[1]
+        clock.now += timedelta(days=2)
+        assert mutes.of(ann) is None and mutes.of(gus) is None
+        assert [mute.kind for mute in mutes.in_force()] == [KEY]
+        assert told == [ann_mute]
+        mutes.stop_timers()
+    finally:
+        storage.close()  # once what is queued is written, ann's mute forgotten with it
+    storage = Storage.open(tmp_path)
+    try:
+        assert [mute.value for mute in await storage.mutes()] == [KEY_TWO]
+    finally:
+        storage.close()
