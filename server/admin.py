@@ -1,5 +1,8 @@
 """What the server's admins may do: see every session, kick, ban and unban, mute and
-unmute, close a table, send everyone a message.
+unmute, close a table, send everyone a message, read and dismiss players' reports.
+
+Anyone at a table may report someone there to the admins (:meth:`AdminDesk.report`,
+:mod:`.reports`): the admins online are told at once (:class:`ReportFiled`).
 
 The admins are named by their key fingerprints in the ``admins`` setting. Every action is
 checked here, where it is carried out, not only on the screen that offers it: whatever a
@@ -29,6 +32,7 @@ from .eventlog import SessionLog, admin_action
 from .identity import Identity
 from .lobby import Lobby, LobbyError
 from .mutes import Mute, Mutes, muted_as
+from .reports import Report, ReportRefused, Reports, known_as
 from .storage import StorageError
 
 if TYPE_CHECKING:
@@ -62,6 +66,14 @@ class MuteChanged(Message):
         self.mute = mute
         self.lifted = lifted
         self.over = over
+
+
+class ReportFiled(Message):
+    """Someone reported someone: an admin's app tells its person at once."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__()
+        self.report = report
 
 
 class TableClosedByAdmin(Message):
@@ -103,12 +115,13 @@ class AdminDesk:
 
     def __init__(self, admins: Iterable[str], bans: Bans, lobby: Lobby,
                  sessions: Callable[[], Iterable["GameSession"]], *,
-                 mutes: Mutes | None = None) -> None:
+                 mutes: Mutes | None = None, reports: Reports | None = None) -> None:
         self._admins = frozenset(admins)
         self.bans = bans
         self.mutes = mutes if mutes is not None else Mutes()
         # A mute that runs out is told as a lifted one is, by its register's timer.
         self.mutes.on_over = self._mute_over
+        self.reports = reports if reports is not None else Reports()
         self._lobby = lobby
         self._sessions = sessions
 
@@ -298,6 +311,87 @@ class AdminDesk:
         for app in apps:
             app.post_message(AdminNotice(text))
         return len(apps)
+
+    # --- players' reports -----------------------------------------------------------------
+
+    async def report(self, reporter: "GameSession", table: Table, name: str,
+                     reason: str) -> tuple[Report, int]:
+        """File the report of ``reporter`` (anyone at ``table``) on whoever chats there
+        as ``name`` (a name the table shows), ``reason`` as typed: kept, written to the
+        database, and told at once to every admin online (returns it and how many were
+        told); the reported person is not told. Refused (:class:`AdminError`) if the
+        server has no admins, if nobody at the table goes by that name now, if it is the
+        reporter, or over the limits of :mod:`.reports`."""
+        if not self._admins:
+            raise AdminError("chat.report_no_hosts")
+        target = _at_table(self._sessions(), table, name)
+        if target is None:
+            raise AdminError("report.gone", name=name)
+        if target.identity.key == reporter.identity.key:
+            raise AdminError("report.self")
+        member = getattr(reporter.app, "member", None)
+        reporter_name = member.name if member is not None else reporter.identity.name
+        evidence = tuple(line.text for line in table.chat_lines if line.author == name)
+        slog = SessionLog(log, reporter.id)
+        try:
+            report = await self.reports.file(
+                table.name, reporter_name, known_as(reporter.identity), name,
+                known_as(target.identity), reason, evidence)
+        except ReportRefused as refused:
+            slog.info("report of %s at table %r refused: %s", target.id, table.name,
+                      refused.key, extra={"event": "refused", "reason": refused.key,
+                                          "table": table.name})
+            raise AdminError(refused.key, **refused.fmt) from None
+        except StorageError as exc:
+            log.error("a report could not be written to the database: %s", exc)
+            raise AdminError("report.not_saved") from None
+        slog.warning("reported session %s (%s) at table %r", target.id,
+                     " ".join(report.reported_as), table.name,
+                     extra={"event": "report", "report": report.id, "table": table.name,
+                            "reported": target.id})
+        told = 0
+        for session in self._sessions():
+            app = session.app
+            if self.is_admin(session.identity) and app is not None and app.is_running:
+                app.post_message(ReportFiled(report))
+                told += 1
+        return report, told
+
+    def reports_open(self, actor: "GameSession") -> list[Report]:
+        """Every report not dismissed, the newest first."""
+        self._check(actor, "reports")
+        return self.reports.open()
+
+    async def dismiss_report(self, actor: "GameSession", report_id: int) -> Report:
+        """Dismiss an open report (kept in the database as dismissed); returns it."""
+        self._check(actor, "dismiss_report")
+        report, write = self.reports.dismiss(report_id,
+                                             actor.identity.key.removeprefix("key:"))
+        if report is None:
+            raise AdminError("admin.error.no_report")
+        admin_action(actor.id, "dismiss_report", report=report.id, table=report.table,
+                     reporter=report.reporter, reported=report.reported)
+        await _saved(write, "report")
+        return report
+
+    def online(self, known: tuple[str, str]) -> SessionInfo | None:
+        """A session of the person a report names (as :func:`.reports.known_as`), if
+        one is on the server now (for a guest, one from that address)."""
+        for session in self._sessions():
+            if known_as(session.identity) == known:
+                return self._info(session)
+        return None
+
+
+def _at_table(sessions: Iterable["GameSession"], table: Table,
+              name: str) -> "GameSession | None":
+    """The session of whoever is at ``table`` (seated or watching) under ``name``."""
+    for session in sessions:
+        member = getattr(session.app, "member", None)
+        if (member is not None and member.table is table and member.name == name
+                and member.active):
+            return session
+    return None
 
 
 def _table_of(session: "GameSession") -> Table | None:

@@ -1,4 +1,5 @@
-"""The admin screen: every session, every ban and mute, and keys to act on them.
+"""The admin screen: every session, every ban and mute, and keys to act on them; the
+players' reports on a screen of their own (:mod:`.reports_screen`, ``r``).
 
 Shown only to admins (the lobby's admin key), and every action it asks for is checked
 again by the admin desk (:class:`~diamant_server.admin.AdminDesk`), which refuses anyone
@@ -24,6 +25,7 @@ from .admin_dialog import AdminDialog
 from .bans import ADDRESS, KEY, Ban, Sanction, normal_address
 from .lobby_screen import marked_name
 from .mutes import Mute
+from .reports_screen import ReportsScreen
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -70,6 +72,7 @@ class AdminScreen(DiamantScreen):
         Binding("u", "unban", show=False),
         Binding("c", "close_table", show=False),
         Binding("m", "broadcast", show=False),
+        Binding("r", "reports", show=False),
         Binding("escape,q", "back", show=False),
     ]
 
@@ -120,6 +123,7 @@ class AdminScreen(DiamantScreen):
             sessions = self._desk.sessions(self._actor)
             bans = self._desk.bans_in_force(self._actor)
             mutes = self._desk.mutes_in_force(self._actor)
+            reports = len(self._desk.reports_open(self._actor))
         except AdminError as exc:  # no longer an admin (a resume code made them a guest)
             self.notify(exc.text(t), severity="error")
             self.action_back()
@@ -127,12 +131,14 @@ class AdminScreen(DiamantScreen):
         held = [*bans, *mutes]
         rows = tuple(self._session_row(s) for s in sessions)
         ban_rows = tuple(self._ban_row(b) for b in held)
-        if (rows, ban_rows) == self._shown:
+        if (rows, ban_rows, reports) == self._shown:
             return
-        self._shown = (rows, ban_rows)
+        self._shown = (rows, ban_rows, reports)
         self._sessions, self._bans = sessions, held
-        self.query_one("#sessions-title", Static).update(
-            t("admin.sessions_title", count=len(sessions)))
+        title = t("admin.sessions_title", count=len(sessions))
+        if reports:
+            title += t("admin.reports_open", count=reports)
+        self.query_one("#sessions-title", Static).update(title)
         self.query_one("#bans-title", Static).update(
             t("admin.bans_title", count=len(bans), mutes=len(mutes)))
         self._fill(self.query_one("#sessions", DataTable), rows)
@@ -345,6 +351,28 @@ class AdminScreen(DiamantScreen):
 
         self._ask(AdminDialog(t("admin.broadcast_title"), t("admin.broadcast_prompt"),
                               required=True, most=NOTICE_MAX), broadcast)
+
+    def action_reports(self) -> None:
+        self.app.push_screen(ReportsScreen(self._desk, self._actor), self._from_report)
+
+    def _from_report(self, chosen: tuple[str, str] | None) -> None:
+        """Go on from a report to mute or ban its reported person: their session chosen
+        in the list, then the action's own checks and dialog, as if pressed here."""
+        if chosen is None:
+            return
+        action, session_id = chosen
+        self._shown = ()
+        self.refresh_lists()
+        index = next((i for i, info in enumerate(self._sessions) if info.id == session_id),
+                     None)
+        if index is None:
+            self.notify(self.app.t("admin.error.gone", session=session_id),
+                        severity="warning")
+            return
+        sessions = self.query_one("#sessions", DataTable)
+        sessions.move_cursor(row=index)
+        sessions.focus()
+        getattr(self, f"action_{action}")()
 
     def action_back(self) -> None:
         if self.app.screen is self:

@@ -24,9 +24,10 @@ from diamant_tui.i18n import LANGUAGES, detect_language
 from diamant_tui.table import Member, Table, TableSettings, TableStatus, TableUpdate
 from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
+from diamant_tui.ui.messages import ReportAsked
 from diamant_tui.ui.refusals import refusal_text
 
-from .admin import AdminDesk, AdminNotice, MuteChanged, TableClosedByAdmin
+from .admin import AdminDesk, AdminNotice, MuteChanged, ReportFiled, TableClosedByAdmin
 from .admin_screen import AdminScreen
 from .chat_watch import ChatWatch
 from .commands import Command, CommandError, parse_command
@@ -404,6 +405,40 @@ class ServerApp(DiamantApp):
         if isinstance(screen, LobbyScreen) and screen.note_fits(text):
             screen.tell(text, shown=MUTE_NOTE_SHOWN)
         else:  # a reason too long for the note line, or another screen on top
+            self.notify(text, severity="warning", timeout=MUTE_NOTE_SHOWN, markup=False)
+
+    def on_report_asked(self, message: ReportAsked) -> None:
+        # Filed by the admin desk (which tells the admins online, never the reported
+        # person); the reporter is told what became of it where chat notes are.
+        member = self.member
+        if self.admin is None or member is None:
+            super().on_report_asked(message)
+            return
+        self.run_worker(self._report(member.table, message), group="report")
+
+    async def _report(self, table: Table, message: ReportAsked) -> None:
+        assert self.admin is not None
+        try:
+            report, told = await self.admin.report(self.session, table, message.name,
+                                                   message.reason)
+        except LobbyError as exc:
+            message.answer(exc.text(self.t))
+            return
+        message.answer(self.t("chat.reported" if told else "chat.reported_later",
+                              name=report.reported))
+
+    def on_report_filed(self, message: ReportFiled) -> None:
+        # An admin is told at once, wherever they are, as a mute's person is.
+        report = message.report
+        text = self.t("admin.report_filed", reporter=report.reporter,
+                      reported=report.reported, table=report.table,
+                      reason=report.reason or self.t("admin.no_reason"))
+        if self._tell_at_table(text):
+            return
+        screen = self.screen_stack[-1] if self.screen_stack else None
+        if isinstance(screen, LobbyScreen) and screen.note_fits(text):
+            screen.tell(text, shown=MUTE_NOTE_SHOWN)
+        else:
             self.notify(text, severity="warning", timeout=MUTE_NOTE_SHOWN, markup=False)
 
     def on_table_closed_by_admin(self, message: TableClosedByAdmin) -> None:

@@ -38,6 +38,7 @@ from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
 from .mutes import Mutes
+from .reports import Reports
 from .metrics import ServerMetrics, ServerState
 from .presence import Presence
 from .session import AppFactory, GameSession, SessionLimits, SessionRefused
@@ -117,8 +118,9 @@ class GameServer:
         self.refused_names = RefusedNames(config.refused_name_list)
         self.bans = Bans()
         self.mutes = Mutes()
+        self.reports = Reports()
         self.admin = AdminDesk(config.admin_list, self.bans, self.lobby, lambda: self.sessions,
-                               mutes=self.mutes)
+                               mutes=self.mutes, reports=self.reports)
         self.metrics = ServerMetrics(
             lambda: ServerState(len(self.connections), len(self.sessions)),
             lambda: self.lobby.tables.values())
@@ -172,6 +174,7 @@ class GameServer:
             raise
         self._undo_lazy_tasks = keep_tasks_lazy(asyncio.get_running_loop())
         self.lobby.storage = self.bans.storage = self.mutes.storage = self.storage
+        self.reports.storage = self.storage
         try:
             # Before the tables are rebuilt: a start that cannot go on says so first.
             key = load_or_create(self.config.data_path)
@@ -180,6 +183,8 @@ class GameServer:
                 log.info("%d bans in force", len(self.bans.in_force()))
             if await self.mutes.load():
                 log.info("%d mutes in force", len(self.mutes.in_force()))
+            if await self.reports.load():
+                log.info("%d reports open", len(self.reports.open()))
             # Before anyone can connect: people who come back find their seats.
             restored = await self.lobby.restore_tables(self.config.restore_wait)
             if restored:
@@ -189,6 +194,7 @@ class GameServer:
         except BaseException:
             self.mutes.stop_timers()
             self.lobby.storage = self.bans.storage = self.mutes.storage = None
+            self.reports.storage = None
             self.storage.close()
             self.storage = None
             self._undo_lazy_tasks()
@@ -371,7 +377,7 @@ class GameServer:
         """Wait for the saves under way, then write what is queued and close the database."""
         await self.lobby.flush()
         storage, self.storage, self.lobby.storage = self.storage, None, None
-        self.bans.storage = self.mutes.storage = None
+        self.bans.storage = self.mutes.storage = self.reports.storage = None
         if storage is not None:
             await asyncio.to_thread(storage.close)
         self._storage_closed = True

@@ -7,7 +7,9 @@ What is kept: the people who logged in with a key (guests are not kept), the tab
 progress (their settings and an opaque snapshot the table makes of its state, stored and
 returned as given), every game (its ``diamant-record/1`` record, kept as it grows, and who
 sat in each seat with their final place), the ratings (:mod:`.ratings`), the bans and the
-mutes (:mod:`.bans` and :mod:`.mutes` keep them in memory and write them through).
+mutes (:mod:`.bans` and :mod:`.mutes` keep them in memory and write them through), and the
+players' reports to the admins (:mod:`.reports`), kept once dismissed (with when and by
+whom) as a record of what was reported.
 
 The event loop never waits on the disk. One writer thread owns the connection that writes:
 each write is queued, the writer commits whatever has queued up in one transaction (a burst
@@ -126,6 +128,26 @@ class SavedSanction:
 
 
 @dataclass(frozen=True)
+class SavedReport:
+    """A player's report to the admins as kept: when (UTC), at which table, who reported
+    whom (each a name and what they are known by: ``kind`` ``key`` with a fingerprint, or
+    ``guest`` with the address), why, and the reported person's last chat lines there.
+    ``id`` is None before it is written."""
+
+    id: int | None
+    made: str
+    table: str
+    reporter_name: str
+    reporter_kind: str
+    reporter_value: str
+    reported_name: str
+    reported_kind: str
+    reported_value: str
+    reason: str
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Standing:
     """One line of the leaderboard: ``who`` is a person's id or ``bot:<kind>``."""
 
@@ -203,8 +225,22 @@ def _version_5(db: sqlite3.Connection) -> None:
         PRIMARY KEY (kind, value))""")
 
 
+def _version_6(db: sqlite3.Connection) -> None:
+    """Players' reports to the admins: when, at which table, who reported whom (a name,
+    and a key fingerprint or a guest's address), why, the reported person's last chat
+    lines (a JSON list) and, once an admin dismissed it, when and by whom."""
+    db.execute("""CREATE TABLE reports (
+        id INTEGER PRIMARY KEY, made TEXT NOT NULL, table_name TEXT NOT NULL,
+        reporter_name TEXT NOT NULL, reporter_kind TEXT NOT NULL,
+        reporter_value TEXT NOT NULL, reported_name TEXT NOT NULL,
+        reported_kind TEXT NOT NULL, reported_value TEXT NOT NULL,
+        reason TEXT NOT NULL, evidence TEXT NOT NULL, dismissed TEXT, dismissed_by TEXT,
+        CHECK (reporter_kind IN ('key', 'guest') AND reported_kind IN ('key', 'guest')))""")
+    db.execute("CREATE INDEX open_reports ON reports(dismissed, made)")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
-    _version_1, _version_2, _version_3, _version_4, _version_5)
+    _version_1, _version_2, _version_3, _version_4, _version_5, _version_6)
 """Migration ``n`` (from 0) takes a database from version ``n`` to ``n + 1``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -618,7 +654,35 @@ class Storage:
         return self._write(_statement(f"DELETE FROM {table} WHERE kind = ? AND value = ?",
                                       (kind, value)))
 
+    def save_report(self, report: SavedReport) -> Awaitable[int]:
+        """Keep a new report; resolves to its id."""
+        def run(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                """INSERT INTO reports (made, table_name, reporter_name, reporter_kind,
+                       reporter_value, reported_name, reported_kind, reported_value, reason,
+                       evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (report.made, report.table, report.reporter_name, report.reporter_kind,
+                 report.reporter_value, report.reported_name, report.reported_kind,
+                 report.reported_value, report.reason, _json(list(report.evidence))))
+            return int(cursor.lastrowid or 0)
+
+        return self._write(run)
+
+    def dismiss_report(self, report_id: int, by: str) -> Awaitable[None]:
+        """Mark a report dismissed now by the admin ``by`` (kept, no longer open)."""
+        return self._write(_statement(
+            "UPDATE reports SET dismissed = ?, dismissed_by = ? WHERE id = ?",
+            (_now(), by, report_id)))
+
     # --- reads --------------------------------------------------------------------------------
+
+    async def open_reports(self) -> list[SavedReport]:
+        """Every report not dismissed, oldest first."""
+        rows = await self._read(lambda db: db.execute(
+            """SELECT id, made, table_name, reporter_name, reporter_kind, reporter_value,
+                      reported_name, reported_kind, reported_value, reason, evidence
+               FROM reports WHERE dismissed IS NULL ORDER BY made, id""").fetchall())
+        return [SavedReport(*row[:10], tuple(json.loads(row[10]))) for row in rows]
 
     async def bans(self) -> list[SavedSanction]:
         """Every ban kept (those over included), oldest first."""

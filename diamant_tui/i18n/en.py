@@ -52,6 +52,8 @@ shown *away* until you press a key.
 you? `/ignore NAME` hides them, for you alone (nobody is told), at every table until
 you quit; `/unignore NAME` shows them again; `/ignore` alone lists who is hidden.
 Start a line with `//` to say one that begins with `/`.
+Someone abusive? `/report NAME why` tells the server's hosts (they see the reason and
+that person's last lines here; the person is not told).
 """
 
 CATALOGUE: dict[str, str] = {
@@ -131,7 +133,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "You are in camp until the next round.",
     "decision.waiting": "Waiting for the next card…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Say something and press Enter · /ignore NAME hides someone",
+    "chat.placeholder": "Type, then Enter · /ignore NAME hides someone · /report NAME why",
     "chat.title": "Chat",
     "log.title": "Game log",
     "log.close": "g: close",
@@ -328,7 +330,14 @@ CATALOGUE: dict[str, str] = {
     "chat.not_ignored": "You hide nobody called {name}.",
     "chat.ignore_list": "Hidden for you: {names}. /unignore NAME shows someone's lines again.",
     "chat.ignore_none": "You hide nobody's lines. /ignore NAME hides someone's, for you alone.",
-    "chat.unknown_command": "No command {command} here: /ignore NAME, /unignore NAME.",
+    "chat.unknown_command": "No command {command} here: /ignore NAME, /unignore NAME, /report NAME why.",
+    "chat.report_usage": "/report NAME why: tells the server's hosts that someone here is abusive.",
+    "chat.report_unknown": "Nobody here is called {name}: /report NAME why.",
+    "chat.report_self": "You cannot report yourself.",
+    "chat.report_computer": "{name} is a computer player: there is nothing to report.",
+    "chat.report_no_hosts": "There are no hosts to report to here: /ignore NAME hides someone's lines.",
+    "chat.reported": "Reported {name} to the hosts; {name} is not told. Thank you.",
+    "chat.reported_later": "Reported {name}; no host is online now, they will read it later. {name} is not told.",
     "final.votes": "Rematch: {votes}",
     "final.vote_hint": "Press r to ask for a rematch; it starts when everyone agrees.",
     "final.voted": "You asked for a rematch; waiting for the others.",
@@ -448,7 +457,7 @@ CATALOGUE: dict[str, str] = {
     "admin.kind.key": "key {value}",
     "admin.kind.address": "address {value}",
     "admin.kind.guest": "guests from {value}",
-    "admin.keys": "k kick · b ban their key · a ban their address · s mute them · u lift a ban or mute · c close their table · m message everyone · Tab other list · Esc back to the lobby",
+    "admin.keys": "k kick · b ban their key · a ban their address · s mute them · u lift a ban or mute · c close their table · m message everyone · r reports · Tab other list · Esc back to the lobby",
     "admin.choose_session": "Choose a session first.",
     "admin.choose_ban": "Choose a ban or a mute first (Tab moves to their list).",
     "admin.guest_no_key": "A guest has no key to ban: ban their address instead (a).",
@@ -506,4 +515,28 @@ CATALOGUE: dict[str, str] = {
     "admin.mute_over": "Your chat mute has ended: you can chat again.",
     "admin.notice": "Message from the server: {text}",
     "admin.table_closed": "An admin closed table {name} (reason: {reason}); you are back in the lobby.",
+    # Players' reports to the admins.
+    "report.gone": "{name} is no longer at this table: a report names someone who is here.",
+    "report.self": "That is you (another connection of yours): you cannot report yourself.",
+    "report.already": "You reported them within the hour already: the hosts have it.",
+    "report.too_many": "You have made {count} report within the hour: try again in {minutes} min.|You have made {count} reports within the hour: try again in {minutes} min.",
+    "report.not_saved": "The report could not be kept just now; try again in a moment.",
+    "admin.report_filed": "{reporter} reported {reported} at {table}: {reason}",
+    "admin.reports_open": " · {count} report open (r)| · {count} reports open (r)",
+    "admin.error.no_report": "That report is not open (any more).",
+    "reports.title": "Players' reports · {count} open",
+    "reports.none": "No report is open.",
+    "reports.col.made": "When (UTC)",
+    "reports.col.table": "Table",
+    "reports.col.who": "Who → whom",
+    "reports.col.reason": "Reason",
+    "reports.who": "{reporter} → {reported}",
+    "reports.reason": "Reason: {reason}",
+    "reports.evidence": "{name}'s last lines at the table:",
+    "reports.no_evidence": "{name} had said nothing the table still kept.",
+    "reports.keys": "d dismiss · s mute them · b ban their key · a ban their address · Esc back",
+    "reports.choose": "Choose a report first.",
+    "reports.dismissed": "Dismissed: the report of {reporter} on {reported}.",
+    "reports.dismiss_confirm": "Dismiss the report of {reporter} on {reported} at {table}, reason: {reason}?",
+    "reports.offline": "{name} is not on the server now: mute or ban them from the admin screen when they are.",
 }

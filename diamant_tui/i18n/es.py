@@ -51,7 +51,9 @@ puesto aparece *ausente* hasta que pulses una tecla.
 `t` abre el cuadro de chat; Intro envía el mensaje, Esc lo descarta. ¿Te molestan los
 mensajes de alguien? `/ignore NOMBRE` los oculta, solo para ti (no se avisa a nadie),
 en todas las mesas hasta que salgas del juego; `/unignore NOMBRE` los vuelve a mostrar;
-`/ignore` solo dice a quién ocultas. Empieza con `//` un mensaje que empiece por `/`.
+`/ignore` solo dice a quién ocultas. Empieza con `//` un mensaje que empiece por `/`. ¿Alguien se pasa de la raya?
+`/report NOMBRE motivo` avisa a los anfitriones del servidor (ven el motivo y sus
+últimos mensajes aquí; a esa persona no se le avisa).
 """
 
 CATALOGUE: dict[str, str] = {
@@ -128,7 +130,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Estás en el campamento hasta la próxima ronda.",
     "decision.waiting": "Esperando la próxima carta…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Escribe algo y pulsa Intro · /ignore NOMBRE oculta a alguien",
+    "chat.placeholder": "Escribe y pulsa Intro · /ignore NOMBRE oculta · /report NOMBRE motivo",
     "chat.title": "Chat",
     "log.title": "Registro de la partida",
     "log.close": "g: cerrar",
@@ -321,7 +323,14 @@ CATALOGUE: dict[str, str] = {
     "chat.not_ignored": "No ocultas a nadie llamado {name}.",
     "chat.ignore_list": "Ocultos para ti: {names}. /unignore NOMBRE vuelve a mostrar a alguien.",
     "chat.ignore_none": "No ocultas a nadie. /ignore NOMBRE oculta los mensajes de alguien, solo para ti.",
-    "chat.unknown_command": "No existe el comando {command}: /ignore NOMBRE, /unignore NOMBRE.",
+    "chat.unknown_command": "No existe el comando {command}: /ignore NOMBRE, /unignore NOMBRE, /report NOMBRE motivo.",
+    "chat.report_usage": "/report NOMBRE motivo: avisa a los anfitriones de que alguien de aquí se pasa.",
+    "chat.report_unknown": "Aquí nadie se llama {name}: /report NOMBRE motivo.",
+    "chat.report_self": "No puedes denunciarte a ti mismo.",
+    "chat.report_computer": "{name} es un jugador de la computadora: no hay nada que denunciar.",
+    "chat.report_no_hosts": "Aquí no hay anfitriones a quien avisar: /ignore NOMBRE oculta a alguien.",
+    "chat.reported": "Has denunciado a {name} ante los anfitriones; {name} no lo sabrá. Gracias.",
+    "chat.reported_later": "Has denunciado a {name}; no hay anfitriones ahora, lo leerán luego. {name} no lo sabrá.",
     "final.votes": "Revancha: {votes}",
     "final.vote_hint": "Pulsa r para pedir la revancha; empieza cuando todos estén de acuerdo.",
     "final.voted": "Pediste la revancha; esperando a los demás.",
@@ -441,7 +450,7 @@ CATALOGUE: dict[str, str] = {
     "admin.kind.key": "clave {value}",
     "admin.kind.address": "dirección {value}",
     "admin.kind.guest": "invitados desde {value}",
-    "admin.keys": "k expulsar · b vetar su clave · a vetar su dirección · s silenciar · u levantar un veto o silencio · c cerrar su mesa · m mensaje a todos · Tab otra lista · Esc volver a la sala",
+    "admin.keys": "k expulsar · b vetar su clave · a vetar su dirección · s silenciar · u levantar un veto o silencio · c cerrar su mesa · m mensaje a todos · r denuncias · Tab otra lista · Esc volver a la sala",
     "admin.choose_session": "Elige primero una sesión.",
     "admin.choose_ban": "Elige primero un veto o un silencio (Tab pasa a su lista).",
     "admin.guest_no_key": "Un invitado no tiene clave que vetar: veta su dirección (a).",
@@ -499,4 +508,28 @@ CATALOGUE: dict[str, str] = {
     "admin.mute_over": "Tu silencio en el chat ha terminado: ya puedes volver a chatear.",
     "admin.notice": "Mensaje del servidor: {text}",
     "admin.table_closed": "Un administrador ha cerrado la mesa {name} (motivo: {reason}); has vuelto a la sala.",
+    # Players' reports to the admins.
+    "report.gone": "{name} ya no está en esta mesa: solo se denuncia a alguien presente.",
+    "report.self": "Eres tú (otra conexión tuya): no puedes denunciarte a ti mismo.",
+    "report.already": "Ya lo denunciaste en la última hora: los anfitriones lo tienen.",
+    "report.too_many": "Has hecho {count} denuncia en la última hora: prueba de nuevo en {minutes} min.|Has hecho {count} denuncias en la última hora: prueba de nuevo en {minutes} min.",
+    "report.not_saved": "No se pudo guardar la denuncia; prueba de nuevo dentro de un momento.",
+    "admin.report_filed": "{reporter} denunció a {reported} en {table}: {reason}",
+    "admin.reports_open": " · {count} denuncia abierta (r)| · {count} denuncias abiertas (r)",
+    "admin.error.no_report": "Esa denuncia no está abierta (o ya no).",
+    "reports.title": "Denuncias de los jugadores · {count} abiertas",
+    "reports.none": "No hay denuncias abiertas.",
+    "reports.col.made": "Cuándo (UTC)",
+    "reports.col.table": "Mesa",
+    "reports.col.who": "Quién → a quién",
+    "reports.col.reason": "Motivo",
+    "reports.who": "{reporter} → {reported}",
+    "reports.reason": "Motivo: {reason}",
+    "reports.evidence": "Últimos mensajes de {name} en la mesa:",
+    "reports.no_evidence": "{name} no había dicho nada que la mesa aún guardara.",
+    "reports.keys": "d descartar · s silenciar · b vetar su clave · a vetar su dirección · Esc volver",
+    "reports.choose": "Elige primero una denuncia.",
+    "reports.dismissed": "Descartada: la denuncia de {reporter} contra {reported}.",
+    "reports.dismiss_confirm": "¿Descartar la denuncia de {reporter} contra {reported} en {table}, motivo: {reason}?",
+    "reports.offline": "{name} no está en el servidor: siléncialo o vétalo desde la pantalla de admin cuando esté.",
 }

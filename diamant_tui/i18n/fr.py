@@ -55,7 +55,9 @@ catastrophe · `g` journal · `t` discuter · `?`/F1 ces règles · `q` quitter 
 quelqu'un vous dérangent ? `/ignore NOM` les masque, pour vous seul (personne n'est
 prévenu), à toutes les tables jusqu'à ce que vous quittiez le jeu ; `/unignore NOM`
 les rétablit ; `/ignore` seul dit qui est masqué. Commencez par `//` un message qui
-doit commencer par `/`.
+doit commencer par `/`. Quelqu'un se montre injurieux ? `/report NOM motif` le signale
+aux hôtes du serveur (ils voient le motif et ses derniers messages ici ; la personne
+n'est pas prévenue).
 """
 
 CATALOGUE: dict[str, str] = {
@@ -132,7 +134,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Au campement jusqu'à la prochaine manche.",
     "decision.waiting": "En attente de la prochaine carte…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Écrivez un message puis Entrée · /ignore NOM masque quelqu'un",
+    "chat.placeholder": "Écrivez puis Entrée · /ignore NOM masque · /report NOM motif signale",
     "chat.title": "Discussion",
     "log.title": "Journal de la partie",
     "log.close": "g : fermer",
@@ -325,7 +327,14 @@ CATALOGUE: dict[str, str] = {
     "chat.not_ignored": "Vous ne masquez personne du nom de {name}.",
     "chat.ignore_list": "Masqués pour vous : {names}. /unignore NOM rétablit les messages de quelqu'un.",
     "chat.ignore_none": "Vous ne masquez personne. /ignore NOM masque les messages de quelqu'un, pour vous seul.",
-    "chat.unknown_command": "Commande inconnue {command} : /ignore NOM, /unignore NOM.",
+    "chat.unknown_command": "Commande inconnue {command} : /ignore NOM, /unignore NOM, /report NOM motif.",
+    "chat.report_usage": "/report NOM motif : signale aux hôtes du serveur quelqu'un d'injurieux ici.",
+    "chat.report_unknown": "Personne ici ne s'appelle {name} : /report NOM motif.",
+    "chat.report_self": "Vous ne pouvez pas vous signaler vous-même.",
+    "chat.report_computer": "{name} est un joueur ordinateur : rien à signaler.",
+    "chat.report_no_hosts": "Pas d'hôte à qui signaler ici : /ignore NOM masque les messages de quelqu'un.",
+    "chat.reported": "{name} a été signalé aux hôtes ; {name} n'en sait rien. Merci.",
+    "chat.reported_later": "{name} a été signalé ; aucun hôte n'est là, ils le liront plus tard. {name} n'en sait rien.",
     "final.votes": "Revanche : {votes}",
     "final.vote_hint": "Appuyez sur r pour demander une revanche ; elle commence quand tous sont d'accord.",
     "final.voted": "Vous demandez une revanche ; en attente des autres.",
@@ -445,7 +454,7 @@ CATALOGUE: dict[str, str] = {
     "admin.kind.key": "clé {value}",
     "admin.kind.address": "adresse {value}",
     "admin.kind.guest": "invités de {value}",
-    "admin.keys": "k expulser · b bannir sa clé · a bannir son adresse · s lui retirer la parole · u lever un ban ou rendre la parole · c fermer sa table · m message à tous · Tab autre liste · Échap retour au salon",
+    "admin.keys": "k expulser · b bannir sa clé · a bannir son adresse · s lui retirer la parole · u lever un ban ou rendre la parole · c fermer sa table · m message à tous · r signalements · Tab autre liste · Échap retour au salon",
     "admin.choose_session": "Choisissez d'abord une session.",
     "admin.choose_ban": "Choisissez d'abord un bannissement ou une parole retirée (Tab passe à leur liste).",
     "admin.guest_no_key": "Un invité n'a pas de clé à bannir : bannissez plutôt son adresse (a).",
@@ -503,4 +512,28 @@ CATALOGUE: dict[str, str] = {
     "admin.mute_over": "Le temps sans parole fixé par l'hôte est écoulé : vous pouvez de nouveau écrire dans la discussion.",
     "admin.notice": "Message du serveur : {text}",
     "admin.table_closed": "Un administrateur a fermé la table {name} (motif : {reason}) ; vous êtes de retour au salon.",
+    # Players' reports to the admins.
+    "report.gone": "{name} n'est plus à cette table : on ne signale que quelqu'un de présent.",
+    "report.self": "C'est vous (une autre connexion à vous) : vous ne pouvez pas vous signaler.",
+    "report.already": "Vous l'avez déjà signalé dans l'heure : les hôtes l'ont reçu.",
+    "report.too_many": "Vous avez fait {count} signalement dans l'heure : réessayez dans {minutes} min.|Vous avez fait {count} signalements dans l'heure : réessayez dans {minutes} min.",
+    "report.not_saved": "Le signalement n'a pas pu être enregistré ; réessayez dans un instant.",
+    "admin.report_filed": "{reporter} a signalé {reported} à {table} : {reason}",
+    "admin.reports_open": " · {count} signalement ouvert (r)| · {count} signalements ouverts (r)",
+    "admin.error.no_report": "Ce signalement n'est pas (ou plus) ouvert.",
+    "reports.title": "Signalements des joueurs · {count} ouverts",
+    "reports.none": "Aucun signalement ouvert.",
+    "reports.col.made": "Quand (UTC)",
+    "reports.col.table": "Table",
+    "reports.col.who": "Qui → qui",
+    "reports.col.reason": "Motif",
+    "reports.who": "{reporter} → {reported}",
+    "reports.reason": "Motif : {reason}",
+    "reports.evidence": "Derniers messages de {name} à la table :",
+    "reports.no_evidence": "{name} n'avait rien dit que la table gardait encore.",
+    "reports.keys": "d classer · s retirer la parole · b bannir sa clé · a bannir son adresse · Échap retour",
+    "reports.choose": "Choisissez d'abord un signalement.",
+    "reports.dismissed": "Classé : le signalement de {reported} par {reporter}.",
+    "reports.dismiss_confirm": "Classer le signalement de {reported} par {reporter} à {table}, motif : {reason} ?",
+    "reports.offline": "{name} n'est pas sur le serveur : retirez-lui la parole ou bannissez-le depuis l'écran d'admin quand il y sera.",
 }

@@ -279,6 +279,11 @@ class Table:
         return self._seats.watchers()
 
     @property
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        """The chat lines the table keeps, oldest first (what every update carries)."""
+        return tuple(self._chat)
+
+    @property
     def watcher_identities(self) -> tuple[str, ...]:
         """Who the spectators are (their identities), in the order they came."""
         return self._seats.watcher_identities()

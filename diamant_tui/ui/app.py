@@ -23,7 +23,7 @@ from .bindings import translate_bindings
 from .colours import apply_colours
 from .ignored_chat import IgnoredNames
 from .literal import printable
-from .messages import LeaveReplay, LeaveTable
+from .messages import LeaveReplay, LeaveTable, ReportAsked
 from .screens.base import _Guarded
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
@@ -275,6 +275,10 @@ class DiamantApp(App):
 
     def on_leave_table(self, message: LeaveTable) -> None:
         self.leave_table()
+
+    def on_report_asked(self, message: ReportAsked) -> None:
+        # A game on one's own machine has no hosts to tell (a server's app files it).
+        message.answer(self.t("chat.report_no_hosts"))
 
     def on_leave_replay(self, message: LeaveReplay) -> None:
         # Opened for the replay alone, the app ends with it; else back to what was before.

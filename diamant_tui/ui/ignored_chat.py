@@ -12,6 +12,11 @@ connection visits, and after a rematch. It is kept by the name a person shows un
 the table, the only handle the chat gives (two people never show under one name at a
 table, :func:`~diamant_tui.names.distinct_name`).
 
+``/report NAME why`` asks to tell the server's hosts that someone at the table is
+abusive: the command only finds the name (as ``/ignore`` does) and hands it, with the
+reason, to the app (:attr:`CommandAnswer.report`), which knows whether there are hosts
+to tell and tells the person what became of it.
+
 A line beginning with ``/`` and a letter is a command, never sent: ``/ignroe bob``
 typed by mistake must not tell bob, and the whole table, what was meant for the screen
 alone. A line that begins with ``//`` is sent with one ``/`` less (``//shrug``).
@@ -78,6 +83,9 @@ class CommandAnswer:
     changed: bool = False
     """Someone's lines were hidden or shown again: the screen redraws its chat."""
     keep: bool = False
+    report: tuple[str, str] | None = None
+    """Someone to report to the hosts: their name as the table shows it, and the reason
+    typed (the app files it and says what became of it; ``text`` is then empty)."""
 
 
 def line_to_send(typed: str) -> str:
@@ -108,6 +116,8 @@ def run_command(typed: str, ignored: IgnoredNames, names: TableNames,
         return _unignore(name, ignored, t)
     if command in ("ignore", "unignore"):
         return _listed(ignored, t)
+    if command == "report":
+        return _report(rest, names, t, watching.strip())
     return CommandAnswer(t("chat.unknown_command", command=_as_typed("/" + word)), keep=True)
 
 
@@ -123,6 +133,30 @@ def _ignore(typed: str, ignored: IgnoredNames, names: TableNames, t: Translate) 
         return CommandAnswer(t("chat.ignore_computer", name=found))
     ignored.hide(found)
     return CommandAnswer(t("chat.ignored", name=found), changed=True)
+
+
+def _report(typed: str, names: TableNames, t: Translate, watching: str) -> CommandAnswer:
+    """``/report NAME why``: the name is the longest run of first words that names
+    someone here (a name may hold a space), the rest is the reason (without the
+    ``watching`` mark of a spectator's name copied from the screen)."""
+    words = typed.split()
+    if not words:
+        return CommandAnswer(t("chat.report_usage"), keep=True)
+    everyone = (names.me, *names.people, *names.computers)
+    for count in range(len(words), 0, -1):
+        found = find_name(" ".join(words[:count]), everyone)
+        if found is not None:
+            break
+    else:
+        return CommandAnswer(t("chat.report_unknown", name=_as_typed(words[0])), keep=True)
+    if found == names.me:
+        return CommandAnswer(t("chat.report_self"))
+    if found not in names.people:
+        return CommandAnswer(t("chat.report_computer", name=found))
+    reason = " ".join(words[count:])
+    if watching and reason.startswith(watching):
+        reason = reason[len(watching):].strip()
+    return CommandAnswer("", report=(found, reason))
 
 
 def _unignore(typed: str, ignored: IgnoredNames, t: Translate) -> CommandAnswer:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.message import Message
 
 from ..table import TableUpdate
@@ -27,3 +29,16 @@ class LeaveTable(Message):
 class LeaveReplay(Message):
     """The person stops watching a recorded game; the app decides what that means
     (locally: quit; on a server: back to where the replay was chosen)."""
+
+
+class ReportAsked(Message):
+    """The person asked (``/report NAME why`` in the chat box) to tell the hosts that
+    ``name``, as the table shows it, is abusive, for ``reason`` as typed. The app decides
+    what that means (locally: there are no hosts; on a server: a report to its admins)
+    and tells the person what became of it through ``answer``, where chat notes are told."""
+
+    def __init__(self, name: str, reason: str, answer: Callable[[str], None]) -> None:
+        super().__init__()
+        self.name = name
+        self.reason = reason
+        self.answer = answer

@@ -18,6 +18,7 @@ from ...engine.errors import DiamantError
 from ...engine.view import Decision
 from ...table import ChatLine, ChatRejected, SeatKind
 from ..ignored_chat import TableNames, is_command, line_to_send, run_command
+from ..messages import ReportAsked
 
 CHAT_ASIDE_LINES = 3
 """Chat lines shown at most at the foot of the waiting seats (the game log keeps them all)."""
@@ -236,10 +237,21 @@ class TableChat:
             self._show_hidden_chat()
         if not answer.keep:
             self.action_close_chat()
+        if answer.report is not None:
+            # The app knows whether there are hosts to tell: it answers in a moment.
+            self.post_message(ReportAsked(*answer.report, self._tell_command_answer))
+            return
+        self._tell_command_answer(answer.text)
+
+    def _tell_command_answer(self, text: str) -> None:
+        """Tell what a chat command did (or, for a report, what became of it), unless
+        the person has left the table meanwhile."""
+        if not self.is_attached:
+            return
         # What is told now: a refusal that follows is told over it, not held back as
         # one already on screen (:meth:`_refuse_chat`).
         self._refusal_said = "command"
-        self._tell_chat_note(answer.text)
+        self._tell_chat_note(text)
 
     def _table_names(self) -> TableNames:
         """The names a chat command may name here: the people in the seats and watching,
