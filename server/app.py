@@ -407,12 +407,12 @@ class ServerApp(DiamantApp):
         else:  # a reason too long for the note line, or another screen on top
             self.notify(text, severity="warning", timeout=MUTE_NOTE_SHOWN, markup=False)
 
-    def on_report_asked(self, message: ReportAsked) -> None:
-        # Filed by the admin desk (which tells the admins online, never the reported
-        # person); the reporter is told what became of it where chat notes are.
+    def report(self, message: ReportAsked) -> None:
+        """Filed by the admin desk (which tells the admins online, never the reported
+        person); the reporter is told what became of it where chat notes are."""
         member = self.member
         if self.admin is None or member is None:
-            super().on_report_asked(message)
+            super().report(message)
             return
         self.run_worker(self._report(member.table, message), group="report")
 

@@ -277,7 +277,13 @@ class DiamantApp(App):
         self.leave_table()
 
     def on_report_asked(self, message: ReportAsked) -> None:
-        # A game on one's own machine has no hosts to tell (a server's app files it).
+        # (Textual calls the handler of every class of the app: a host overrides the
+        # method below, not this one.)
+        self.report(message)
+
+    def report(self, message: ReportAsked) -> None:
+        """Report someone to the hosts, as the person asked: a game on one's own machine
+        has none (a server's app files it)."""
         message.answer(self.t("chat.report_no_hosts"))
 
     def on_leave_replay(self, message: LeaveReplay) -> None:
