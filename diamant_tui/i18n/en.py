@@ -133,7 +133,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "You are in camp until the next round.",
     "decision.waiting": "Waiting for the next card…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Type, then Enter · /ignore NAME hides someone · /report NAME why",
+    "chat.placeholder": "Say something and press Enter · /ignore NAME · /report NAME why",
     "chat.title": "Chat",
     "log.title": "Game log",
     "log.close": "g: close",

@@ -130,7 +130,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Estás en el campamento hasta la próxima ronda.",
     "decision.waiting": "Esperando la próxima carta…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Escribe y pulsa Intro · /ignore NOMBRE oculta · /report NOMBRE motivo",
+    "chat.placeholder": "Escribe algo y pulsa Intro · /ignore NOMBRE · /report NOMBRE motivo",
     "chat.title": "Chat",
     "log.title": "Registro de la partida",
     "log.close": "g: cerrar",

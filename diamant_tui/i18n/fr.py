@@ -134,7 +134,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Au campement jusqu'à la prochaine manche.",
     "decision.waiting": "En attente de la prochaine carte…",
     "decision.timer": "⏱ {seconds} s",
-    "chat.placeholder": "Écrivez puis Entrée · /ignore NOM masque · /report NOM motif signale",
+    "chat.placeholder": "Écrivez un message puis Entrée · /ignore NOM · /report NOM motif",
     "chat.title": "Discussion",
     "log.title": "Journal de la partie",
     "log.close": "g : fermer",

@@ -130,7 +130,7 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Ви в таборі до наступного раунду.",
     "decision.waiting": "Чекаємо на наступну карту…",
     "decision.timer": "⏱ {seconds} с",
-    "chat.placeholder": "Пишіть і тисніть Enter · /ignore ІМ'Я приховати · /report ІМ'Я причина",
+    "chat.placeholder": "Напишіть повідомлення й Enter · /ignore ІМ'Я · /report ІМ'Я причина",
     "chat.title": "Чат",
     "log.title": "Журнал гри",
     "log.close": "g: закрити",

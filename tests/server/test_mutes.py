@@ -38,7 +38,7 @@ def test_a_version_4_database_gets_a_mutes_table_and_keeps_every_row(tmp_path):
         assert db.execute("PRAGMA user_version").fetchone()[0] == 4
     Storage.open(tmp_path).close()
     with contextlib.closing(sqlite3.connect(path)) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
         for table, rows in before.items():
             assert db.execute(f"SELECT * FROM {table}").fetchall() == rows, table
         assert db.execute("SELECT * FROM mutes").fetchall() == []

@@ -96,7 +96,7 @@ async def test_mistakes_are_told_in_the_persons_language_and_sent_to_nobody(
     await bob.wait_for("Your turn")
     await command(ann, "/ignore ANN", "Vous ne pouvez pas masquer vos propres messages.")
     ann.press("t")
-    await ann.wait_for("/ignore NOM masque quelqu'un")
+    await ann.wait_for("/ignore NOM · /report NOM motif")
     ann.type("/ignore [red]zed")
     ann.press("enter")
     screen = await ann.wait_for(re.escape("Personne ici ne s'appelle [red]zed."))

@@ -58,7 +58,7 @@ def test_the_database_is_made_on_first_start_in_wal_mode(tmp_path):
     Storage.open(folder).close()
     path = folder / DATABASE
     assert pragma(path, "journal_mode") == "wal"
-    assert pragma(path, "user_version") == SCHEMA_VERSION == 5
+    assert pragma(path, "user_version") == SCHEMA_VERSION == 6
     Storage.open(folder).close()  # and opened again as it is
     assert pragma(path, "user_version") == SCHEMA_VERSION
 
