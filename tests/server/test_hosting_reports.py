@@ -1,0 +1,97 @@
+"""Reports over real SSH: a player types ``/report NAME why`` at a table; the report is
+in the database, an admin online is told at once and reads it on the admin screen (who,
+whom, where, why, the reported person's last lines), goes on from it to mute them, and
+dismisses it (asked first). A repeat is refused; the reported person is told nothing."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sqlite3
+
+from diamant_server.storage import DATABASE
+from diamant_tui.i18n import Translator
+from test_hosting_admin import (admin_key, fingerprint, flowing, notice,  # noqa: F401
+                                open_admin_screen, session_of, started)
+from test_hosting_mutes import at_table, sent
+from test_ssh_ignore import command
+
+REASON = "triche [red]insultes[/red]"
+
+
+def reports_in(tmp_path) -> list[tuple]:
+    """The reports the database holds, oldest first."""
+    with contextlib.closing(sqlite3.connect(tmp_path / DATABASE)) as db:
+        return db.execute(
+            "SELECT table_name, reporter_name, reporter_kind, reporter_value, reported_name, "
+            "reported_kind, reported_value, reason, evidence, dismissed IS NOT NULL, "
+            "dismissed_by FROM reports ORDER BY id").fetchall()
+
+
+async def test_a_report_reaches_the_admin_and_the_database_and_the_reported_sees_nothing(
+        tmp_path, players, admin_key, make_key, caplog):
+    """ann (in French) reports bob, who said two rude lines, with a reason in brackets:
+    she is thanked, the admin in the lobby reads it on his note line, the database
+    keeps it with bob's lines. Her second report of bob is refused. On the admin screen
+    (80x24) the report is listed and read whole; s goes on to mute bob's session; d
+    dismisses it once confirmed, and it is kept as dismissed. bob's terminal never
+    received a word of it."""
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    server = await started(tmp_path, admin_key)
+    fr = Translator("fr")
+    try:
+        boss = players("boss")
+        await boss.connect(server.port, key=admin_key)
+        await boss.wait_for("the lobby")
+        ann, bob = await at_table(server, players, make_key, ("ann", "fr_FR.UTF-8"),
+                                  ("bob", "en_GB.UTF-8"))
+        await ann.wait_for("À vous")
+        await sent(bob, "en", "[b]you all stink[/b]")
+        await sent(bob, "en", "losers")
+        await ann.wait_for("» bob: losers")
+
+        await command(ann, f"/report BOB {REASON}", fr("chat.reported", name="bob"))
+        await boss.wait_for(lambda text: f"ann reported bob at den: {REASON}" in flowing(text))
+        ann_key = session_of(server, "ann").identity.key[4:]
+        bob_key = session_of(server, "bob").identity.key[4:]
+        [row] = reports_in(tmp_path)
+        assert row[:8] + row[9:] == ("den", "ann", "key", ann_key, "bob", "key", bob_key,
+                                     REASON, 0, None)
+        assert json.loads(row[8]) == ["[b]you all stink[/b]", "losers"]
+
+        await command(ann, "/report bob encore", fr("report.already"))
+        assert len(reports_in(tmp_path)) == 1
+
+        await open_admin_screen(boss, "ann", "bob")
+        await boss.wait_for(lambda text: "1 report open (r)" in text)
+        boss.press("r")
+        screen = await boss.wait_for(lambda text: "Players' reports · 1 open" in text
+                                     and "» losers" in text)
+        assert "ann → bob" in screen and f"Reason: {REASON}" in screen
+        assert "bob's last lines at the table:" in screen and "» [b]you all stink[/b]" in screen
+        assert "d dismiss" in screen.splitlines()[-1] or "d dismiss" in screen
+
+        boss.press("s")  # on to the admin screen's mute, on bob's session
+        await boss.wait_for("Mute bob in chat")
+        boss.press("escape")
+        await boss.wait_for(lambda text: "Mute bob" not in text)
+        boss.press("r")
+        await boss.wait_for("Players' reports · 1 open")
+        boss.press("d")
+        question = f"Dismiss the report of ann on bob at den, reason: {REASON}?"
+        await boss.wait_for(lambda text: question in flowing(text))
+        assert reports_in(tmp_path)[0][9] == 0, "nothing dismissed before the answer"
+        boss.press("y")
+        await notice(boss, "Dismissed: the report of ann on bob.")
+        await boss.wait_for("No report is open.")
+        [row] = reports_in(tmp_path)
+        assert row[9:] == (1, fingerprint(admin_key))
+        [logged] = [r for r in caplog.records if getattr(r, "action", None) == "dismiss_report"]
+        assert logged.session == session_of(server, "boss").id
+
+        told_bob = bob.raw.decode(errors="replace")
+        for word in ("triche", "insultes", "reported", "signal", "encore"):
+            assert word not in told_bob, word
+    finally:
+        await server.stop()
