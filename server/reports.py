@@ -144,13 +144,20 @@ class Reports:
         database; returns it."""
         self.check(reporter_as, reported_as)
         now = self._clock().replace(microsecond=0)
-        self._made.append((now, reporter_as, reported_as))
+        # Counted before the write is awaited: the same report sent twice at once is
+        # refused the second time.
+        made = (now, reporter_as, reported_as)
+        self._made.append(made)
         report = Report(0, now, table, reporter, reporter_as, reported, reported_as,
                         clean_reason(reason), evidence[-EVIDENCE_LINES:])
         if self.storage is None:
             report_id = self._next_id
         else:
-            report_id = await self.storage.save_report(report.saved())
+            try:
+                report_id = await self.storage.save_report(report.saved())
+            except BaseException:
+                self._made.remove(made)  # not kept: it may be sent again
+                raise
         self._next_id = max(self._next_id, report_id) + 1
         report = replace(report, id=report_id)
         self._open[report_id] = report

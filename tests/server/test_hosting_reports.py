@@ -35,8 +35,9 @@ async def test_a_report_reaches_the_admin_and_the_database_and_the_reported_sees
     she is thanked, the admin in the lobby reads it on his note line, the database
     keeps it with bob's lines. Her second report of bob is refused. On the admin screen
     (80x24) the report is listed and read whole; s goes on to mute bob's session; d
-    dismisses it once confirmed, and it is kept as dismissed. bob's terminal never
-    received a word of it."""
+    dismisses it once confirmed, and it is kept as dismissed. Once bob has left the
+    table he can no longer be reported there. bob's terminal never received a word of
+    it."""
     caplog.set_level(logging.INFO, logger="diamant_server")
     server = await started(tmp_path, admin_key)
     fr = Translator("fr")
@@ -90,8 +91,14 @@ async def test_a_report_reaches_the_admin_and_the_database_and_the_reported_sees
         [logged] = [r for r in caplog.records if getattr(r, "action", None) == "dismiss_report"]
         assert logged.session == session_of(server, "boss").id
 
+        bob.press("q")  # bob leaves the game: he can no longer be reported there
+        await bob.wait_for("Leave this table while the game goes on?")
+        await bob.press_until("y", "the lobby")  # (a yes typed at once is not taken)
+        await command(ann, "/report bob parti", fr("report.gone", name="bob"))
+        assert len(reports_in(tmp_path)) == 1
+
         told_bob = bob.raw.decode(errors="replace")
-        for word in ("triche", "insultes", "reported", "signal", "encore"):
+        for word in ("triche", "insultes", "reported", "signal", "encore", "parti"):
             assert word not in told_bob, word
     finally:
         await server.stop()
