@@ -10,14 +10,21 @@ import json
 import logging
 import sqlite3
 
+import pytest
+
 from diamant_server.storage import DATABASE
 from diamant_tui.i18n import Translator
-from test_hosting_admin import (admin_key, fingerprint, flowing, notice,  # noqa: F401
-                                open_admin_screen, session_of, started)
+from test_hosting_admin import (fingerprint, flowing, notice, open_admin_screen, session_of,
+                                started)
 from test_hosting_mutes import at_table, sent
 from test_ssh_ignore import command
 
 REASON = "triche [red]insultes[/red]"
+
+
+@pytest.fixture
+def admin_key(make_key):
+    return make_key()
 
 
 def reports_in(tmp_path) -> list[tuple]:
