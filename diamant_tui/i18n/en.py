@@ -42,6 +42,8 @@ The highest score wins; **tied players share the victory**.
 **Hidden chests**: nobody sees the others' chests until the end.
 **Timer**: when it runs out, a computer player decides for you and your seat is
 shown *away* until you press a key.
+Without a timer, once a turn has waited 20 s on someone, those done with it may press
+`h` to give the late 30 s; then a computer decides for them, as when a timer runs out.
 
 ## Keys
 `c` Continue · `l` Exit (or ← → and Enter, or the mouse) · `p` disaster chance ·
@@ -133,6 +135,8 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "You are in camp until the next round.",
     "decision.waiting": "Waiting for the next card…",
     "decision.timer": "⏱ {seconds} s",
+    "decision.hurry_one": "{name} is still choosing. h: give them {seconds} s to decide.",
+    "decision.hurry_many": "{count} people are still choosing. h: give them {seconds} s.",
     "chat.placeholder": "Say something and press Enter · /ignore NAME · /report NAME why",
     "chat.title": "Chat",
     "log.title": "Game log",
@@ -146,6 +150,7 @@ CATALOGUE: dict[str, str] = {
     "event.round_started": "Round {round} begins: everyone enters the cave.",
     "event.round_started_relic": "Round {round} begins: everyone enters the cave; a relic worth {value} joins the deck.",
     "event.seat_to_computer": "{computer} takes {name}'s seat.",
+    "event.hurried": "{name} hurries {late}: {seconds} s to choose, then a computer decides.",
     "event.computer_raised": "{name} ({player}) raised {error}: a stand-in computer player ({stand_in}) decided for it, as one will each time it fails.",
     "event.computer_answered": "{name} ({player}) answered {answer}, not continue or leave: a stand-in computer player ({stand_in}) decided for it, as one will each time it fails.",
     "event.computer_slow": "{name} ({player}) gave no answer within {seconds} s: a stand-in computer player ({stand_in}) decided for it, as one will each time it fails.",

@@ -42,6 +42,8 @@ Gana la puntuación más alta; **los empatados comparten la victoria**.
 **Baúles ocultos**: nadie ve los baúles de los demás hasta el final.
 **Temporizador**: si se agota, un jugador de la computadora decide por ti y tu
 puesto aparece *ausente* hasta que pulses una tecla.
+Sin temporizador, cuando un turno lleva 20 s esperando a alguien, quienes ya eligieron
+pueden pulsar `h` para darle 30 s; luego decide la computadora, como con temporizador.
 
 ## Teclas
 `c` ¡Vamos! · `l` Me las piro (o ← → y Intro, o el ratón) · `p` riesgo de desastre ·
@@ -130,6 +132,8 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Estás en el campamento hasta la próxima ronda.",
     "decision.waiting": "Esperando la próxima carta…",
     "decision.timer": "⏱ {seconds} s",
+    "decision.hurry_one": "{name} sigue eligiendo. h: darle {seconds} s para decidir.",
+    "decision.hurry_many": "{count} jugadores siguen eligiendo. h: darles {seconds} s.",
     "chat.placeholder": "Escribe algo y pulsa Intro · /ignore NOMBRE · /report NOMBRE motivo",
     "chat.title": "Chat",
     "log.title": "Registro de la partida",
@@ -142,6 +146,7 @@ CATALOGUE: dict[str, str] = {
     "event.round_started": "Empieza la ronda {round}: todos entran en la cueva.",
     "event.round_started_relic": "Empieza la ronda {round}; una reliquia de {value} se añade al mazo.",
     "event.seat_to_computer": "{computer} ocupa el lugar que dejó {name}.",
+    "event.hurried": "{name} mete prisa a {late}: {seconds} s para elegir; luego decide la computadora.",
     "event.computer_raised": "{name} ({player}) lanzó {error}: una computadora suplente ({stand_in}) decidió por él, como hará cada vez que falle.",
     "event.computer_answered": "{name} ({player}) respondió {answer}, ni continue ni leave: una computadora suplente ({stand_in}) decidió por él, como hará cada vez que falle.",
     "event.computer_slow": "{name} ({player}) no respondió en {seconds} s: una computadora suplente ({stand_in}) decidió por él, como hará cada vez que falle.",

@@ -45,6 +45,8 @@ Le meilleur score gagne ; **les ex æquo se partagent la victoire**.
 **Coffres cachés** : personne ne voit les coffres des autres avant la fin.
 **Minuteur** : à la fin du temps, un joueur ordinateur décide pour vous et votre
 place est marquée *absent* jusqu'à ce que vous appuyiez sur une touche.
+Sans minuteur, quand un tour attend quelqu'un depuis 20 s, ceux qui ont fini peuvent
+appuyer sur `h` pour lui laisser 30 s ; ensuite l'ordinateur décide, comme au minuteur.
 
 ## Touches
 `c` Continuer · `l` Sortir (ou ← → et Entrée, ou la souris) · `p` risque de
@@ -134,6 +136,8 @@ CATALOGUE: dict[str, str] = {
     "decision.in_camp": "Au campement jusqu'à la prochaine manche.",
     "decision.waiting": "En attente de la prochaine carte…",
     "decision.timer": "⏱ {seconds} s",
+    "decision.hurry_one": "{name} choisit encore. h : lui laisser {seconds} s pour décider.",
+    "decision.hurry_many": "{count} joueurs choisissent encore. h : leur laisser {seconds} s.",
     "chat.placeholder": "Écrivez un message puis Entrée · /ignore NOM · /report NOM motif",
     "chat.title": "Discussion",
     "log.title": "Journal de la partie",
@@ -146,6 +150,7 @@ CATALOGUE: dict[str, str] = {
     "event.round_started": "La manche {round} commence : tout le monde entre dans la grotte.",
     "event.round_started_relic": "La manche {round} commence ; une relique de {value} rejoint la pioche.",
     "event.seat_to_computer": "{computer} prend la place laissée par {name}.",
+    "event.hurried": "{name} presse {late} : {seconds} s pour choisir, puis l'ordinateur décide.",
     "event.computer_raised": "{name} ({player}) a levé {error} : un ordinateur suppléant ({stand_in}) a décidé à sa place, comme il le fera à chacune de ses défaillances.",
     "event.computer_answered": "{name} ({player}) a répondu {answer}, ni continue ni leave : un ordinateur suppléant ({stand_in}) a décidé à sa place, comme il le fera à chacune de ses défaillances.",
     "event.computer_slow": "{name} ({player}) n'a pas répondu en {seconds} s : un ordinateur suppléant ({stand_in}) a décidé à sa place, comme il le fera à chacune de ses défaillances.",

@@ -24,7 +24,7 @@ from ..engine.events import (
 )
 from ..engine.view import Phase, PlayerView
 from ..i18n import Translator
-from ..table.info import ComputerPlayerFailed, SeatGivenToComputer, TableEvent
+from ..table.info import ComputerPlayerFailed, Hurried, SeatGivenToComputer, TableEvent
 
 Translate = Callable[..., str]
 RUBY = "♦"
@@ -77,6 +77,9 @@ def describe(t: Translate, names: Sequence[str], event: TableEvent) -> str | Non
         return seat_given_text(t, event)
     if isinstance(event, ComputerPlayerFailed):
         return failure_text(t, names, event)
+    if isinstance(event, Hurried):
+        return t("event.hurried", name=names[event.seat], late=names_of(names, event.late),
+                 seconds=f"{event.seconds:g}")
     if isinstance(event, RoundStarted):
         if event.relic_added is not None:
             return t("event.round_started_relic", round=event.round,

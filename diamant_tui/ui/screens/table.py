@@ -21,7 +21,7 @@ from textual.widgets import Button, Input
 from ...engine.errors import DiamantError
 from ...engine.events import (CardRevealed, DecisionMade, DecisionsRevealed, Disaster, GameEnded,
                               RoundEnded, RoundStarted)
-from ...table import (ChatRejected, ComputerPlayerFailed, Member, SeatKind,
+from ...table import (ChatRejected, ComputerPlayerFailed, Hurried, Member, SeatKind,
                      TableEvent, TableStatus, TableUpdate)
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, described
@@ -99,6 +99,9 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         Binding("escape", "keep_waiting", "key.keep_waiting"),  # only while asked to start
         Binding("escape", "stay", "key.stay"),  # only while asked to leave the waiting table
         Binding("r", "rematch", "key.rematch"),  # only once the game is over
+        # Told on the decision panel's note line, when it may be pressed: the key bar has
+        # no room for it beside Continue and Exit at 80 columns in every language.
+        Binding("h", "hurry", show=False),
         Binding("q", "leave_table", "key.quit"),
         Binding("escape", "close_chat", "key.close_chat"),  # only while the chat box is open
         # Before any widget's own keys (a button's Enter), while a round summary is shown.
@@ -429,6 +432,8 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             playing=me is not None and view.phase is not Phase.OVER,
             deadline=update.deadline,
             by_computer=update.chosen_by_computer,
+            hurry=(tuple(view.players[seat].name for seat in update.hurry_late)
+                   if update.may_hurry else ()),
         )
         summary = self._summary
         if summary.view is not None and summary.view.round != view.round:
@@ -480,6 +485,8 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
                 self._story.begin()
             if isinstance(event, DecisionMade):
                 continue  # the ticks in the player list say who has chosen
+            if isinstance(event, Hurried) and self.seat in event.late:
+                self.app.bell()  # whoever walked away may hear it from across the room
             text = described(self.app.translator, names, event)
             if text is None:
                 continue
@@ -708,6 +715,12 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             self.action_rematch()
         elif event.button.id == "quit":
             self.post_message(LeaveTable())
+
+    def action_hurry(self) -> None:
+        """Hurry the people the turn waits on (h), when the panel says it may be done."""
+        update = self.update_
+        if update is not None and update.may_hurry:
+            self._act(self.member.hurry)  # the table checks, as ever
 
     def action_rematch(self) -> None:
         """Ask for a rematch (a player at a finished game); the table starts it once all agree."""

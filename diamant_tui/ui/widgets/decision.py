@@ -24,6 +24,7 @@ from textual.visual import Visual
 from textual.widgets import Input
 
 from ...engine.view import Decision
+from ...table import clock as turn_clock
 from .focus_look import FocusDrawnByItself
 from .one_layout import SizedInOneLayout
 from .shared_lines import SharedLines
@@ -123,6 +124,8 @@ class DecisionState:
     deadline: float | None = None
     by_computer: bool = False
     """The own choice was made by a computer while the person was away."""
+    hurry: tuple[str, ...] = ()
+    """The people the turn waits on, whom this person may hurry now (h); none else."""
 
 
 BUTTON_WIDTH = 14
@@ -280,6 +283,12 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
             note = t("watching.note")
         elif not state.playing:
             note = ""
+        elif state.hurry:
+            # Rather than the choice made (its button shows it) or camp: the turn waits.
+            seconds = f"{turn_clock.HURRY_TIME:g}"
+            note = (t("decision.hurry_one", name=state.hurry[0], seconds=seconds)
+                    if len(state.hurry) == 1 else
+                    t("decision.hurry_many", count=len(state.hurry), seconds=seconds))
         elif state.due and state.choice is not None:
             # Who chose, truly: a computer may have, for a person away a moment ago.
             key = "decision.chosen_for_you" if state.by_computer else "decision.chosen"

@@ -1,0 +1,68 @@
+"""Hurrying the late, as the people at the table see it: whoever is done with a turn that
+has waited long is told they may (h), and the person hurried hears the bell and sees
+their time run."""
+
+from __future__ import annotations
+
+import pytest
+
+from diamant_tui.engine.view import Decision
+from diamant_tui.table import Table, TableSettings, clock
+from diamant_tui.ui import DiamantApp
+from ui_helpers import screen_text, until
+
+WAIT = 0.3
+"""Seconds a turn waits here before the late may be hurried (20 s at a real table)."""
+
+
+@pytest.fixture(autouse=True)
+def short_wait(monkeypatch):
+    monkeypatch.setattr(clock, "HURRY_AFTER", WAIT)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_whoever_is_done_may_hurry_the_late_who_hears_the_bell_and_sees_a_timer(lang):
+    """ann has chosen; bob (away from his keyboard, without leaving) has not. ann's
+    note line says who is still choosing and that h gives them 30 s; h tells the whole
+    table who hurried whom, bob's terminal rings and his panel counts down."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:9",), pace=0, seed=7))
+    ann, bob = table.sit("ann", "k-ann"), table.sit("bob", "k-bob")
+    anns, bobs = DiamantApp(lang=lang, member=ann), DiamantApp(lang=lang, member=bob)
+    rung = []
+    bobs.bell = lambda: rung.append(True)
+    async with anns.run_test(size=(80, 24)) as pilot, bobs.run_test(size=(80, 24)) as bob_pilot:
+        t = anns.t
+        told = t("decision.hurry_one", name="bob", seconds="30")
+        await until(pilot, lambda: anns.screen.view is not None and anns.screen.view.decision_due)
+        ann.decide(Decision.CONTINUE)
+        await until(pilot, lambda: " ".join(told.split()[:2]) in screen_text(anns), timeout=10)
+        assert "h" in told and "30" in told
+        assert not rung
+        await pilot.press("h")
+        hurried = t("event.hurried", name="ann", late="bob", seconds="30")
+        await until(pilot, lambda: hurried[:30] in screen_text(anns), timeout=10)
+        await until(bob_pilot, lambda: hurried[:30] in screen_text(bobs), timeout=10)
+        assert rung == [True]
+        await until(bob_pilot, lambda: t("decision.timer", seconds=29) in screen_text(bobs)
+                    or t("decision.timer", seconds=30) in screen_text(bobs), timeout=10)
+        await until(pilot, lambda: " ".join(told.split()[:2]) not in screen_text(anns))
+    await table.close()
+
+
+async def test_h_does_nothing_before_the_turn_has_waited(monkeypatch):
+    """Pressed before the turn has waited, h neither hurries nor says anything: the note
+    line is unchanged and nobody's time runs."""
+    monkeypatch.setattr(clock, "HURRY_AFTER", 3600.0)
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:9",), pace=0, seed=7))
+    ann = table.sit("ann", "k-ann")
+    table.sit("bob", "k-bob")  # who never chooses
+    app = DiamantApp(lang="en", member=ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.view is not None and app.screen.view.decision_due)
+        ann.decide(Decision.CONTINUE)
+        await until(pilot, lambda: "You chose" in screen_text(app))
+        await pilot.press("h")
+        await pilot.pause()
+        assert "hurries" not in screen_text(app)
+        assert "You chose" in screen_text(app)
+    await table.close()
