@@ -399,13 +399,7 @@ class ServerApp(DiamantApp):
             text = self.t("admin.unmuted")
         else:
             text = message.mute.message(self.t)
-        if self._tell_at_table(text):
-            return  # where the chat is read, and in the log
-        screen = self.screen_stack[-1] if self.screen_stack else None
-        if isinstance(screen, LobbyScreen) and screen.note_fits(text):
-            screen.tell(text, shown=MUTE_NOTE_SHOWN)
-        else:  # a reason too long for the note line, or another screen on top
-            self.notify(text, severity="warning", timeout=MUTE_NOTE_SHOWN, markup=False)
+        self._tell_wherever(text)
 
     def report(self, message: ReportAsked) -> None:
         """Filed by the admin desk (which tells the admins online, never the reported
@@ -433,6 +427,12 @@ class ServerApp(DiamantApp):
         text = self.t("admin.report_filed", reporter=report.reporter,
                       reported=report.reported, table=report.table,
                       reason=report.reason or self.t("admin.no_reason"))
+        self._tell_wherever(text)
+
+    def _tell_wherever(self, text: str) -> None:
+        """Tell ``text`` where this person is: at a table where the chat is read (and in
+        the log), else on the lobby's note line, else (a text too long for that line, or
+        another screen on top) in a toast."""
         if self._tell_at_table(text):
             return
         screen = self.screen_stack[-1] if self.screen_stack else None
