@@ -522,7 +522,7 @@ CATALOGUE: dict[str, str] = {
     "admin.report_filed": "{reporter} denunció a {reported} en {table}: {reason}",
     "admin.reports_open": " · {count} denuncia abierta (r)| · {count} denuncias abiertas (r)",
     "admin.error.no_report": "Esa denuncia no está abierta (o ya no).",
-    "reports.title": "Denuncias de los jugadores · {count} abiertas",
+    "reports.title": "Denuncias de los jugadores · {count} abierta|Denuncias de los jugadores · {count} abiertas",
     "reports.none": "No hay denuncias abiertas.",
     "reports.col.made": "Cuándo (UTC)",
     "reports.col.table": "Mesa",

@@ -526,7 +526,7 @@ CATALOGUE: dict[str, str] = {
     "admin.report_filed": "{reporter} a signalé {reported} à {table} : {reason}",
     "admin.reports_open": " · {count} signalement ouvert (r)| · {count} signalements ouverts (r)",
     "admin.error.no_report": "Ce signalement n'est pas (ou plus) ouvert.",
-    "reports.title": "Signalements des joueurs · {count} ouverts",
+    "reports.title": "Signalements des joueurs · {count} ouvert|Signalements des joueurs · {count} ouverts",
     "reports.none": "Aucun signalement ouvert.",
     "reports.col.made": "Quand (UTC)",
     "reports.col.table": "Table",
