@@ -66,3 +66,25 @@ async def test_h_does_nothing_before_the_turn_has_waited(monkeypatch):
         assert "hurries" not in screen_text(app)
         assert "You chose" in screen_text(app)
     await table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
+@pytest.mark.parametrize("late", [1, 2])
+async def test_the_hurry_note_reads_whole_at_80x24_with_the_longest_names(lang, late):
+    """The note's two lines beside the buttons hold it whole, in every language, for one
+    person of the longest name (16 characters) or a count of people."""
+    names = ["Wwwwwwwwwwwwwwww", "Mmmmmmmmmmmmmmmm"][:late]
+    table = Table(TableSettings(name="den", seats=2 + late, bots=("cards:9",), pace=0, seed=7))
+    ann = table.sit("ann", "k-ann")
+    for name in names:
+        table.sit(name, f"k-{name}")
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        t = app.t
+        note = (t("decision.hurry_one", name=names[0], seconds="30") if late == 1
+                else t("decision.hurry_many", count=late, seconds="30"))
+        await until(pilot, lambda: app.screen.view is not None and app.screen.view.decision_due)
+        ann.decide(Decision.LEAVE)  # back in camp: waiting on the others all the same
+        flowing = lambda: " ".join(screen_text(app).split())  # noqa: E731
+        await until(pilot, lambda: " ".join(note.split()) in flowing(), timeout=10)
+    await table.close()
