@@ -9,10 +9,11 @@ import pytest
 
 from diamant_tui.engine.events import DecisionMade, DecisionsRevealed
 from diamant_tui.engine.view import Decision
-from diamant_tui.table import Hurried, NotNow, OnlyPlayers, Table, TableSettings, TableUpdate
+from diamant_tui.table import (Hurried, NotNow, OnlyPlayers, SeatKind, Table, TableSettings,
+                               TableStatus, TableUpdate)
 from diamant_tui.table import clock
 
-from playing import until
+from playing import play_out, until
 
 WAIT = 0.3
 """Seconds a turn waits here before the late may be hurried (20 s at a real table)."""
@@ -108,4 +109,53 @@ async def test_a_table_with_a_timer_offers_no_hurry():
     assert not anns[-1].may_hurry
     with pytest.raises(NotNow):
         ann.hurry()
+    await t.close()
+
+
+async def test_who_asked_for_a_rematch_may_hurry_those_who_have_not_answered():
+    """At the final scores ann asks for a rematch and bob, gone from his keyboard as the
+    game ended, never answers: it would wait for ever. Once he has been waited on, ann
+    may hurry him (he may not, nor may a spectator); when his time is up the rematch
+    starts, a computer playing his seat until he is back, as for anyone away."""
+    t = table()
+    ann, bob = t.sit("ann", "k-ann"), t.sit("bob", "k-bob")
+    await asyncio.gather(*(play_out(p, lambda view: Decision.LEAVE) for p in (ann, bob)))
+    anns, bobs = Updates(), Updates()  # (one listener a member: after play_out's)
+    ann.subscribe(anns)
+    bob.subscribe(bobs)
+    ann.vote_rematch()
+    with pytest.raises(NotNow):
+        ann.hurry()  # too soon
+    await until(lambda: anns[-1].may_hurry, timeout=10)
+    assert anns[-1].hurry_late == (bob.seat,)
+    assert not bobs[-1].may_hurry
+    with pytest.raises(NotNow):
+        bob.hurry()  # he has not asked for it himself
+    with pytest.raises(OnlyPlayers):
+        t.watch("sam", "k-sam").hurry()
+    ann.hurry()
+    hurried = Hurried(ann.seat, (bob.seat,), GIVEN, rematch=True)
+    assert hurried in anns[-1].events and hurried in bobs[-1].events
+    assert not anns[-1].may_hurry  # once
+    await until(lambda: t.status is TableStatus.PLAYING, timeout=10)
+    assert t.seats[bob.seat].kind is SeatKind.PERSON and t.seats[bob.seat].away
+    bob.wake()  # back: his seat is his again
+    assert not t.seats[bob.seat].away
+    await t.close()
+
+
+async def test_a_hurry_whose_voters_left_sets_nobody_away():
+    """ann hurried bob, then left: nobody asks for a rematch any more, and bob, still
+    at the final scores, is not marked away when the time ann gave him is up."""
+    t = table()
+    ann, bob = t.sit("ann", "k-ann"), t.sit("bob", "k-bob")
+    await asyncio.gather(*(play_out(p, lambda view: Decision.LEAVE) for p in (ann, bob)))
+    anns = Updates()
+    ann.subscribe(anns)
+    ann.vote_rematch()
+    await until(lambda: anns[-1].may_hurry, timeout=10)
+    ann.hurry()
+    ann.leave()
+    await asyncio.sleep(GIVEN * 2)  # (nothing is to come: nothing to wait for)
+    assert t.status is TableStatus.FINISHED and not t.seats[bob.seat].away
     await t.close()

@@ -42,6 +42,13 @@ class TurnClock:
         self.opened = now if turn else None
         self.deadline = now + self.timer if turn and self.timer else None
 
+    def open_votes(self) -> None:
+        """Time the rematch votes, as a turn (the first vote came now): those who have
+        not answered may be hurried once they have been waited on long enough."""
+        if self.opened is None:
+            self.opened = asyncio.get_running_loop().time()
+            self.deadline = None
+
     def stop(self) -> None:
         """Nobody is timed any more (the turn is over, or its time ran out)."""
         self.deadline = None

@@ -154,6 +154,9 @@ class Hurried:
     seat: int
     late: tuple[int, ...]
     seconds: float
+    rematch: bool = False
+    """Those hurried had not answered the rematch's question: once their time is up the
+    rematch starts, a computer playing for them until they are back."""
 
 
 TableEvent = Event | SeatGivenToComputer | ComputerPlayerFailed | Hurried
@@ -261,7 +264,8 @@ class TableUpdate:
     """This seat's choice for the turn was made by a computer while its person was away."""
     hurry_late: tuple[int, ...] = ()
     """The seats of the people the turn has waited on for long enough, at a table without
-    a timer, that those done with it may hurry them (:attr:`may_hurry`)."""
+    a timer, that those done with it may hurry them (:attr:`may_hurry`); at the final
+    scores, of those whose answer to a rematch asked for has been waited on as long."""
     earlier: tuple[TableEvent, ...] = ()
     """In a member's first update only: the game's events of the round so far (of the
     round under way, or of the one just ended), which their view already shows, to tell
@@ -278,8 +282,11 @@ class TableUpdate:
     @property
     def may_hurry(self) -> bool:
         """This person may hurry the late (:meth:`~diamant_tui.table.Member.hurry`): a
-        player done with the turn, which waits on others."""
-        return self.seat is not None and bool(self.hurry_late) and self.seat not in self.hurry_late
+        player done with the turn, which waits on others; at the final scores, one who
+        asked for a rematch, which waits on others' answers."""
+        if self.seat is None or not self.hurry_late or self.seat in self.hurry_late:
+            return False
+        return self.status is not TableStatus.FINISHED or self.seat in self.rematch_votes
 
     @property
     def people_awaited(self) -> int:

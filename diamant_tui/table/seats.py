@@ -189,6 +189,11 @@ class Seats:
                      if seat not in game.pending and self._seats[seat].kind is SeatKind.PERSON
                      and not self._seats[seat].away)
 
+    def late_voters(self, votes: set[int]) -> tuple[int, ...]:
+        """The seats whose people a rematch asked for waits on (:meth:`rematch_voters`
+        who have not voted)."""
+        return tuple(seat for seat in self.rematch_voters() if seat not in votes)
+
     # -- computer players ----------------------------------------------------------
 
     def seat_bot(self, seat: int, spec: str) -> None:

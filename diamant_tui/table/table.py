@@ -167,6 +167,9 @@ class Table:
                           bot_time_limit=bot_time_limit)
         self._waiting_for_people: asyncio.TimerHandle | None = None
         """After a restart: when the game goes on without the people not back yet."""
+        self._vote_timer: asyncio.TimerHandle | None = None
+        """At the final scores: when the voters may hurry the others, or when the others'
+        time is up (:meth:`_open_votes`, :meth:`_hurry_votes`)."""
 
     @classmethod
     def restore(cls, data: dict, *, wait: float, on_game_over: Callable[["Table"], None] | None = None,
@@ -411,10 +414,30 @@ class Table:
         # own, it was a frame for every screen at the table that the game's first card
         # replaced a moment later.
         if not self._rematch_if_agreed():
+            self._open_votes()
             self._updates.told_first(member)  # the others within a second, as a mark
+
+    def _open_votes(self) -> None:
+        """At the first vote for a rematch, time the others' answers as a turn is timed:
+        once they have been waited on long enough, the screens are told that the voters
+        may hurry them (:meth:`_hurry_votes`)."""
+        clock = self._clock
+        if clock.opened is not None:
+            return
+        clock.open_votes()
+        loop = asyncio.get_running_loop()
+        self._vote_timer = loop.call_at(clock.hurry_from(), self._offer_vote_hurry)
+
+    def _offer_vote_hurry(self) -> None:
+        self._vote_timer = None
+        if self.status is TableStatus.FINISHED and self._seats.late_voters(self._state.votes):
+            self._updates.publish(())
 
     def _hurry(self, member: Member) -> None:
         seat = self._seats.check(member)
+        if self.status is TableStatus.FINISHED:
+            self._hurry_votes(seat)
+            return
         game = self.game
         if game is None or game.phase is not Phase.DECISION or not self._clock.may_hurry():
             raise NotNow("nobody can be hurried now: the turn is over, has a deadline "
@@ -428,6 +451,35 @@ class Table:
         seconds = self._clock.hurry()
         self._updates.publish((Hurried(seat, late, seconds),), changed=False)
         self._play.wake()  # to wait for the new deadline
+
+    def _hurry_votes(self, seat: int | None) -> None:
+        """A voter hurries those who have not answered the rematch's question: once
+        their time is up, the rematch starts, a computer playing for each of them until
+        they are back (as for anyone away when it starts)."""
+        if seat not in self._state.votes:
+            raise NotNow("ask for the rematch yourself first.")
+        late = self._seats.late_voters(self._state.votes)
+        if not late or not self._clock.may_hurry():
+            raise NotNow("nobody can be hurried now: nobody is awaited, they are hurried "
+                         "already, or they have not been waited on long enough.")
+        seconds = self._clock.hurry()
+        self._stop_vote_timer()
+        self._vote_timer = asyncio.get_running_loop().call_later(seconds, self._votes_time_up)
+        self._updates.publish((Hurried(seat, late, seconds, rematch=True),), changed=False)
+
+    def _votes_time_up(self) -> None:
+        self._vote_timer = None
+        if self.status is not TableStatus.FINISHED or not self._state.votes:
+            return  # (the voters left meanwhile: nobody waits any more)
+        for seat in self._seats.late_voters(self._state.votes):
+            self._seats.set_away(seat)  # a computer plays for them until they are back
+        if not self._rematch_if_agreed():
+            self._updates.publish(())
+
+    def _stop_vote_timer(self) -> None:
+        if self._vote_timer is not None:
+            self._vote_timer.cancel()
+            self._vote_timer = None
 
     def _rematch_if_agreed(self) -> bool:
         """Start the rematch if every person who may vote has voted; whether it began."""
@@ -465,6 +517,8 @@ class Table:
         )
         state.status = TableStatus.PLAYING
         state.votes.clear()
+        self._stop_vote_timer()
+        self._clock.stop()  # the votes' time, if they were timed
         state.told_at_start = told
         state.failures_told = ()
         # With the first card, as later rounds' starts go: on its own it was a frame for
@@ -495,6 +549,7 @@ class Table:
         is saved first (a table closed as the server stops is rebuilt as it was)."""
         self._seats.members.clear()
         self._updates.cancel()
+        self._stop_vote_timer()
         if self._waiting_for_people is not None:
             self._waiting_for_people.cancel()
             self._waiting_for_people = None

@@ -300,11 +300,16 @@ class Updates:
 
     def _hurry_late(self) -> tuple[int, ...]:
         """The seats of the people the turn has waited on long enough, untimed, for the
-        others to hurry them (:meth:`~diamant_tui.table.clock.TurnClock.may_hurry`)."""
-        game = self._state.game
-        if game is None or game.phase is not Phase.DECISION or not self._clock.may_hurry():
+        others to hurry them (:meth:`~diamant_tui.table.clock.TurnClock.may_hurry`); at
+        the final scores, those whose answer to a rematch asked for is awaited."""
+        state = self._state
+        if not self._clock.may_hurry():
             return ()
-        return self._seats.late(game)
+        if state.status is TableStatus.FINISHED:
+            return self._seats.late_voters(state.votes)
+        if state.game is None or state.game.phase is not Phase.DECISION:
+            return ()
+        return self._seats.late(state.game)
 
     def _send(self, member: Attendee, callback: Listener, events: tuple[TableEvent, ...],
               shared: dict, earlier: tuple[TableEvent, ...] = ()) -> None:

@@ -78,7 +78,8 @@ def describe(t: Translate, names: Sequence[str], event: TableEvent) -> str | Non
     if isinstance(event, ComputerPlayerFailed):
         return failure_text(t, names, event)
     if isinstance(event, Hurried):
-        return t("event.hurried", name=names[event.seat], late=names_of(names, event.late),
+        return t("event.hurried_rematch" if event.rematch else "event.hurried",
+                 name=names[event.seat], late=names_of(names, event.late),
                  seconds=f"{event.seconds:g}")
     if isinstance(event, RoundStarted):
         if event.relic_added is not None:

@@ -4,15 +4,21 @@ their time run."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from diamant_tui.engine.view import Decision
-from diamant_tui.table import Table, TableSettings, clock
+from diamant_tui.table import Table, TableSettings, TableStatus, clock
 from diamant_tui.ui import DiamantApp
 from ui_helpers import screen_text, until
 
 WAIT = 0.3
 """Seconds a turn waits here before the late may be hurried (20 s at a real table)."""
+
+
+GIVEN = 1.0
+"""Seconds the hurried have here (30 s at a real table)."""
 
 
 @pytest.fixture(autouse=True)
@@ -87,4 +93,45 @@ async def test_the_hurry_note_reads_whole_at_80x24_with_the_longest_names(lang, 
         ann.decide(Decision.LEAVE)  # back in camp: waiting on the others all the same
         flowing = lambda: " ".join(screen_text(app).split())  # noqa: E731
         await until(pilot, lambda: " ".join(note.split()) in flowing(), timeout=10)
+    await table.close()
+
+
+async def finish(table: Table, *members) -> None:
+    """Play the game out, every person going home at their first choice (through the
+    table, not keys: the apps keep their own listeners)."""
+    while table.status is not TableStatus.FINISHED:
+        for member in members:
+            view = table.game.view_for(member.seat)
+            if view.decision_due and view.my_decision is None:
+                member.decide(Decision.LEAVE)
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_at_the_final_scores_who_asked_for_a_rematch_may_hurry_who_has_not_answered(
+        lang, monkeypatch):
+    """bob walked away as the game ended; ann asked for a rematch. Her final scores
+    offer h once bob has been waited on; pressed, bob's terminal rings and he reads that
+    the rematch starts soon, under the chat, and then it starts, his seat played for him."""
+    monkeypatch.setattr(clock, "HURRY_TIME", GIVEN)
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:9",), pace=0, seed=7))
+    ann, bob = table.sit("ann", "k-ann"), table.sit("bob", "k-bob")
+    anns, bobs = DiamantApp(lang=lang, member=ann), DiamantApp(lang=lang, member=bob)
+    rung = []
+    bobs.bell = lambda: rung.append(True)
+    async with anns.run_test(size=(80, 24)) as pilot, bobs.run_test(size=(80, 24)) as bob_pilot:
+        t = anns.t
+        await finish(table, ann, bob)
+        await until(pilot, lambda: t("final.title") in screen_text(anns))
+        await pilot.press("r")
+        offer = t("final.hurry_one", name="bob", seconds=f"{GIVEN:g}")
+        await until(pilot, lambda: offer in screen_text(anns), timeout=10)
+        assert offer not in screen_text(bobs)
+        await pilot.press("h")
+        told = t("final.hurried", name="ann", seconds=f"{GIVEN:g}")
+        await until(bob_pilot, lambda: " ".join(told.split()) in " ".join(screen_text(bobs).split()),
+                    timeout=10)
+        assert rung == [True]
+        await until(pilot, lambda: table.status is TableStatus.PLAYING, timeout=60)
+        assert table.seats[bob.seat].away
     await table.close()

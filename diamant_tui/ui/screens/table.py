@@ -487,6 +487,11 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
                 continue  # the ticks in the player list say who has chosen
             if isinstance(event, Hurried) and self.seat in event.late:
                 self.app.bell()  # whoever walked away may hear it from across the room
+                if event.rematch and self._final is not None:
+                    # Where the rematch's question is answered, as long as they have.
+                    self._final.show_refusal(
+                        self.app.t("final.hurried", name=names[event.seat],
+                                   seconds=f"{event.seconds:g}"), event.seconds)
             text = described(self.app.translator, names, event)
             if text is None:
                 continue

@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Label
 
 from ...engine.view import PlayerView
 from ...table import Member, TableUpdate
+from ...table import clock as turn_clock
 from ..veils import veil
 from .blank_containers import SharedBlank
 from .final_chat import FinalChat
@@ -292,6 +293,13 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             f"{update.seats[s].name} {'✓' if s in update.rematch_votes else '…'}" for s in voters)
         if self.member.watching:
             note = t("final.watching")
+        elif update.may_hurry:
+            # The rematch asked for waits on people who do not answer: h hurries them.
+            late = update.hurry_late
+            seconds = f"{turn_clock.HURRY_TIME:g}"
+            note = (t("final.hurry_one", name=update.seats[late[0]].name, seconds=seconds)
+                    if len(late) == 1 else
+                    t("final.hurry_many", count=len(late), seconds=seconds))
         elif self.member.seat in update.rematch_votes:
             note = t("final.voted")
         else:
