@@ -26,16 +26,23 @@ def short_wait(monkeypatch):
     monkeypatch.setattr(clock, "HURRY_AFTER", WAIT)
 
 
+def ann_and_bob(lang: str):
+    """A table of ann, bob and a computer player, with an app each for ann and bob,
+    bob's bell counted: (table, ann, bob, ann's app, bob's app, bob's bells)."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:9",), pace=0, seed=7))
+    ann, bob = table.sit("ann", "k-ann"), table.sit("bob", "k-bob")
+    anns, bobs = DiamantApp(lang=lang, member=ann), DiamantApp(lang=lang, member=bob)
+    rung: list[bool] = []
+    bobs.bell = lambda: rung.append(True)
+    return table, ann, bob, anns, bobs, rung
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "uk"])
 async def test_whoever_is_done_may_hurry_the_late_who_hears_the_bell_and_sees_a_timer(lang):
     """ann has chosen; bob (away from his keyboard, without leaving) has not. ann's
     note line says who is still choosing and that h gives them 30 s; h tells the whole
     table who hurried whom, bob's terminal rings and his panel counts down."""
-    table = Table(TableSettings(name="den", seats=3, bots=("cards:9",), pace=0, seed=7))
-    ann, bob = table.sit("ann", "k-ann"), table.sit("bob", "k-bob")
-    anns, bobs = DiamantApp(lang=lang, member=ann), DiamantApp(lang=lang, member=bob)
-    rung = []
-    bobs.bell = lambda: rung.append(True)
+    table, ann, bob, anns, bobs, rung = ann_and_bob(lang)
     async with anns.run_test(size=(80, 24)) as pilot, bobs.run_test(size=(80, 24)) as bob_pilot:
         t = anns.t
         told = t("decision.hurry_one", name="bob", seconds="30")
@@ -114,11 +121,7 @@ async def test_at_the_final_scores_who_asked_for_a_rematch_may_hurry_who_has_not
     offer h once bob has been waited on; pressed, bob's terminal rings and he reads that
     the rematch starts soon, under the chat, and then it starts, his seat played for him."""
     monkeypatch.setattr(clock, "HURRY_TIME", GIVEN)
-    table = Table(TableSettings(name="den", seats=3, bots=("cards:9",), pace=0, seed=7))
-    ann, bob = table.sit("ann", "k-ann"), table.sit("bob", "k-bob")
-    anns, bobs = DiamantApp(lang=lang, member=ann), DiamantApp(lang=lang, member=bob)
-    rung = []
-    bobs.bell = lambda: rung.append(True)
+    table, ann, bob, anns, bobs, rung = ann_and_bob(lang)
     async with anns.run_test(size=(80, 24)) as pilot, bobs.run_test(size=(80, 24)) as bob_pilot:
         t = anns.t
         await finish(table, ann, bob)
