@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from ..engine.game import Game, GameConfig
-from ..engine.view import Decision, Phase
+from ..engine.view import Decision
 from .chat import Chat
 from .clock import TurnClock
 from .info import (
@@ -169,7 +169,7 @@ class Table:
         """After a restart: when the game goes on without the people not back yet."""
         self._vote_timer: asyncio.TimerHandle | None = None
         """At the final scores: when the voters may hurry the others, or when the others'
-        time is up (:meth:`_open_votes`, :meth:`_hurry_votes`)."""
+        time is up (:meth:`_open_votes`, :meth:`_hurry`)."""
 
     @classmethod
     def restore(cls, data: dict, *, wait: float, on_game_over: Callable[["Table"], None] | None = None,
@@ -420,7 +420,7 @@ class Table:
     def _open_votes(self) -> None:
         """At the first vote for a rematch, time the others' answers as a turn is timed:
         once they have been waited on long enough, the screens are told that the voters
-        may hurry them (:meth:`_hurry_votes`)."""
+        may hurry them (:meth:`_hurry`)."""
         clock = self._clock
         if clock.opened is not None:
             return
@@ -434,38 +434,30 @@ class Table:
             self._updates.publish(())
 
     def _hurry(self, member: Member) -> None:
+        """Hurry those the turn (at the final scores, the rematch asked for) has waited
+        on long enough, the same people every update names to the screens
+        (``hurry_late``): by a player done with the turn, or who asked for the rematch."""
         seat = self._seats.check(member)
-        if self.status is TableStatus.FINISHED:
-            self._hurry_votes(seat)
-            return
-        game = self.game
-        if game is None or game.phase is not Phase.DECISION or not self._clock.may_hurry():
-            raise NotNow("nobody can be hurried now: the turn is over, has a deadline "
-                         "already, or has not waited long enough.")
-        late = self._seats.late(game)
-        if seat in late:
-            raise NotNow("you are still choosing yourself.")
+        late = self._updates.hurry_late()
         if not late:
-            raise NotNow("nobody is holding up the turn.")
-        self._seats[seat].away = False  # hurrying is being at the keyboard
-        seconds = self._clock.hurry()
-        self._updates.publish((Hurried(seat, late, seconds),), changed=False)
-        self._play.wake()  # to wait for the new deadline
-
-    def _hurry_votes(self, seat: int | None) -> None:
-        """A voter hurries those who have not answered the rematch's question: once
-        their time is up, the rematch starts, a computer playing for each of them until
-        they are back (as for anyone away when it starts)."""
-        if seat not in self._state.votes:
-            raise NotNow("ask for the rematch yourself first.")
-        late = self._seats.late_voters(self._state.votes)
-        if not late or not self._clock.may_hurry():
             raise NotNow("nobody can be hurried now: nobody is awaited, they are hurried "
                          "already, or they have not been waited on long enough.")
+        rematch = self.status is TableStatus.FINISHED
+        if seat in late:
+            raise NotNow("you are still choosing yourself.")
+        if rematch and seat not in self._state.votes:
+            raise NotNow("ask for the rematch yourself first.")
+        self._seats[seat].away = False  # hurrying is being at the keyboard
         seconds = self._clock.hurry()
-        self._stop_vote_timer()
-        self._vote_timer = asyncio.get_running_loop().call_later(seconds, self._votes_time_up)
-        self._updates.publish((Hurried(seat, late, seconds, rematch=True),), changed=False)
+        self._updates.publish((Hurried(seat, late, seconds, rematch=rematch),), changed=False)
+        if rematch:
+            # Once their time is up, the rematch starts, a computer playing for each of
+            # them until they are back (as for anyone away when it starts).
+            self._stop_vote_timer()
+            self._vote_timer = asyncio.get_running_loop().call_later(
+                seconds, self._votes_time_up)
+        else:
+            self._play.wake()  # to wait for the new deadline
 
     def _votes_time_up(self) -> None:
         self._vote_timer = None

@@ -295,10 +295,10 @@ class Updates:
             rematch_votes=frozenset(state.votes),
             rematch_voters=frozenset(seats.rematch_voters()),
             watchers=seats.watchers(),
-            hurry_late=self._hurry_late(),
+            hurry_late=self.hurry_late(),
         )
 
-    def _hurry_late(self) -> tuple[int, ...]:
+    def hurry_late(self) -> tuple[int, ...]:
         """The seats of the people the turn has waited on long enough, untimed, for the
         others to hurry them (:meth:`~diamant_tui.table.clock.TurnClock.may_hurry`); at
         the final scores, those whose answer to a rematch asked for is awaited."""
