@@ -160,11 +160,8 @@ class ServerApp(DiamantApp):
         public_already = (table is not None and command.private
                           and not self.lobby.is_private(table))
         if table is None:
-            table = self.lobby.create(
-                table_settings(command, self.lobby.pace),
-                creator=self.identity.key, owner=self.identity.person, session=self.session.id,
-                private=command.private,
-            )
+            table = self._open_table(table_settings(command, self.lobby.pace),
+                                     private=command.private)
         self.join(table)
         if self.member is not None and self.member.table is table:
             if set_up_otherwise:
@@ -172,6 +169,12 @@ class ServerApp(DiamantApp):
             if public_already:
                 # --private only sets up a new table: one already open stays as it is.
                 self.tell(self.t("server.joined_public", name=table.name))
+
+    def _open_table(self, settings: TableSettings, *, private: bool = False) -> Table:
+        """Open a table for this person: they are its creator, it counts against them."""
+        return self.lobby.create(settings, creator=self.identity.key,
+                                 owner=self.identity.person, session=self.session.id,
+                                 private=private)
 
     def play_now(self) -> None:
         """Seat this person at the next game: back at the seat they hold (a game going
@@ -185,9 +188,7 @@ class ServerApp(DiamantApp):
         else:
             table, told = self.lobby.waiting_table(), "play_now.joined"
         if table is None:
-            table, told = self.lobby.create(
-                self.lobby.default_settings(), creator=self.identity.key,
-                owner=self.identity.person, session=self.session.id), "play_now.opened"
+            table, told = self._open_table(self.lobby.default_settings()), "play_now.opened"
         self.session_log.info("play now: %s table %r", told.removeprefix("play_now."),
                               table.name, extra={"event": "play_now", "table": table.name})
         self.join(table)
@@ -367,9 +368,7 @@ class ServerApp(DiamantApp):
 
     def on_lobby_screen_open_table(self, message: LobbyScreen.OpenTable) -> None:
         def open_and_sit() -> None:
-            table = self.lobby.create(message.settings, creator=self.identity.key,
-                                      owner=self.identity.person, session=self.session.id,
-                                      private=message.private)
+            table = self._open_table(message.settings, private=message.private)
             self.join(table)
 
         self._try(open_and_sit)
