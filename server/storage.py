@@ -686,15 +686,16 @@ class Storage:
 
     async def bans(self) -> list[SavedSanction]:
         """Every ban kept (those over included), oldest first."""
-        rows = await self._read(lambda db: db.execute(
-            "SELECT kind, value, until, reason, by, made FROM bans ORDER BY made, rowid"
-        ).fetchall())
-        return [SavedSanction(*row) for row in rows]
+        return await self._sanctions("bans")
 
     async def mutes(self) -> list[SavedSanction]:
         """Every mute kept (those over included), oldest first."""
+        return await self._sanctions("mutes")
+
+    async def _sanctions(self, table: str) -> list[SavedSanction]:
+        # ``table`` is one of this module's own names, as for _save_sanction.
         rows = await self._read(lambda db: db.execute(
-            "SELECT kind, value, until, reason, by, made FROM mutes ORDER BY made, rowid"
+            f"SELECT kind, value, until, reason, by, made FROM {table} ORDER BY made, rowid"
         ).fetchall())
         return [SavedSanction(*row) for row in rows]
 
