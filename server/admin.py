@@ -1,8 +1,9 @@
 """What the server's admins may do: see every session, kick, ban and unban, mute and
 unmute, close a table, send everyone a message, read and dismiss players' reports.
 
-Anyone at a table may report someone there to the admins (:meth:`AdminDesk.report`,
-:mod:`.reports`): the admins online are told at once (:class:`ReportFiled`).
+Anyone at a table may report someone there, or who left it lately, to the admins
+(:meth:`AdminDesk.report`, :mod:`.reports`): the admins online are told at once
+(:class:`ReportFiled`).
 
 The admins are named by their key fingerprints in the ``admins`` setting. Every action is
 checked here, where it is carried out, not only on the screen that offers it: whatever a
@@ -32,7 +33,7 @@ from .eventlog import SessionLog, admin_action
 from .identity import Identity
 from .lobby import Lobby, LobbyError
 from .mutes import Mute, Mutes, muted_as
-from .reports import Report, ReportRefused, Reports, known_as
+from .reports import GONE_KEPT, Departed, Departures, Report, ReportRefused, Reports, known_as
 from .storage import StorageError
 
 if TYPE_CHECKING:
@@ -122,6 +123,7 @@ class AdminDesk:
         # A mute that runs out is told as a lifted one is, by its register's timer.
         self.mutes.on_over = self._mute_over
         self.reports = reports if reports is not None else Reports()
+        self.departures = Departures()
         self._lobby = lobby
         self._sessions = sessions
 
@@ -314,19 +316,27 @@ class AdminDesk:
 
     # --- players' reports -----------------------------------------------------------------
 
+    def left_table(self, session: "GameSession", table: Table, name: str) -> None:
+        """``session``'s person has left ``table``, where they were ``name`` (or lost
+        their connection there): they may still be reported there for a while."""
+        self.departures.note(table, table.name, name, Departed(session.id, session.identity))
+
     async def report(self, reporter: "GameSession", table: Table, name: str,
                      reason: str) -> tuple[Report, int]:
         """File the report of ``reporter`` (anyone at ``table``) on whoever chats there
-        as ``name`` (a name the table shows), ``reason`` as typed: kept, written to the
-        database, and told at once to every admin online (returns it and how many were
-        told); the reported person is not told. Refused (:class:`AdminError`) if the
-        server has no admins, if nobody at the table goes by that name now, if it is the
-        reporter, or over the limits of :mod:`.reports`."""
+        as ``name`` (a name the table shows), or did before leaving it lately, ``reason``
+        as typed: kept, written to the database, and told at once to every admin online
+        (returns it and how many were told); the reported person is not told. Refused
+        (:class:`AdminError`) if the server has no admins, if nobody at the table goes
+        or went lately by that name, if it is the reporter, or over the limits of
+        :mod:`.reports`."""
         if not self._admins:
             raise AdminError("chat.report_no_hosts")
-        target = _at_table(self._sessions(), table, name)
+        target: GameSession | Departed | None = _at_table(self._sessions(), table, name)
         if target is None:
-            raise AdminError("report.gone", name=name)
+            target = self.departures.find(table, table.name, name)
+        if target is None:
+            raise AdminError("report.gone", name=name, minutes=int(GONE_KEPT // 60))
         if target.identity.key == reporter.identity.key:
             raise AdminError("report.self")
         member = getattr(reporter.app, "member", None)

@@ -487,14 +487,20 @@ class ServerApp(DiamantApp):
     def _left_table(self, member: Member | None) -> None:
         # Once the table's screen has gone (and stopped listening to the table).
         if member is not None:
-            self.lobby.release(member, self)
+            self._release(member)
         if isinstance(self.screen, LobbyScreen):
             self.screen.refresh_tables()
 
     def _leave_member(self) -> None:
         if self.member is not None:
-            self.lobby.release(self.member, self)
+            self._release(self.member)
             self.member = None
+
+    def _release(self, member: Member) -> None:
+        """Leave ``member``'s table; they may still be reported there for a while."""
+        self.lobby.release(member, self)
+        if self.admin is not None:
+            self.admin.left_table(self.session, member.table, member.name)
 
     # --- life of the session ------------------------------------------------------------
 

@@ -6,18 +6,22 @@ reaches the server's app, which asks the admin desk to file it
 chat shows them and as a mute would be on them (:func:`~diamant_server.mutes.muted_as`:
 a key's fingerprint, a guest's address), keeps the reason as typed (on one line, cut
 to :data:`REASON_MAX`) and, as evidence, the reported person's last few lines at that
-table. The reported person is never told.
+table. The reported person is never told. Someone who has left the table, or lost their
+connection, can still be reported there for :data:`GONE_KEPT` (:class:`Departures`):
+whoever insults a table and leaves at once is the case reports are most needed for.
 
 Reports are kept until an admin dismisses one; a dismissed report stays in the
 database. What a person may report is bounded (:class:`Reports.check`): one report a
 person about the same other every :data:`WINDOW`, and :data:`MOST` in all in it, so
-reports cannot be used to flood the admins. Those counts are kept in memory: a restart
-forgets them.
+reports cannot be used to flood the admins. Those counts are read back from the
+database at start-up (:meth:`Reports.load`), so a restart does not reset them.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+import weakref
 from collections import deque
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -40,6 +44,11 @@ WINDOW = timedelta(hours=1)
 """The time in which a person's reports are counted."""
 MOST = 5
 """Reports one person may make in :data:`WINDOW` (about different people)."""
+GONE_KEPT = 30 * 60.0
+"""Seconds for which someone who left a table may still be reported there."""
+GONE_MOST = 2000
+"""The most departures remembered at once (the oldest forgotten first): a bound on the
+memory a crowd coming and going can take."""
 
 
 class ReportRefused(Exception):
@@ -97,6 +106,43 @@ def clean_reason(text: str) -> str:
     return " ".join(printable(text).split())[:REASON_MAX]
 
 
+@dataclass(frozen=True)
+class Departed:
+    """Someone who left a table, as a report needs them: their session's ``id`` (for
+    the log) and ``identity``."""
+
+    id: str
+    identity: Identity
+
+
+class Departures:
+    """Who left which table lately (under the name the table showed), so that they may
+    still be reported there for :data:`GONE_KEPT`. A table is held weakly: a table closed
+    and another opened under its name do not share their departures."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._gone: dict[tuple[str, str], tuple[float, weakref.ref, Departed]] = {}
+
+    def note(self, table: object, table_name: str, name: str, departed: Departed) -> None:
+        """``departed`` has left ``table`` (named ``table_name``), where they were ``name``."""
+        now = self._clock()
+        key = (table_name, name)
+        self._gone.pop(key, None)  # the newest last: the dict is oldest first
+        self._gone[key] = (now, weakref.ref(table), departed)
+        for key, (when, _, _) in list(self._gone.items()):
+            if now - when < GONE_KEPT and len(self._gone) <= GONE_MOST:
+                break
+            del self._gone[key]
+
+    def find(self, table: object, table_name: str, name: str) -> Departed | None:
+        """Whoever left ``table`` under ``name`` within :data:`GONE_KEPT`, if anyone."""
+        entry = self._gone.get((table_name, name))
+        if entry is None or entry[1]() is not table or self._clock() - entry[0] >= GONE_KEPT:
+            return None
+        return entry[2]
+
+
 class Reports:
     """The open reports of one server and what each person reported lately (see the
     module docstring). Without a database (``storage`` None) they are kept in memory."""
@@ -111,12 +157,19 @@ class Reports:
         self._next_id = 1
 
     async def load(self) -> int:
-        """Read the open reports from the database (at start-up); returns how many."""
+        """Read the open reports from the database (at start-up), and who reported whom
+        within :data:`WINDOW` (dismissed or not) for :meth:`check`; returns how many are
+        open."""
         if self.storage is None:
             return 0
         self._open = {report.id: report for report in
                       map(Report.from_saved, await self.storage.open_reports())}
         self._next_id = max(self._open, default=0) + 1
+        since = self._clock() - WINDOW
+        for made, *who in await self.storage.reports_made_since(_text(since)):
+            when = _utc(made)
+            assert when is not None
+            self._made.append((when, (who[0], who[1]), (who[2], who[3])))
         return len(self._open)
 
     def open(self) -> list[Report]:

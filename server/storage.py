@@ -684,6 +684,16 @@ class Storage:
                FROM reports WHERE dismissed IS NULL ORDER BY made, id""").fetchall())
         return [SavedReport(*row[:10], tuple(json.loads(row[10]))) for row in rows]
 
+    async def reports_made_since(self, since: str) -> list[tuple[str, str, str, str, str]]:
+        """Who reported whom from ``since`` (UTC, as reports keep ``made``) on, dismissed
+        or not, oldest first: ``made``, the reporter's kind and value, the reported
+        person's kind and value (what a person's reports within the hour are counted
+        from, after a restart)."""
+        rows = await self._read(lambda db: db.execute(
+            """SELECT made, reporter_kind, reporter_value, reported_kind, reported_value
+               FROM reports WHERE made >= ? ORDER BY made, id""", (since,)).fetchall())
+        return [tuple(row) for row in rows]
+
     async def bans(self) -> list[SavedSanction]:
         """Every ban kept (those over included), oldest first."""
         return await self._sanctions("bans")

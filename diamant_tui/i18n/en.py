@@ -525,7 +525,7 @@ CATALOGUE: dict[str, str] = {
     "admin.notice": "Message from the server: {text}",
     "admin.table_closed": "An admin closed table {name} (reason: {reason}); you are back in the lobby.",
     # Players' reports to the admins.
-    "report.gone": "{name} is no longer at this table: a report names someone who is here.",
+    "report.gone": "{name} left this table too long ago: a report names someone here now or in the last {minutes} minutes.",
     "report.self": "That is you (another connection of yours): you cannot report yourself.",
     "report.already": "You reported them within the hour already: the hosts have it.",
     "report.too_many": "You have made {count} report within the hour: try again in {minutes} min.|You have made {count} reports within the hour: try again in {minutes} min.",

@@ -518,7 +518,7 @@ CATALOGUE: dict[str, str] = {
     "admin.notice": "Mensaje del servidor: {text}",
     "admin.table_closed": "Un administrador ha cerrado la mesa {name} (motivo: {reason}); has vuelto a la sala.",
     # Players' reports to the admins.
-    "report.gone": "{name} ya no está en esta mesa: solo se denuncia a alguien presente.",
+    "report.gone": "{name} dejó esta mesa hace demasiado: solo se denuncia a alguien presente o que se fue en los últimos {minutes} minutos.",
     "report.self": "Eres tú (otra conexión tuya): no puedes denunciarte a ti mismo.",
     "report.already": "Ya lo denunciaste en la última hora: los anfitriones lo tienen.",
     "report.too_many": "Has hecho {count} denuncia en la última hora: prueba de nuevo en {minutes} min.|Has hecho {count} denuncias en la última hora: prueba de nuevo en {minutes} min.",

@@ -522,7 +522,7 @@ CATALOGUE: dict[str, str] = {
     "admin.notice": "Message du serveur : {text}",
     "admin.table_closed": "Un administrateur a fermé la table {name} (motif : {reason}) ; vous êtes de retour au salon.",
     # Players' reports to the admins.
-    "report.gone": "{name} n'est plus à cette table : on ne signale que quelqu'un de présent.",
+    "report.gone": "{name} a quitté cette table il y a trop longtemps : on ne signale que quelqu'un de présent ou parti depuis moins de {minutes} minutes.",
     "report.self": "C'est vous (une autre connexion à vous) : vous ne pouvez pas vous signaler.",
     "report.already": "Vous l'avez déjà signalé dans l'heure : les hôtes l'ont reçu.",
     "report.too_many": "Vous avez fait {count} signalement dans l'heure : réessayez dans {minutes} min.|Vous avez fait {count} signalements dans l'heure : réessayez dans {minutes} min.",

@@ -1,10 +1,12 @@
 """Reports over real SSH: a player types ``/report NAME why`` at a table; the report is
 in the database, an admin online is told at once and reads it on the admin screen (who,
 whom, where, why, the reported person's last lines), goes on from it to mute them, and
-dismisses it (asked first). A repeat is refused; the reported person is told nothing."""
+dismisses it (asked first). A repeat is refused; the reported person is told nothing.
+Someone who left the table, or lost their connection, can still be reported there."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -43,8 +45,8 @@ async def test_a_report_reaches_the_admin_and_the_database_and_the_reported_sees
     keeps it with bob's lines. Her second report of bob is refused. On the admin screen
     (80x24) the report is listed and read whole; s goes on to mute bob's session; d
     dismisses it once confirmed, and it is kept as dismissed. Once bob has left the
-    table he can no longer be reported there. bob's terminal never received a word of
-    it."""
+    table, a report of him is still his (refused again: already sent). bob's terminal
+    never received a word of it."""
     caplog.set_level(logging.INFO, logger="diamant_server")
     server = await started(tmp_path, admin_key)
     fr = Translator("fr")
@@ -98,14 +100,48 @@ async def test_a_report_reaches_the_admin_and_the_database_and_the_reported_sees
         [logged] = [r for r in caplog.records if getattr(r, "action", None) == "dismiss_report"]
         assert logged.session == session_of(server, "boss").id
 
-        bob.press("q")  # bob leaves the game: he can no longer be reported there
+        bob.press("q")  # bob leaves the game: still him, reported already
         await bob.wait_for("Leave this table while the game goes on?")
         await bob.press_until("y", "the lobby")  # (a yes typed at once is not taken)
-        await command(ann, "/report bob parti", fr("report.gone", name="bob"))
+        await command(ann, "/report bob parti", fr("report.already"))
         assert len(reports_in(tmp_path)) == 1
 
         told_bob = bob.raw.decode(errors="replace")
         for word in ("triche", "insultes", "reported", "signal", "encore", "parti"):
             assert word not in told_bob, word
+    finally:
+        await server.stop()
+
+
+@pytest.mark.parametrize("goes", ["leaves", "drops"])
+async def test_someone_who_insults_the_table_and_goes_can_still_be_reported(
+        tmp_path, players, admin_key, make_key, goes):
+    """bob says a rude line, then leaves the table (or his connection drops). ann, in
+    Ukrainian, reports him: she is thanked, and the report names bob by his key, with his
+    line as evidence, as if he were still there."""
+    server = await started(tmp_path, admin_key)
+    uk = Translator("uk")
+    try:
+        ann, bob = await at_table(server, players, make_key, ("ann", "uk_UA.UTF-8"),
+                                  ("bob", "en_GB.UTF-8"))
+        await sent(bob, "en", "[b]you all stink[/b]")
+        await ann.wait_for(lambda text: "» bob: [b]you all stink[/b]" in text)
+        bob_key = session_of(server, "bob").identity.key[4:]
+        if goes == "leaves":
+            bob.press("q")
+            await bob.wait_for("Leave this table while the game goes on?")
+            await bob.press_until("y", "the lobby")
+        else:
+            await bob.close()
+        for _ in range(200):  # until bob's member has left the table
+            if not any(s.identity.name == "bob" and getattr(s.app, "member", None)
+                       for s in server.sessions):
+                break
+            await asyncio.sleep(0.05)
+        await command(ann, "/report bob [red]образи[/red]",
+                      uk("chat.reported_later", name="bob"))
+        [row] = reports_in(tmp_path)
+        assert row[4:8] == ("bob", "key", bob_key, "[red]образи[/red]")
+        assert json.loads(row[8]) == ["[b]you all stink[/b]"]
     finally:
         await server.stop()

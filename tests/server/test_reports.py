@@ -13,7 +13,8 @@ from datetime import timedelta
 import pytest
 
 from diamant_server.identity import Identity
-from diamant_server.reports import MOST, ReportRefused, Reports, clean_reason, known_as
+from diamant_server.reports import (GONE_KEPT, GONE_MOST, MOST, Departed, Departures,
+                                    ReportRefused, Reports, clean_reason, known_as)
 from diamant_server.storage import DATABASE, SCHEMA_VERSION, Storage, migrate
 from test_bans import KEY_ONE, KEY_TWO, Clock
 
@@ -116,9 +117,75 @@ async def test_one_report_about_the_same_person_and_five_in_all_each_hour():
     assert len(reports.open()) == MOST + 2
 
 
+async def test_the_limits_count_the_reports_made_before_a_restart(tmp_path):
+    """Reports made within the hour before the server restarted, dismissed or not, still
+    count: the same person again is refused, and so is a sixth report; one older than an
+    hour does not count."""
+    clock = Clock()
+    storage = Storage.open(tmp_path)
+    try:
+        reports = Reports(storage, clock=clock)
+        await reports.file("den", "ann", ANN, "old", ("guest", "192.0.2.50"), "", ())
+        clock.now += timedelta(minutes=61)
+        for n in range(MOST):
+            await reports.file("den", "ann", ANN, f"p{n}", ("guest", f"192.0.2.{n}"), "", ())
+            clock.now += timedelta(minutes=1)
+        dismissed, write = reports.dismiss(reports.open()[0].id, KEY_TWO)
+        await write
+    finally:
+        storage.close()
+
+    storage = Storage.open(tmp_path)
+    try:
+        again = Reports(storage, clock=clock)
+        assert await again.load() == MOST  # the oldest dismissed
+        with pytest.raises(ReportRefused) as refused:
+            again.check(ANN, ("guest", dismissed.reported_as[1]))
+        assert refused.value.key == "report.already"
+        with pytest.raises(ReportRefused) as refused:
+            again.check(ANN, ("guest", "192.0.2.99"))
+        assert refused.value.key == "report.too_many"
+        assert refused.value.fmt["minutes"] == 60 - MOST
+        clock.now += timedelta(minutes=60 - MOST)
+        again.check(ANN, ("guest", "192.0.2.50"))  # an hour after the first of the five
+    finally:
+        storage.close()
+
+
 def test_a_person_is_known_by_their_key_or_a_guest_by_their_address():
     assert known_as(Identity("key:" + KEY_ONE, "ann", guest=False,
                              address="192.0.2.7")) == ANN
     assert known_as(Identity("guest:7", "gus", guest=True,
                              address="::ffff:192.0.2.7")) == GUESTS
     assert clean_reason("a\x1b[31m \u200b b" + "x" * 300) == ("a [31m b" + "x" * 300)[:200]
+
+
+class _Table:
+    """Stands for a table: the departures only hold it weakly and compare it."""
+
+
+def test_someone_who_left_is_found_for_half_an_hour_at_that_table_only():
+    """bob, gone from den, is found there until GONE_KEPT has passed; not at another
+    table, nor at a new table opened under den's name once the old one is gone; a later
+    departure under his name replaces the first; a crowd coming and going is bounded."""
+    now = [0.0]
+    gone = Departures(clock=lambda: now[0])
+    den, cave = _Table(), _Table()
+    bob = Departed("s2", Identity("key:" + KEY_TWO, "bob", guest=False, address="192.0.2.2"))
+    gone.note(den, "den", "bob", bob)
+    assert gone.find(den, "den", "bob") == bob
+    assert gone.find(cave, "cave", "bob") is None
+    assert gone.find(den, "den", "ann") is None
+    now[0] += GONE_KEPT - 1
+    assert gone.find(den, "den", "bob") == bob
+    now[0] += 1
+    assert gone.find(den, "den", "bob") is None
+
+    again = Departed("s3", bob.identity)
+    gone.note(den, "den", "bob", again)
+    del den
+    assert gone.find(_Table(), "den", "bob") is None  # another table under the old name
+    for n in range(GONE_MOST + 10):
+        gone.note(cave, "cave", f"p{n}", again)
+    assert len(gone._gone) == GONE_MOST
+    assert gone.find(cave, "cave", "p9") is None and gone.find(cave, "cave", "p10") == again
