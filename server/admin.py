@@ -237,19 +237,38 @@ class AdminDesk:
         identity = target.identity
         if target is actor or identity.key == actor.identity.key:
             raise AdminError("admin.error.mute_self")
-        if self.is_admin(identity):
+        try:
+            kind, value = muted_as(identity)
+        except ValueError:
+            raise AdminError("admin.error.mute_value", value=identity.address[:60]) from None
+        return await self._mute(actor, kind, value, duration, reason,
+                                target=target.id, player=identity.name)
+
+    async def mute_reported(self, actor: "GameSession", report: Report, duration: str,
+                            reason: str = "") -> tuple[Mute, int]:
+        """Mute the person ``report`` is about, as the report knows them (their key, or
+        guests' address), online or not: as :meth:`mute`."""
+        self._check(actor, "mute")
+        if report.reported_as == known_as(actor.identity):
+            raise AdminError("admin.error.mute_self")
+        kind, value = report.reported_as
+        return await self._mute(actor, kind, value, duration, reason,
+                                target=f"report {report.id}", player=report.reported)
+
+    async def _mute(self, actor: "GameSession", kind: str, value: str, duration: str,
+                    reason: str, *, target: str, player: str) -> tuple[Mute, int]:
+        if kind == KEY and self.is_admin_key(value):
             # The host chose them to keep order and to speak for the server: whoever
             # disagrees with another admin takes it to the host, who can take the key out
             # of ``admins`` first. (Like a ban, which would shut them out for good.)
             raise AdminError("admin.error.mute_admin")
         try:
-            kind, value = muted_as(identity)
             mute = self.mutes.make(kind, value, duration, _clean(reason, REASON_MAX),
                                    by=actor.identity.key.removeprefix("key:"))
         except ValueError:
-            raise AdminError("admin.error.mute_value", value=identity.address[:60]) from None
+            raise AdminError("admin.error.mute_value", value=value[:60]) from None
         write = self.mutes.add(mute)
-        admin_action(actor.id, "mute", target=target.id, player=identity.name,
+        admin_action(actor.id, "mute", target=target, player=player,
                      kind=mute.kind, value=mute.value,
                      until=mute.until_text() or "forever", reason=mute.reason)
         covered = self._told_of(mute)

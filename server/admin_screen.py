@@ -25,6 +25,7 @@ from .admin_dialog import AdminDialog
 from .bans import ADDRESS, KEY, Ban, Sanction, normal_address
 from .lobby_screen import marked_name
 from .mutes import Mute
+from .reports import Report
 from .reports_screen import ReportsScreen
 
 if TYPE_CHECKING:
@@ -237,15 +238,17 @@ class AdminScreen(DiamantScreen):
         info = self._selected_session()
         if info is None:
             return
+        self._ban_address(info.name, info.address)
+
+    def _ban_address(self, name: str, address: str) -> None:
         warning = None
         try:
-            if normal_address(info.address) == normal_address(self._actor.identity.address):
+            if normal_address(address) == normal_address(self._actor.identity.address):
                 warning = self.app.t("admin.own_address")
         except ValueError:
             pass
-        self._ban(ADDRESS, info.address, self.app.t("admin.ban_address_title",
-                                                    name=info.name, address=info.address),
-                  warning)
+        self._ban(ADDRESS, address, self.app.t("admin.ban_address_title",
+                                               name=name, address=address), warning)
 
     def _ban(self, kind: str, value: str, title: str, warning: str | None = None) -> None:
         t = self.app.t
@@ -269,18 +272,26 @@ class AdminScreen(DiamantScreen):
         if info.id == self._actor.id or info.key == self._own_key:
             self.notify(t("admin.error.mute_self"), severity="warning")
             return
-        if info.key is not None and self._desk.is_admin_key(info.key):
+        self._mute(info.name, info.key, info.address,
+                   lambda duration, reason: self._desk.mute(self._actor, info.id,
+                                                            duration, reason))
+
+    def _mute(self, name: str, key: str | None, address: str,
+              make: Callable[[str, str], Awaitable[tuple[Mute, int]]]) -> None:
+        """Ask how long and why, then mute ``name`` (by ``key``, or for a guest the
+        ``address``) with ``make``."""
+        t = self.app.t
+        if key is not None and self._desk.is_admin_key(key):
             self.notify(t("admin.error.mute_admin"), severity="warning", timeout=8)
             return
-        if info.key is None:
-            title = t("admin.mute_guest_title", name=info.name, address=info.address)
+        if key is None:
+            title = t("admin.mute_guest_title", name=name, address=address)
             warning = t("admin.mute_guest_warning")
         else:
-            title, warning = t("admin.mute_key_title", name=info.name,
-                               fingerprint=info.key), None
+            title, warning = t("admin.mute_key_title", name=name, fingerprint=key), None
 
         async def mute(duration: str, reason: str) -> str:
-            made, count = await self._desk.mute(self._actor, info.id, duration, reason)
+            made, count = await make(duration, reason)
             until = made.until_text()
             return t("admin.done.mute", what=_what(made, t),
                      until=t("admin.until", until=until) if until
@@ -355,12 +366,16 @@ class AdminScreen(DiamantScreen):
     def action_reports(self) -> None:
         self.app.push_screen(ReportsScreen(self._desk, self._actor), self._from_report)
 
-    def _from_report(self, chosen: tuple[str, str] | None) -> None:
+    def _from_report(self, chosen: tuple[str, str | Report] | None) -> None:
         """Go on from a report to mute or ban its reported person: their session chosen
-        in the list, then the action's own checks and dialog, as if pressed here."""
+        in the list, then the action's own checks and dialog, as if pressed here; or,
+        when they are not on the server, the dialog on what the report knows them by."""
         if chosen is None:
             return
         action, session_id = chosen
+        if isinstance(session_id, Report):
+            self._on_reported(action, session_id)
+            return
         self._shown = ()
         self.refresh_lists()
         index = next((i for i, info in enumerate(self._sessions) if info.id == session_id),
@@ -373,6 +388,27 @@ class AdminScreen(DiamantScreen):
         sessions.move_cursor(row=index)
         sessions.focus()
         getattr(self, f"action_{action}")()
+
+    def _on_reported(self, action: str, report: Report) -> None:
+        """Mute or ban the person ``report`` is about, who is not on the server: by
+        their key, or a guest by their address (the reports screen offers only what
+        the report knows)."""
+        kind, value = report.reported_as
+        name = report.reported
+        if action == "mute":
+            key = value if kind == KEY else None
+            self._mute(name, key, value,
+                       lambda duration, reason: self._desk.mute_reported(
+                           self._actor, report, duration, reason))
+        elif action == "ban_key":
+            if self._desk.is_admin_key(value):
+                self.notify(self.app.t("admin.error.admin_key"), severity="warning",
+                            timeout=8)
+                return
+            self._ban(KEY, value, self.app.t("admin.ban_key_title", name=name,
+                                             fingerprint=value))
+        else:
+            self._ban_address(name, value)
 
     def action_back(self) -> None:
         if self.app.screen is self:

@@ -481,24 +481,27 @@ class ServerApp(DiamantApp):
         self._to_lobby_level()
         if not isinstance(self.screen, LobbyScreen):
             self.push_screen(self._lobby_screen())
+        if self.member is not None:
+            self._departed(self.member)
         self.call_after_refresh(self._left_table, self.member)
         self.member = None
 
     def _left_table(self, member: Member | None) -> None:
         # Once the table's screen has gone (and stopped listening to the table).
         if member is not None:
-            self._release(member)
+            self.lobby.release(member, self)
         if isinstance(self.screen, LobbyScreen):
             self.screen.refresh_tables()
 
     def _leave_member(self) -> None:
         if self.member is not None:
-            self._release(self.member)
+            self._departed(self.member)
+            self.lobby.release(self.member, self)
             self.member = None
 
-    def _release(self, member: Member) -> None:
-        """Leave ``member``'s table; they may still be reported there for a while."""
-        self.lobby.release(member, self)
+    def _departed(self, member: Member) -> None:
+        """This person is leaving ``member``'s table: from now on they are found there
+        only as someone who left, and may still be reported there for a while."""
         if self.admin is not None:
             self.admin.left_table(self.session, member.table, member.name)
 

@@ -21,6 +21,7 @@ from diamant_tui.ui.screens.base import DiamantScreen
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 
 from .admin import AdminDesk, AdminError
+from .bans import KEY
 from .reports import Report
 
 if TYPE_CHECKING:
@@ -36,7 +37,8 @@ ACTIONS = {"s": "mute", "b": "ban_key", "a": "ban_address"}
 class ReportsScreen(DiamantScreen):
     """The open reports, newest first, and the chosen one's reason and evidence in full.
     Dismissed with ``(action, session id)`` to go on to an admin screen action on the
-    reported person's session, or None."""
+    reported person's session, ``(action, report)`` for one on what the report knows
+    them by when they are not on the server, or None."""
 
     BINDINGS = [
         Binding("d", "dismiss_report", show=False),
@@ -165,11 +167,19 @@ class ReportsScreen(DiamantScreen):
             self.notify(self.app.t("reports.choose"), severity="warning")
             return
         info = self._desk.online(report.reported_as)
-        if info is None:
-            self.notify(self.app.t("reports.offline", name=report.reported),
-                        severity="warning", timeout=8, markup=False)
+        if info is not None:
+            self.dismiss((ACTIONS[key], info.id))
             return
-        self.dismiss((ACTIONS[key], info.id))
+        # Not on the server (they may well have left at once): what the report knows
+        # them by is a key, or a guest's address, so only that can be banned.
+        kind = report.reported_as[0]
+        if key == "b" and kind != KEY:
+            self.notify(self.app.t("admin.guest_no_key"), severity="warning", timeout=8)
+        elif key == "a" and kind == KEY:
+            self.notify(self.app.t("reports.offline_address", name=report.reported),
+                        severity="warning", timeout=8, markup=False)
+        else:
+            self.dismiss((ACTIONS[key], report))
 
     def action_back(self) -> None:
         if self.app.screen is self:

@@ -547,5 +547,5 @@ CATALOGUE: dict[str, str] = {
     "reports.choose": "Choose a report first.",
     "reports.dismissed": "Dismissed: the report of {reporter} on {reported}.",
     "reports.dismiss_confirm": "Dismiss the report of {reporter} on {reported} at {table}, reason: {reason}?",
-    "reports.offline": "{name} is not on the server now: mute or ban them from the admin screen when they are.",
+    "reports.offline_address": "{name} is not on the server now: the report knows their key, not their address. b bans the key.",
 }

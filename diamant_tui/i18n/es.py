@@ -540,5 +540,5 @@ CATALOGUE: dict[str, str] = {
     "reports.choose": "Elige primero una denuncia.",
     "reports.dismissed": "Descartada: la denuncia de {reporter} contra {reported}.",
     "reports.dismiss_confirm": "¿Descartar la denuncia de {reporter} contra {reported} en {table}, motivo: {reason}?",
-    "reports.offline": "{name} no está en el servidor: siléncialo o vétalo desde la pantalla de admin cuando esté.",
+    "reports.offline_address": "{name} no está en el servidor: la denuncia conoce su clave, no su dirección. b veta la clave.",
 }

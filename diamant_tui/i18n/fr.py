@@ -544,5 +544,5 @@ CATALOGUE: dict[str, str] = {
     "reports.choose": "Choisissez d'abord un signalement.",
     "reports.dismissed": "Classé : le signalement de {reported} par {reporter}.",
     "reports.dismiss_confirm": "Classer le signalement de {reported} par {reporter} à {table}, motif : {reason} ?",
-    "reports.offline": "{name} n'est pas sur le serveur : retirez-lui la parole ou bannissez-le depuis l'écran d'admin quand il y sera.",
+    "reports.offline_address": "{name} n'est pas sur le serveur : le signalement connaît sa clé, pas son adresse. b bannit la clé.",
 }

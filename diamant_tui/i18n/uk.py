@@ -541,5 +541,5 @@ CATALOGUE: dict[str, str] = {
     "reports.choose": "Спершу виберіть скаргу.",
     "reports.dismissed": "Закрито: скаргу {reporter} на {reported}.",
     "reports.dismiss_confirm": "Закрити скаргу {reporter} на {reported} за столом {table}, причина: {reason}?",
-    "reports.offline": "{name} зараз немає на сервері: вимкніть чат чи забаньте з екрана адміна, коли з'явиться.",
+    "reports.offline_address": "{name} зараз немає на сервері: у скарзі є ключ, але не адреса. b забанить ключ.",
 }

@@ -15,6 +15,7 @@ import sqlite3
 import pytest
 
 from diamant_server.storage import DATABASE
+from diamant_tui.table import TableSettings
 from diamant_tui.i18n import Translator
 from test_hosting_admin import (fingerprint, flowing, notice, open_admin_screen, session_of,
                                 started)
@@ -143,5 +144,64 @@ async def test_someone_who_insults_the_table_and_goes_can_still_be_reported(
         [row] = reports_in(tmp_path)
         assert row[4:8] == ("bob", "key", bob_key, "[red]образи[/red]")
         assert json.loads(row[8]) == ["[b]you all stink[/b]"]
+    finally:
+        await server.stop()
+
+
+def sanctions_in(tmp_path, table: str) -> list[tuple]:
+    """The bans or mutes the database holds: kind, value, reason."""
+    with contextlib.closing(sqlite3.connect(tmp_path / DATABASE)) as db:
+        return db.execute(f"SELECT kind, value, reason FROM {table}").fetchall()
+
+
+async def test_an_admin_mutes_and_bans_from_a_report_someone_who_has_left(
+        tmp_path, players, admin_key, make_key):
+    """bob insults the table and drops his connection; ann reports him. The admin, on
+    the reports screen, cannot ban an address the report does not know (said why), but
+    mutes bob's key and then bans it from the report, as if he were online: both are
+    kept, and bob coming back is refused."""
+    server = await started(tmp_path, admin_key)
+    bob_key = make_key()
+    try:
+        boss = players("boss")
+        await boss.connect(server.port, key=admin_key)
+        await boss.wait_for("the lobby")
+        server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",)), "x")
+        ann, bob = players("ann"), players("bob")
+        await ann.connect(server.port, key=make_key(), command="play den")
+        await bob.connect(server.port, key=bob_key, command="play den")
+        await sent(bob, "en", "[b]you all stink[/b]")
+        await ann.wait_for(lambda text: "» bob: [b]you all stink[/b]" in text)
+        await bob.close()
+        await command(ann, "/report bob insults", "Reported bob to the hosts")
+
+        await open_admin_screen(boss)
+        await boss.wait_for(lambda text: "1 report open (r)" in text)
+        boss.press("r")
+        await boss.wait_for("Players' reports · 1 open")
+        boss.press("a")
+        await notice(boss, "report knows their key, not their")
+        boss.press("s")
+        await boss.wait_for(lambda text: f"Mute bob in chat: their key {fingerprint(bob_key)}"
+                            in flowing(text))
+        boss.type("[i]rude[/i]")
+        boss.press("enter")
+        await notice(boss, "Muted: ")
+        assert sanctions_in(tmp_path, "mutes") == [("key", fingerprint(bob_key),
+                                                    "[i]rude[/i]")]
+        boss.press("r")
+        await boss.wait_for("Players' reports · 1 open")
+        boss.press("b")
+        await boss.wait_for(lambda text: "Ban the key of bob" in flowing(text))
+        boss.type("insults")
+        boss.press("enter")
+        await boss.wait_for("Bans in force: 1")
+        assert sanctions_in(tmp_path, "bans") == [("key", fingerprint(bob_key), "insults")]
+
+        again = players("bob")
+        await again.connect(server.port, key=bob_key)
+        await again.wait_closed()
+        assert "Banned from this server until" in again.raw.decode()
+        assert "reason: insults" in again.raw.decode()
     finally:
         await server.stop()
