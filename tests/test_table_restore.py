@@ -372,3 +372,33 @@ async def test_choices_close_together_are_one_save_and_a_card_waits_for_the_last
     assert on_disk_at_the_card[0]["steps"][-1] == {"0": "continue", "1": "continue",
                                                    "2": "leave"}
     await table.close()
+
+
+async def test_a_game_begun_at_a_rebuilt_table_plays_for_those_not_back():
+    """A waiting table rebuilt after a restart keeps its people's seats for them; if its
+    game begins before one of them is back (its last seat taken), a computer plays for
+    them until they are, as for anyone away: the game never waits on someone who is not
+    there, shown as still choosing."""
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=3, pace=0, seed=5), save=disk.save)
+    table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
+    await table.saved()
+    saved = json.loads(disk.kept[-1])
+    await table.close()
+
+    again = Table.restore(saved, wait=30)
+    assert again.status is TableStatus.WAITING
+    ann = again.sit("ann", "key:ann")
+    carl = again.sit("carl", "key:carl")  # the last seat: the game begins, bob not back
+    await until(lambda: again.game is not None and again.game.phase is Phase.DECISION)
+    assert again.seats[1].away and not again.seats[1].connected
+    game = again.game
+    turn = (game.round, game.step)
+    ann.decide(Decision.CONTINUE)
+    carl.decide(Decision.CONTINUE)
+    await until(lambda: (game.round, game.step) > turn)
+    # bob, back, has his seat again, and plays it himself.
+    again.sit("bob", "key:bob")
+    assert not again.seats[1].away and again.seats[1].connected
+    await again.close()

@@ -174,6 +174,13 @@ class Seats:
             s.bot = make_bot(STAND_IN_BOT, rng=random.Random(s.bot_seed))
             s.spec = STAND_IN_BOT
 
+    def set_away_not_connected(self) -> None:
+        """A computer plays for each person whose seat waits for them but who is not
+        connected (not back yet after a restart), until they are back."""
+        for seat, s in enumerate(self._seats):
+            if s.kind is SeatKind.PERSON and not s.connected:
+                self.set_away(seat)
+
     def wake(self, seat: int) -> bool:
         """The seat's person is at the keyboard again; False if nothing changed."""
         s = self._seats[seat]

@@ -212,9 +212,7 @@ class Table:
             return
         self._waiting_for_people.cancel()
         self._waiting_for_people = None
-        for seat, s in enumerate(self._seats):
-            if s.kind is SeatKind.PERSON and not s.connected:
-                self._seats.set_away(seat)
+        self._seats.set_away_not_connected()
         self._updates.publish(())
         self._play.begin()
 
@@ -496,6 +494,10 @@ class Table:
         """Fill empty seats with computer players and begin a game; ``told`` (what the
         table did to begin it) goes out just before the game's first events."""
         self._seats.fill(self.settings.filler)
+        # Only at a waiting table rebuilt after a restart may a seat's person not be
+        # connected as the game begins (elsewhere a seat goes free as its person leaves
+        # the waiting room): the game must not wait on them, shown as still choosing.
+        self._seats.set_away_not_connected()
         state = self._state
         seed = None if self.settings.seed is None else self.settings.seed + self.games_played
         state.started, state.ended = datetime.now(timezone.utc), None
