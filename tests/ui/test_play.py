@@ -157,6 +157,37 @@ async def test_when_the_timer_runs_out_the_seat_is_away_until_a_key_is_pressed()
     await table.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "uk"])
+async def test_after_a_restart_a_person_not_back_yet_is_shown_away_not_choosing(lang):
+    """A game rebuilt after a restart waits for its people: ann is back, bob is not.
+    ann's list shows bob away, as anyone whose connection dropped is shown, not as a
+    player still choosing (the game was not waiting on his choice, but on him)."""
+    saved: list[dict] = []
+
+    async def save(snapshot: dict) -> None:
+        saved.append(snapshot)
+
+    table = Table(TableSettings(name="t", seats=3, bots=("cards:40",), pace=0, seed=5),
+                  save=save)
+    table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
+    while table.game is None or table.game.phase is not Phase.DECISION:
+        await asyncio.sleep(0.005)  # the first card, turned at once (pace 0)
+    await table.saved()
+    await table.close()
+
+    again = Table.restore(saved[-1], wait=60)
+    ann = again.sit("ann", "key:ann")
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "bob" in screen_text(app))
+        await pilot.pause()
+        rows = [line for line in screen_text(app).splitlines() if " bob " in line]
+        assert rows and f"☾ {app.t('players.away')}" in rows[0], rows
+        assert "…" not in rows[0]
+    await again.close()
+
+
 async def _screen_with_bots_decided(bot: str) -> str:
     table = Table(TableSettings(seats=3, bots=(bot, bot), pace=0, seed=9))
     me = table.sit("me", "me")

@@ -421,7 +421,10 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
                 # Textual scrolls nothing without it (the newest cards stayed out of sight).
                 parts.path_scroll.scroll_end(animate=False, force=True)
         people = frozenset(s.seat for s in update.seats if s.kind is SeatKind.PERSON)
-        away = frozenset(s.seat for s in update.seats if s.away)
+        # A person not connected is away too, before a computer plays for them: after a
+        # restart the game waits for them a while, and they are not choosing meanwhile.
+        away = frozenset(s.seat for s in update.seats
+                         if s.away or (s.kind is SeatKind.PERSON and not s.connected))
         parts.players.state = PlayersState(view, away, people)
         parts.deck.state = DeckState.of(view)
         me = view.me

@@ -48,7 +48,8 @@ def marked_words(t) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class PlayersState:
-    """What the player list shows: the view and which seats are away (played by a computer)."""
+    """What the player list shows: the view and which seats are away (played by a computer,
+    or their person not connected)."""
 
     view: PlayerView
     away: frozenset[int] = frozenset()
