@@ -157,8 +157,6 @@ class Lobby:
         self._wrong_codes: dict[str, deque[float]] = {}
         self._sitters: dict[tuple[Table, int], str] = {}
         """The identity of the person each table's seat was given to."""
-        self._game_rows: dict[Table, tuple[int, asyncio.Future[int]]] = {}
-        """The game (by its number at the table) each table has a row for, and its id."""
         self._saving: set[asyncio.Task] = set()
         self._ids: dict[Table, str] = {}
         """Each table's id in the database, where it is saved as it changes."""
@@ -387,7 +385,6 @@ class Lobby:
         self._owners.pop(table, None)
         self._private.discard(table)
         self._empty_since.pop(table, None)
-        self._game_rows.pop(table, None)
         for seat in range(len(table.seats)):
             self._sitters.pop((table, seat), None)
         table.on_game_over = None
@@ -498,6 +495,10 @@ class Lobby:
             for identity, code in (lobby_part.get("codes") or {}).items():
                 self._codes[code] = identity
                 self._code_of[identity] = code
+            if table.status is TableStatus.FINISHED:
+                # Its game is over, but the server may have stopped between the table's
+                # last save and the game's: kept now, or left as it is if it was.
+                self.save_game(table)
             rebuilt.append(table.name)
             log.info("table %r rebuilt as it was saved (%s)", table.name, table.status.value,
                      extra={"event": "table_restored", "table": table.name})
@@ -615,42 +616,30 @@ class Lobby:
         if "result" in record:
             scores = record["result"]["scores"]
             places = places_from_scores([scores[name] for name in record["players"]])
-        row = self._game_row(table, record)
-        task = asyncio.get_running_loop().create_task(
-            self._keep(table.name, row, record, places), name=f"keep {table.name}")
-        self._saving.add(task)
-        task.add_done_callback(self._saving.discard)
-        return task
-
-    def _game_row(self, table: Table, record: dict) -> Awaitable[int]:
-        """The id of the table's current game in the database, once it has a row (made
-        now, with ``record`` in it, if it has none)."""
-        number = table.games_played
-        known = self._game_rows.get(table)
-        if known is not None and known[0] == number and not _failed(known[1]):
-            return known[1]
-        assert self.storage is not None
         seats = []
         for info in table.seats:
             identity = self._sitters.get((table, info.seat))
             mine = identity is not None and table.seat_of(identity) == info.seat
             seats.append(Sitter(info.name, person_of(identity) if mine else None,
                                 info.bot if info.kind is SeatKind.BOT else None))
-        started = table.started or datetime.now(timezone.utc)
-        row = asyncio.ensure_future(self.storage.start_game(table.name, record["rules"],
-                                                            started, seats, record))
-        self._game_rows[table] = (number, row)
-        return row
+        # The table's id and the game's number there name the game across restarts:
+        # saved at a stop and kept again as it goes on, or ended again after a crash
+        # that came before its table's last save, it is kept under one row, rated once.
+        # (A table the lobby no longer holds has no id: its game gets a row of its own.)
+        kept_as = (self._ids.get(table) or secrets.token_hex(8), table.games_played)
+        write = self.storage.keep_game(kept_as, table.name, record["rules"],
+                                       table.started or datetime.now(timezone.utc), seats,
+                                       record, places)
+        task = asyncio.get_running_loop().create_task(
+            self._keep(table.name, write, places is not None), name=f"keep {table.name}")
+        self._saving.add(task)
+        task.add_done_callback(self._saving.discard)
+        return task
 
-    async def _keep(self, name: str, row: Awaitable[int], record: dict,
-                    places: list[int] | None) -> int | None:
+    async def _keep(self, name: str, write: Awaitable[int], finished: bool) -> int | None:
         assert self.storage is not None
         try:
-            game_id = await row
-            if places is not None:
-                await self.storage.finish_game(game_id, record, places)
-            else:
-                await self.storage.save_game(game_id, record)
+            game_id = await write
         except Exception as exc:
             log.exception("table %r: could not keep its game", name)
             # The host must see it, wherever the log goes: the games are being lost.
@@ -659,9 +648,9 @@ class Lobby:
                       f"(space left, permissions); until then games are lost.")
             return None
         log.info("table %r: game %d %s", name, game_id,
-                 "kept" if places is not None else "saved as far as it went",
+                 "kept" if finished else "saved as far as it went",
                  extra={"event": "game_saved", "table": name, "game": game_id,
-                        "finished": places is not None})
+                        "finished": finished})
         return game_id
 
     def _in_background(self, write: Awaitable[None], what: str) -> None:
@@ -736,7 +725,6 @@ class Lobby:
         self._empty_since.clear()
         self._started.clear()
         self._sitters.clear()
-        self._game_rows.clear()
         await asyncio.gather(*(table.close() for table in tables))
 
 
@@ -744,8 +732,3 @@ def _among_its_people(table: Table, identity: str | None) -> bool:
     """Whether ``identity`` holds a seat at ``table`` or is watching it."""
     return identity is not None and (table.seat_of(identity) is not None
                                      or identity in table.watcher_identities)
-
-
-def _failed(future: asyncio.Future) -> bool:
-    """Whether ``future`` has ended without a result (a game row that could not be made)."""
-    return future.done() and (future.cancelled() or future.exception() is not None)

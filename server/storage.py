@@ -239,8 +239,17 @@ def _version_6(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX open_reports ON reports(dismissed, made)")
 
 
+def _version_7(db: sqlite3.Connection) -> None:
+    """Which table's game each game is (the table's id among the open tables, and the
+    game's number there), so that a game kept again after a restart is kept once. Games
+    kept before have neither."""
+    db.execute("ALTER TABLE games ADD COLUMN table_id TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN number INTEGER")
+    db.execute("CREATE UNIQUE INDEX games_by_table ON games(table_id, number)")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
-    _version_1, _version_2, _version_3, _version_4, _version_5, _version_6)
+    _version_1, _version_2, _version_3, _version_4, _version_5, _version_6, _version_7)
 """Migration ``n`` (from 0) takes a database from version ``n`` to ``n + 1``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -578,14 +587,37 @@ class Storage:
         record so far (handed over); resolves to the game's id."""
         sitters = list(seats)
         when = _time(started)
+        return self._write(lambda db: _new_game(db, table, rules, when, sitters, record))
+
+    def keep_game(self, kept_as: tuple[str, int], table: str, rules: str, started: datetime,
+                  seats: Sequence[Sitter], record: dict,
+                  places: Sequence[int] | None = None) -> Awaitable[int]:
+        """Keep game ``kept_as`` (its table's id, as the open tables know it, and its
+        number at that table) in one transaction: its row made if it has none yet (as
+        :meth:`start_game`), then its ``record`` (handed over) kept as far as it has gone,
+        or, given each seat's ``places``, the game finished (as :meth:`finish_game`).
+        Resolves to the game's id.
+
+        A game finished already is left as it is: a server stopped after a game ended
+        but before its table was saved ends that game again when it starts, and a game
+        saved at a stop is kept again, under the same row, as it goes on after it."""
+        sitters = list(seats)
+        when = _time(started)
+        ended = None if places is None else (record.get("meta", {}).get("ended") or _now())
 
         def run(db: sqlite3.Connection) -> int:
-            game_id = db.execute(
-                "INSERT INTO games (table_name, rules, started, record) VALUES (?, ?, ?, ?)",
-                (table, rules, when, _json(record if record is not None else {}))).lastrowid
-            db.executemany(
-                "INSERT INTO seats (game_id, seat, name, person, computer) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, i, s.name, s.person, s.computer) for i, s in enumerate(sitters)])
+            row = db.execute("SELECT id, finished FROM games WHERE table_id = ? AND number = ?",
+                             kept_as).fetchone()
+            if row is None:
+                game_id = _new_game(db, table, rules, when, sitters, {}, kept_as)
+            elif row[1]:
+                return int(row[0])
+            else:
+                game_id = int(row[0])
+            if places is None:
+                db.execute("UPDATE games SET record = ? WHERE id = ?", (_json(record), game_id))
+            else:
+                _finish(db, game_id, record, places, ended)
             return game_id
 
         return self._write(run)
@@ -603,24 +635,11 @@ class Storage:
         """The game has ended: its final ``record`` and each seat's place (1 the best,
         ties sharing one); the ratings of its players change in the same transaction.
         The record is handed over."""
-        scores = record.get("result", {}).get("scores", {})
-        players = record.get("players", [])
-        places = list(places)
         ended = record.get("meta", {}).get("ended") or _now()
 
         def run(db: sqlite3.Connection) -> None:
             _unfinished(db, game_id)
-            seats = db.execute("SELECT count(*) FROM seats WHERE game_id = ?",
-                               (game_id,)).fetchone()[0]
-            if seats != len(places):
-                raise StorageError(f"game {game_id} has {seats} seats, not {len(places)}")
-            db.execute("UPDATE games SET record = ?, ended = ?, finished = 1 WHERE id = ?",
-                       (_json(record), ended, game_id))
-            db.executemany(
-                "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
-                [(place, scores.get(players[i]) if i < len(players) else None, game_id, i)
-                 for i, place in enumerate(places)])
-            _rate(db, game_id)
+            _finish(db, game_id, record, places, ended)
 
         return self._write(run)
 
@@ -817,6 +836,42 @@ def _statement(sql: str, parameters: tuple) -> Callable[[sqlite3.Connection], No
         db.execute(sql, parameters)
 
     return run
+
+
+def _new_game(db: sqlite3.Connection, table: str, rules: str, started: str,
+              sitters: Sequence[Sitter], record: dict | None,
+              kept_as: tuple[str, int] | None = None) -> int:
+    """Insert a game and its seats; returns its id."""
+    table_id, number = kept_as if kept_as is not None else (None, None)
+    game_id = db.execute(
+        "INSERT INTO games (table_name, rules, started, record, table_id, number) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (table, rules, started, _json(record if record is not None else {}), table_id,
+         number)).lastrowid
+    assert game_id is not None
+    db.executemany(
+        "INSERT INTO seats (game_id, seat, name, person, computer) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, i, s.name, s.person, s.computer) for i, s in enumerate(sitters)])
+    return game_id
+
+
+def _finish(db: sqlite3.Connection, game_id: int, record: dict, places: Sequence[int],
+            ended: str) -> None:
+    """Finish a game not finished yet: its final record, each seat's place and score,
+    and the ratings of its players changed."""
+    scores = record.get("result", {}).get("scores", {})
+    players = record.get("players", [])
+    places = list(places)
+    seats = db.execute("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)).fetchone()[0]
+    if seats != len(places):
+        raise StorageError(f"game {game_id} has {seats} seats, not {len(places)}")
+    db.execute("UPDATE games SET record = ?, ended = ?, finished = 1 WHERE id = ?",
+               (_json(record), ended, game_id))
+    db.executemany(
+        "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
+        [(place, scores.get(players[i]) if i < len(players) else None, game_id, i)
+         for i, place in enumerate(places)])
+    _rate(db, game_id)
 
 
 def _unfinished(db: sqlite3.Connection, game_id: int) -> None:

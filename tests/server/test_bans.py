@@ -39,7 +39,7 @@ def test_a_version_2_database_gets_a_bans_table_and_keeps_every_row(tmp_path):
         before = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in ("players", "ratings")}
     Storage.open(tmp_path).close()
     with contextlib.closing(sqlite3.connect(path)) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         for table, rows in before.items():
             assert db.execute(f"SELECT * FROM {table}").fetchall() == rows
         assert db.execute("SELECT * FROM bans").fetchall() == []

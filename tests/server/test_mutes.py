@@ -38,9 +38,12 @@ def test_a_version_4_database_gets_a_mutes_table_and_keeps_every_row(tmp_path):
         assert db.execute("PRAGMA user_version").fetchone()[0] == 4
     Storage.open(tmp_path).close()
     with contextlib.closing(sqlite3.connect(path)) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         for table, rows in before.items():
-            assert db.execute(f"SELECT * FROM {table}").fetchall() == rows, table
+            kept = db.execute(f"SELECT * FROM {table}").fetchall()
+            if table == "games":  # not known as a table's game (version 7)
+                kept = [row[:-2] for row in kept]
+            assert kept == rows, table
         assert db.execute("SELECT * FROM mutes").fetchall() == []
         with pytest.raises(sqlite3.IntegrityError):  # only a key or guests' address
             db.execute("INSERT INTO mutes VALUES ('name', 'ann', NULL, '', 'x', "

@@ -1,0 +1,159 @@
+"""A game is kept once, whatever stops the server: saved as far as it went at a stop and
+finished after the restart, ended before a crash that came ahead of its table's last
+save, or ended again after a crash that came ahead of the table's last save but after
+the game's. Real tables of computer players, a real lobby, a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from contextlib import closing
+
+import pytest
+
+from diamant_server.lobby import Lobby
+from diamant_server.storage import DATABASE, SCHEMA_VERSION, Storage, migrate
+from diamant_tui.table import TableSettings, TableStatus
+
+BOTS = ("cards:2",) * 3
+
+
+def games_in(folder) -> list[tuple]:
+    """Every game row: finished or not, and how many seats were rated."""
+    with closing(sqlite3.connect(folder / DATABASE)) as db:
+        return db.execute("SELECT id, finished FROM games ORDER BY id").fetchall()
+
+
+def rated_games(folder) -> int:
+    """The games the computer players' rating counts."""
+    with closing(sqlite3.connect(folder / DATABASE)) as db:
+        return db.execute("SELECT games FROM ratings WHERE who = 'bot:cards'").fetchone()[0]
+
+
+async def until(test, timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not test():
+        assert loop.time() < end, "not reached in time"
+        await asyncio.sleep(0.01)
+
+
+async def restarted(folder) -> tuple[Storage, Lobby]:
+    """The server's storage and lobby opened again on ``folder``, its tables rebuilt."""
+    storage = Storage.open(folder)
+    lobby = Lobby(folder, storage=storage)
+    await lobby.restore_tables(0)
+    return storage, lobby
+
+
+async def test_a_game_saved_at_a_stop_and_finished_after_it_is_one_game(tmp_path):
+    """Stopped in round 3 (the game saved as far as it went), started again: the game
+    ends and is one finished row, rated once, not a finished row beside its copy."""
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS, seed=7, pace=0.02),
+                         None)
+    table.start()
+    await until(lambda: table.game is not None and table.game.round >= 3)
+    await lobby.close()
+    storage.close()
+    assert games_in(tmp_path) == [(1, 0)]
+
+    storage, lobby = await restarted(tmp_path)
+    try:
+        table = lobby.tables["den"]
+        await until(lambda: table.status is TableStatus.FINISHED)
+        await lobby.flush()
+    finally:
+        await lobby.close()
+        storage.close()
+    assert games_in(tmp_path) == [(1, 1)]
+    assert rated_games(tmp_path) == 1
+
+
+async def test_a_game_whose_write_never_landed_is_kept_when_its_table_comes_back(tmp_path):
+    """The game ended and its table was saved finished, but the server died before the
+    game was written: when it starts again, the game is kept, finished and rated."""
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    lost = []
+
+    def lose(*args, **kwargs):  # the write a crash cut short
+        lost.append(args)
+        return asyncio.sleep(0, result=0)
+
+    storage.keep_game = lose  # type: ignore[method-assign]
+    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS, seed=7, pace=0), None)
+    table.start()
+    await until(lambda: table.status is TableStatus.FINISHED)
+    await lobby.flush()
+    await asyncio.sleep(0.1)  # the table's own saves, the finished one last
+    storage.close()  # a crash: nothing more is written
+    assert lost and games_in(tmp_path) == []
+
+    storage, lobby = await restarted(tmp_path)
+    try:
+        await lobby.flush()
+    finally:
+        await lobby.close()
+        storage.close()
+    assert games_in(tmp_path) == [(1, 1)]
+    assert rated_games(tmp_path) == 1
+
+
+async def test_a_game_ended_again_after_a_crash_is_kept_once(tmp_path):
+    """The game was written finished, but the server died before its table's last saves
+    (the table is rebuilt as it was in the middle of the game): when it starts again,
+    the game ends again, and is still one row, rated once."""
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    saved: list[tuple] = []
+    save_table = storage.save_table
+
+    def note(*args):
+        saved.append(args)
+        return save_table(*args)
+
+    storage.save_table = note  # type: ignore[method-assign]
+    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS, seed=7, pace=0), None)
+    table.start()
+    await until(lambda: table.status is TableStatus.FINISHED)
+    await lobby.flush()
+    await asyncio.sleep(0.1)
+    assert games_in(tmp_path) == [(1, 1)]
+    playing = [args for args in saved if args[3]["table"]["status"] == "playing"]
+    await save_table(*playing[len(playing) // 2])  # as if the later saves never landed
+    storage.close()
+
+    storage, lobby = await restarted(tmp_path)
+    try:
+        table = lobby.tables["den"]
+        assert table.status is TableStatus.PLAYING
+        await until(lambda: table.status is TableStatus.FINISHED)
+        await lobby.flush()
+    finally:
+        await lobby.close()
+        storage.close()
+    assert games_in(tmp_path) == [(1, 1)]
+    assert rated_games(tmp_path) == 1
+
+
+def test_a_version_6_database_keeps_its_games_known_by_no_table(tmp_path):
+    """Version 7 adds to each game which table's game it is: the games kept before are
+    known by none, and keep every column; two games cannot claim the same table's game."""
+    path = tmp_path / DATABASE
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        migrate(db, upto=6)
+        db.execute("INSERT INTO games VALUES (1, 'cave', 'classic', '2025-03-01T18:00:00Z', "
+                   "NULL, '{}', 0)")
+        before = db.execute("SELECT * FROM games").fetchall()
+    Storage.open(tmp_path).close()
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert db.execute("SELECT * FROM games").fetchall() == [before[0] + (None, None)]
+        db.execute("INSERT INTO games (table_name, rules, started, record, table_id, number) "
+                   "VALUES ('den', 'classic', '2025-03-02T18:00:00Z', '{}', 't1', 0)")
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute("INSERT INTO games (table_name, rules, started, record, table_id, "
+                       "number) VALUES ('den', 'classic', '2025-03-02T18:00:00Z', '{}', "
+                       "'t1', 0)")
