@@ -80,9 +80,11 @@ class ServerApp(DiamantApp):
 
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
                  idle_timeout: float, waiting_timeout: float = ServerConfig.waiting_timeout,
-                 chat_watch: ChatWatch = ChatWatch(), admin: AdminDesk | None = None) -> None:
-        # The language comes from the client's locale variables, never the server's.
-        super().__init__(lang=detect_language(session.environment))
+                 chat_watch: ChatWatch = ChatWatch(), admin: AdminDesk | None = None,
+                 lang: str | None = None) -> None:
+        # The language the person chose in the lobby at an earlier login (``lang``), else
+        # the client's locale variables, never the server's.
+        super().__init__(lang=lang or detect_language(session.environment))
         self.session = session
         self.session_log = SessionLog(log, session.id)
         self.chat_watch = chat_watch
@@ -453,7 +455,7 @@ class ServerApp(DiamantApp):
 
     async def on_lobby_screen_next_language(self, message: LobbyScreen.NextLanguage) -> None:
         await self.set_language(LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)])
-        self.lobby.seen(self.identity, self.lang)
+        self.lobby.choose_language(self.identity, self.lang)
 
     async def on_history_screen_watch_past_game(
             self, message: HistoryScreen.WatchPastGame) -> None:
@@ -565,9 +567,10 @@ class ServerApp(DiamantApp):
 def make_app_factory(lobby: Lobby, *, idle_timeout: float,
                      waiting_timeout: float = ServerConfig.waiting_timeout,
                      chat_watch: ChatWatch = ChatWatch(), admin: AdminDesk | None = None):
-    """The function a session calls to build its app (raises SessionRefused for bad commands)."""
+    """The function a session calls to build its app (raises SessionRefused for bad
+    commands), in the language its person chose at an earlier login, if they did."""
 
-    def factory(session: "GameSession") -> ServerApp:
+    async def factory(session: "GameSession") -> ServerApp:
         command = None
         if session.command is not None and session.command.strip():
             try:
@@ -575,7 +578,9 @@ def make_app_factory(lobby: Lobby, *, idle_timeout: float,
             except CommandError as exc:
                 # In the person's language, as every other refusal of a session.
                 raise SessionRefused(exc.text(session.t)) from None
+        lang = await lobby.chosen_language(session.identity)
         return ServerApp(session, lobby, command=command, idle_timeout=idle_timeout,
-                         waiting_timeout=waiting_timeout, chat_watch=chat_watch, admin=admin)
+                         waiting_timeout=waiting_timeout, chat_watch=chat_watch, admin=admin,
+                         lang=lang if lang in LANGUAGES else None)
 
     return factory

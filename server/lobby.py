@@ -35,7 +35,7 @@ from .identity import Identity, person_of
 from .logtext import WarningLimiter, loggable
 from .presence import Here
 from .ratings import places_from_scores
-from .storage import Sitter, Storage
+from .storage import Sitter, Storage, StorageError
 
 log = logging.getLogger(__name__)
 TableHook = Callable[[str, Table], None]
@@ -600,6 +600,24 @@ class Lobby:
         if self.storage is not None and not identity.guest:
             self._in_background(self.storage.seen(identity.person, identity.name, language),
                                 f"noting the login of {identity}")
+
+    def choose_language(self, identity: Identity, language: str) -> None:
+        """Keep the language a person with a key chose, for their next logins."""
+        if self.storage is not None and not identity.guest:
+            self._in_background(
+                self.storage.choose_language(identity.person, identity.name, language),
+                f"keeping the language of {identity}")
+
+    async def chosen_language(self, identity: Identity) -> str | None:
+        """The language a person with a key chose when they last chose one, if any (a
+        guest, a server without a database or a database that cannot be read: none)."""
+        if self.storage is None or identity.guest:
+            return None
+        try:
+            return await self.storage.chosen_language(identity.person)
+        except StorageError:
+            log.exception("could not read the language chosen by %s", identity)
+            return None
 
     def save_game(self, table: Table) -> asyncio.Task[int | None] | None:
         """Start keeping the table's current game in the database: finished, with its

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 import logging
 import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import asyncssh
 
@@ -115,7 +116,7 @@ class _BoundedEnvironment(dict):  # type: ignore[type-arg]
 class SessionRefused(Exception):
     """The session cannot start (e.g. a bad command); the message is shown before closing."""
 
-AppFactory = Callable[["GameSession"], "App[object]"]
+AppFactory = Callable[["GameSession"], "App[object] | Awaitable[App[object]]"]
 """Builds the app for a session, once the session knows what it was asked for."""
 
 
@@ -589,7 +590,12 @@ class GameSession(asyncssh.SSHServerSession):
             self.share.add(self)
         try:
             try:
-                app = self.app = self._factory(self)
+                made = self._factory(self)
+                if inspect.isawaitable(made):  # (it reads the database: the client may go)
+                    made = await made
+                    if self._closed or self._chan is None:
+                        return
+                app = self.app = made
             except SessionRefused as exc:
                 self.log.info("refused: %s", exc, extra={"event": "refused"})
                 self.farewell, status = str(exc), 2

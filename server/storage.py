@@ -242,7 +242,9 @@ def _version_6(db: sqlite3.Connection) -> None:
 def _version_7(db: sqlite3.Connection) -> None:
     """Which table's game each game is (the table's id among the open tables, and the
     game's number there), so that a game kept again after a restart is kept once. Games
-    kept before have neither."""
+    kept before have neither. And the language each person chose in the lobby (NULL:
+    none chosen, their terminal's locale is followed)."""
+    db.execute("ALTER TABLE players ADD COLUMN chosen_language TEXT")
     db.execute("ALTER TABLE games ADD COLUMN table_id TEXT")
     db.execute("ALTER TABLE games ADD COLUMN number INTEGER")
     db.execute("CREATE UNIQUE INDEX games_by_table ON games(table_id, number)")
@@ -550,6 +552,18 @@ class Storage:
                    language = excluded.language, last_seen = excluded.last_seen""",
             (person, name, language, now, now)))
 
+    def choose_language(self, person: str, name: str, language: str) -> Awaitable[None]:
+        """``person`` (logged in as ``name``) chose ``language``: kept for their next
+        logins (:meth:`chosen_language`), whatever their terminal's locale."""
+        now = _now()
+        return self._write(_statement(
+            """INSERT INTO players (person, name, language, first_seen, last_seen,
+                                    chosen_language) VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (person) DO UPDATE SET name = excluded.name,
+                   language = excluded.language, last_seen = excluded.last_seen,
+                   chosen_language = excluded.chosen_language""",
+            (person, name, language, now, now, language)))
+
     def save_table(self, table_id: str, name: str, settings: Any, snapshot: Any) -> Awaitable[None]:
         """Keep (or replace) the state of a table in progress; ``settings`` and
         ``snapshot`` are anything JSON can hold (handed over: see the module docstring),
@@ -744,6 +758,12 @@ class Storage:
         row = await self._read(lambda db: db.execute(
             "SELECT record FROM games WHERE id = ?", (game_id,)).fetchone())
         return None if row is None else json.loads(row[0])
+
+    async def chosen_language(self, person: str) -> str | None:
+        """The language ``person`` last chose in the lobby, if they ever did."""
+        row = await self._read(lambda db: db.execute(
+            "SELECT chosen_language FROM players WHERE person = ?", (person,)).fetchone())
+        return None if row is None else row[0]
 
     async def games(self, limit: int | None = None) -> list[GameSummary]:
         """The games kept, the latest first (all of them, or the last ``limit``)."""

@@ -41,7 +41,10 @@ def test_a_version_2_database_gets_a_bans_table_and_keeps_every_row(tmp_path):
     with contextlib.closing(sqlite3.connect(path)) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         for table, rows in before.items():
-            assert db.execute(f"SELECT * FROM {table}").fetchall() == rows
+            kept = db.execute(f"SELECT * FROM {table}").fetchall()
+            if table == "players":  # no language chosen (version 7)
+                kept = [row[:-1] for row in kept]
+            assert kept == rows
         assert db.execute("SELECT * FROM bans").fetchall() == []
 
 

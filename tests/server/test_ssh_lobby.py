@@ -201,3 +201,41 @@ async def test_play_with_settings_at_a_table_already_open_says_they_were_not_use
     await bob.wait_for(lambda text: told in flowing(text))
     assert "Table den: waiting for players" in bob.text
     assert server.lobby.get("den").settings.seats == 5
+
+
+async def test_the_language_chosen_is_kept_for_the_next_login_with_the_key(server, players,
+                                                                           make_key):
+    """ann, whose terminal says English, chooses Ukrainian in the lobby: her next login
+    with the same key opens in Ukrainian, also with a command (play), whatever her
+    locale. Someone else, and a guest who chose a language, follow their locale."""
+    key = make_key()
+    ann = players("ann")
+    await ann.connect(server.port, key=key, command=None, env={"LANG": "en_GB.UTF-8"})
+    await ann.wait_for("Language: English")
+    for shown in ("Langue : Français", "Idioma: Español", "Мова: Українська"):
+        ann.press("g")
+        await ann.wait_for(shown)
+    await server.lobby.flush()
+    await ann.close()
+
+    again = players("ann")
+    await again.connect(server.port, key=key, command=None, env={"LANG": "fr_FR.UTF-8"})
+    await again.wait_for("Мова: Українська")
+    await again.close()
+    later = players("ann")
+    await later.connect(server.port, key=key, command="play den --seats 3")
+    await later.wait_for("Стіл den")
+
+    bob = players("bob")
+    await bob.connect(server.port, key=make_key(), command=None, env={"LANG": "es_ES.UTF-8"})
+    await bob.wait_for("Idioma: Español")
+    guest = players("gus")
+    await guest.connect(server.port, command=None, env={"LANG": "en_GB.UTF-8"})
+    await guest.wait_for("Language: English")
+    guest.press("g")
+    await guest.wait_for("Langue : Français")
+    await server.lobby.flush()
+    await guest.close()
+    back = players("gus")
+    await back.connect(server.port, command=None, env={"LANG": "en_GB.UTF-8"})
+    await back.wait_for("Language: English")

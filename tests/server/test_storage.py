@@ -94,6 +94,8 @@ def test_a_version_1_database_is_upgraded_and_keeps_every_row(tmp_path):
             kept = [row + (None,) for row in kept]
         if table == "games":  # not known as a table's game (version 7)
             kept = [row + (None, None) for row in kept]
+        if table == "players":  # no language chosen (version 7)
+            kept = [row + (None,) for row in kept]
         assert rows(path, table) == kept, table
     expected = rate_game([("key:SHA256:ann", None), ("bot:carry", None), (None, None)], [1, 2, 2])
     assert rows(path, "ratings") == [
@@ -313,10 +315,15 @@ async def test_players_are_noted_when_they_come_and_come_back(tmp_path):
     try:
         await storage.seen("key:SHA256:ann", "ann", "en")
         await storage.seen("key:SHA256:ann", "anna", "uk")
+        assert await storage.chosen_language("key:SHA256:ann") is None, "seen, not chosen"
+        await storage.choose_language("key:SHA256:ann", "anna", "es")
+        await storage.seen("key:SHA256:ann", "anna", "fr")  # a French terminal, later
+        assert await storage.chosen_language("key:SHA256:ann") == "es"
+        assert await storage.chosen_language("key:SHA256:bob") is None
     finally:
         storage.close()
-    [(person, name, language, first, last)] = rows(tmp_path / DATABASE, "players")
-    assert (person, name, language) == ("key:SHA256:ann", "anna", "uk")
+    [(person, name, language, first, last, chosen)] = rows(tmp_path / DATABASE, "players")
+    assert (person, name, language, chosen) == ("key:SHA256:ann", "anna", "fr", "es")
     assert first <= last
 
 
