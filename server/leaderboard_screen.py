@@ -57,6 +57,8 @@ class LeaderboardScreen(DiamantScreen):
         self.identity = identity
         self.standings: list[Standing] | None = None
         """The ratings read (None until the answer has come)."""
+        self.mine: Standing | None = None
+        """The person's own line when it is not among those listed."""
         self._failed = False
 
     def compose(self) -> ComposeResult:
@@ -91,6 +93,9 @@ class LeaderboardScreen(DiamantScreen):
         if self.storage is not None:
             try:
                 standings = await self.storage.leaderboard(SHOWN)
+                me = person_of(self.identity.key)
+                if me is not None and all(s.who != me for s in standings):
+                    self.mine = await self.storage.standing_of(me)
             except StorageError:
                 self._failed = True
         self.standings = standings
@@ -130,12 +135,17 @@ class LeaderboardScreen(DiamantScreen):
         status.update(literal(t("records.failed" if self._failed else "board.empty")))
         why = None
         if self.identity.guest:
-            why = "board.guest"
+            why = t("board.guest")
+        elif own_row is None and self.mine is not None:
+            # Rated, below the places listed: where they stand all the same.
+            own = self.mine
+            why = t("board.yours", rank=own.rank, rating=format_rating(own.rating.shown, t),
+                    games=own.rating.games, wins=own.rating.wins)
         elif own_row is None and standings:
-            why = "board.unrated"
+            why = t("board.unrated")
         mine.display = why is not None
         if why is not None:
-            mine.update(literal(t(why)))
+            mine.update(literal(why))
         if standings:
             table.focus()
 

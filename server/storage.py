@@ -789,6 +789,39 @@ class Storage:
 
         return await self._read(query)
 
+    async def standing_of(self, who: str) -> Standing | None:
+        """``who``'s own line of the leaderboard, wherever it falls (its rank shared with
+        equal ratings, as :meth:`leaderboard` shares it); None if they are not rated, or
+        banned now."""
+        now = _time(datetime.now(timezone.utc))
+
+        def query(db: sqlite3.Connection) -> tuple | None:
+            row = db.execute(
+                """SELECT p.name, r.mu, r.sigma, r.games, r.wins FROM ratings r
+                   LEFT JOIN players p ON p.person = r.who WHERE r.who = ?
+                   AND r.who NOT IN (SELECT 'key:' || value FROM bans
+                                     WHERE kind = 'key' AND (until IS NULL OR until > ?))""",
+                (who, now)).fetchone()
+            if row is None:
+                return None
+            # Above it: every rating shown higher (beyond the rounding that makes equal
+            # ratings share a place), banned keys left out as the leaderboard leaves them.
+            above = db.execute(
+                """SELECT count(*) FROM ratings
+                   WHERE mu - 3 * sigma > ? + 1e-9
+                   AND who NOT IN (SELECT 'key:' || value FROM bans
+                                   WHERE kind = 'key' AND (until IS NULL OR until > ?))""",
+                (row[1] - 3 * row[2], now)).fetchone()[0]
+            return (above + 1, *row)
+
+        found = await self._read(query)
+        if found is None:
+            return None
+        rank, name, mu, sigma, games, wins = found
+        computer = who.startswith(BOT_PREFIX)
+        shown = who.removeprefix(BOT_PREFIX) if computer else (name or who)
+        return Standing(rank, who, shown, computer, Rating(mu, sigma, games, wins))
+
     async def leaderboard(self, limit: int = 20) -> list[Standing]:
         """The best ``limit`` ratings (people and computer levels), by the estimate shown.
 

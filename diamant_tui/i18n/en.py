@@ -428,6 +428,7 @@ CATALOGUE: dict[str, str] = {
     "board.empty": "Nobody is rated yet: ratings appear once a game has been played to the end.",
     "board.guest": "Guests are not rated. To be rated, connect with an SSH key: run ssh-keygen, then connect again.",
     "board.unrated": "You are not on the list yet: finish games to climb into it.",
+    "board.yours": "You, below the list: rank {rank} · rating {rating} · games {games} · wins {wins}.",
     "history.title": "My games",
     "history.col.date": "Date",
     "history.col.rules": "Rules",

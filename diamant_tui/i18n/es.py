@@ -421,6 +421,7 @@ CATALOGUE: dict[str, str] = {
     "board.empty": "Nadie tiene valoración todavía: aparecen en cuanto se juega una partida hasta el final.",
     "board.guest": "Los invitados no tienen valoración. Para tenerla, conéctate con una clave SSH: ejecuta ssh-keygen y vuelve a conectarte.",
     "board.unrated": "Aún no estás en la clasificación: termina partidas para entrar en ella.",
+    "board.yours": "Tú, por debajo de la lista: puesto {rank} · valoración {rating} · partidas {games} · victorias {wins}.",
     "history.title": "Mis partidas",
     "history.col.date": "Fecha",
     "history.col.rules": "Reglas",

@@ -425,6 +425,7 @@ CATALOGUE: dict[str, str] = {
     "board.empty": "Personne n'a encore de cote : les cotes apparaissent dès qu'une partie est jouée jusqu'au bout.",
     "board.guest": "Les invités n'ont pas de cote. Pour en avoir une, connectez-vous avec une clé SSH : lancez ssh-keygen, puis reconnectez-vous.",
     "board.unrated": "Vous n'êtes pas encore dans ce classement : terminez des parties pour y entrer.",
+    "board.yours": "Vous, plus bas que la liste : rang {rank} · cote {rating} · parties {games} · victoires {wins}.",
     "history.title": "Mes parties",
     "history.col.date": "Date",
     "history.col.rules": "Règles",

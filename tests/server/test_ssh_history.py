@@ -138,6 +138,30 @@ async def test_the_leaderboard_ranks_people_and_computer_levels_and_marks_my_row
     assert not me.closed.is_set()
 
 
+async def test_someone_rated_below_the_list_reads_where_they_stand(server, players,
+                                                                    make_key, monkeypatch):
+    """With one place listed, ann, who is further down, reads her own place, rating,
+    games and wins under the list (in Spanish, the decimal mark a comma), not that she
+    is not rated yet."""
+    import diamant_server.leaderboard_screen as screen
+
+    monkeypatch.setattr(screen, "SHOWN", 1)
+    key = make_key()
+    ann = person_of(key)
+    await fill(server.storage, ann)
+    expected = expected_board(ann)
+    place = [who for who, _ in expected].index(ann) + 1
+    assert place > 1
+    rating = dict(expected)[ann]
+    me = await in_lobby(players, server, key=key, env={"LANG": "es_ES.UTF-8"})
+    me.press("l")
+    text = await me.wait_for(lambda t: "Tú, por debajo de la lista" in t)
+    assert len(board_rows(text)) == 1 and "▶" not in text
+    assert (f"puesto {place} · valoración {rating_text(rating, ',')} · partidas "
+            f"{rating.games} · victorias {rating.wins}.") in " ".join(text.split())
+    assert "Aún no estás" not in text
+
+
 async def test_my_games_lists_mine_newest_first_with_my_score_and_place(server, players,
                                                                          make_key):
     key = make_key()

@@ -398,6 +398,29 @@ async def test_equal_ratings_share_their_place_on_the_leaderboard(tmp_path):
         storage.close()
 
 
+async def test_anyone_rated_reads_their_own_line_as_the_leaderboard_ranks_it(tmp_path):
+    """Each person's own line, wherever it falls, is their line of the leaderboard
+    (equal ratings sharing a place); nobody unrated, nor a key banned now, has one."""
+    storage = Storage.open(tmp_path)
+    try:
+        people = [Sitter("ann", ANN), Sitter("bob", BOB), Sitter("cy", CY)]
+        await play(storage, people, [12, 12, 3], [1, 1, 3])
+        await play(storage, [Sitter("cy", CY), Sitter("carry", computer="carry:20")],
+                   [9, 2], [1, 2])
+        board = await storage.leaderboard()
+        assert len(board) == 4
+        for standing in board:
+            assert await storage.standing_of(standing.who) == standing
+        assert await storage.standing_of("key:SHA256:nobody") is None
+        await storage.save_ban(SavedSanction("key", BOB.removeprefix("key:"), None, "x",
+                                             "admin", STARTED.strftime("%Y-%m-%dT%H:%M:%SZ")))
+        assert await storage.standing_of(BOB) is None
+        for standing in await storage.leaderboard():  # the places without bob
+            assert await storage.standing_of(standing.who) == standing
+    finally:
+        storage.close()
+
+
 async def test_a_game_not_finished_is_in_the_history_without_a_place(tmp_path):
     storage = Storage.open(tmp_path)
     try:
