@@ -287,7 +287,10 @@ class ServerApp(DiamantApp):
         round's lines (:meth:`TableScreen.tell_aside`); False when at no table."""
         for screen in reversed(self.screen_stack):
             if isinstance(screen, TableScreen):
-                screen.tell_aside(text)
+                # Each line of ``text`` a line of its own there: a command to copy (a
+                # guest's resume line) wrapped in the middle would be copied in two.
+                for line in text.splitlines():
+                    screen.tell_aside(line)
                 return True
         return False
 

@@ -144,3 +144,17 @@ async def test_the_resume_command_shown_works_as_typed_from_any_account(
     table = server.lobby.get("t2")
     name = next(s.name for s in table.seats if s.kind.value == "person")
     await back.wait_for(rf"▶ {re.escape(name)}")
+
+
+async def test_a_guest_reads_the_resume_command_whole_on_a_line_of_its_own(server, players):
+    """At 80 columns, in French, a guest with a long name reads the command that brings
+    them back on a line of its own, whole: wrapped after the sentence before it, half of
+    it was copied without the other."""
+    server.lobby.create(TableSettings(name="t3", seats=3, bots=("carry:20",) * 2, seed=5,
+                                      pace=0.5), "test")
+    guest = players("gustave-le-grand")
+    await guest.connect(server.port, command="play t3", env={"LANG": "fr_FR.UTF-8"})
+    text = await guest.wait_for(r"code de reprise est [A-Z0-9]{6}")
+    code = re.search(r"code de reprise est ([A-Z0-9]{6})", text)[1]
+    command = f"ssh -t -p {server.port} gustave-le-grand@127.0.0.1 resume {code}"
+    assert command in [line.strip() for line in text.splitlines()], text
