@@ -109,3 +109,32 @@ async def test_a_whole_chat_line_typed_in_one_go_reaches_the_table(server, playe
     ann.send(b"t" + b"x" * 1000 + b"\r")
     await ann.wait_for("Keys are arriving faster")
     assert len(list(table._chat)) == 2
+
+
+async def test_chat_lines_typed_one_after_the_other_in_one_go_all_reach_the_table(
+        server, players, make_key):
+    """Two or three chat lines typed quickly (``t``, a line, Enter, ``t`` again...) over a
+    slow link reach the table in one packet: each line is said, in order, and no key of
+    them acts on the game, for a player as for a spectator. Before, the keys after an
+    Enter went into the box before the line was sent, and each line was said with the
+    ones after it ("go on 1tgo on 2"); with the keys a little apart, the Continue
+    button took the focus a moment after the box closed, over the box the next ``t``
+    had opened: that line's letters went to the game and its Enter chose Continue."""
+    ann, bob = await two_at_cave(server, players, make_key)
+    yuri = players("yuri")
+    await yuri.connect(server.port, key=make_key(), command="watch cave")
+    await yuri.wait_for("You are watching")
+    table = server.lobby.get("cave")
+    seat = next(s.seat for s in table.seats if s.name == "ann")
+    ann.send(b"tgo on 1\rtgo on 2\rt\x1b[200~go on 3\x1b[201~\r")  # the last one pasted
+    yuri.send(b"tfirst\rtsecond\rtthird\r")
+    expected = [("ann", f"go on {n}") for n in (1, 2, 3)]
+    expected += [("yuri", word) for word in ("first", "second", "third")]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 10
+    while sorted((line.author, line.text) for line in table._chat) != expected:
+        assert loop.time() < end, [(line.author, line.text) for line in table._chat]
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)
+    assert table.game.view_for(seat).my_decision is None, "a key of the chat decided"
+    assert "Log" not in ann.text.splitlines()[0], "a key of the chat opened the log"

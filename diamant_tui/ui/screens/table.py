@@ -186,8 +186,10 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
                 # Before they are first laid out, so that hidden ones are never drawn.
                 self._show_part("waiting" if self.table.status is TableStatus.WAITING
                                 else "game")
+                # Its Enter sends the line as the box handles it, in its place among the
+                # keys typed with it (the next line's t among them).
                 chat = SteadyInput(id="chat-input", placeholder=self.app.t("chat.placeholder"),
-                                   max_length=200, compact=True)
+                                   max_length=200, compact=True, on_submit=self.send_chat)
                 chat.can_focus = False  # closed: no line of its own, no place in the focus chain
                 self._chat = chat
                 yield chat

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from textual.timer import Timer
-from textual.widgets import Button, Input
+from textual.widgets import Button
 
 from ...engine.errors import DiamantError
 from ...engine.view import Decision
@@ -129,7 +129,7 @@ class TableChat:
         told at once: someone typing fast has sent the rest of their line before they
         read any note, and its letters must go into the box, never to the game (the
         ``l`` of "hello" would choose Exit). A line sent too early is kept in the box
-        (:meth:`on_input_submitted`)."""
+        (:meth:`send_chat`)."""
         try:
             self.member.may_chat()
         except ChatRejected as error:
@@ -199,14 +199,13 @@ class TableChat:
         self._before_game[0].refusal = text
         self._parts.cave_path.refusal = text
 
-    def on_input_submitted(self, message: Input.Submitted) -> None:
-        """Send the chat line typed (Enter). One refused for now (over the allowance,
-        or its person muted by a server's host: :attr:`ChatRejected.line_kept`) stays in
-        the box, open and focused, with a note of why: nothing typed is lost, and the
-        next keys still go into the box; Enter sends it once it is taken. The table (and
-        a server around it) alone decides whether a line may go."""
-        message.stop()
-        text = message.value
+    def send_chat(self, text: str) -> None:
+        """Send the chat line typed (Enter), as the box handles its Enter. One refused
+        for now (over the allowance, or its person muted by a server's host:
+        :attr:`ChatRejected.line_kept`) stays in the box, open and focused, with a note
+        of why: nothing typed is lost, and the next keys still go into the box; Enter
+        sends it once it is taken. The table (and a server around it) alone decides
+        whether a line may go."""
         if not text.strip():
             self.action_close_chat()
             return
@@ -285,5 +284,7 @@ class TableChat:
         elif not self._game_shown or self.seat is None:
             self.set_focus(None)  # no buttons (yet, or ever) to go back to
         else:
-            self._parts.decision.focus_choice(Decision.CONTINUE)
+            # At once, not at the loop's next turn: a t typed with the Enter that closed
+            # the box (one packet) opens it again, and must not lose it to Continue.
+            self.set_focus(self._parts.decision.choice_button(Decision.CONTINUE))
         chat.can_focus = False

@@ -416,6 +416,10 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
         event.stop()
         self.post_message(self.DecisionChosen(Decision(event.button.id)))
 
+    def choice_button(self, decision: Decision) -> ChoiceButton:
+        """The button that makes ``decision``."""
+        return self.query_one(f"#{decision.value}", ChoiceButton)
+
     def focus_choice(self, decision: Decision) -> None:
         """Move the keyboard focus to one of the two buttons (arrow keys)."""
-        self.query_one(f"#{decision.value}", ChoiceButton).focus()
+        self.choice_button(decision).focus()

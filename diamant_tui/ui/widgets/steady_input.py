@@ -3,6 +3,8 @@ the letters typed with them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import events
 from textual.widgets import Input
 
@@ -21,13 +23,31 @@ class SteadyInput(Input):
     packet: Backspace then ``x`` left the text as it was, the ``x`` inserted and then
     deleted. The box runs its own bindings as it handles the key instead, in the order
     the keys came.
+
+    ``on_submit``, if given, is called with the text as the box handles its Enter, in
+    place of posting ``Input.Submitted`` (which its owner handled only after the keys
+    typed after the Enter had gone into the box). The keys that reach the box once it
+    has lost the focus (typed with that Enter, in one packet, the box closed by it) are
+    handed back to the app, in order, to go where a key typed now goes.
     """
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, on_submit: Callable[[str], None] | None = None,
+                 **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.set_reactive(Input.cursor_blink, False)
+        self._on_submit = on_submit
+
+    @property
+    def _focused(self) -> bool:
+        # Not ``has_focus``, which follows the focus only once its Blur is handled.
+        return self.screen.focused is self
 
     async def _on_key(self, event: events.Key) -> None:
+        if not self._focused:
+            event.stop()
+            event.prevent_default()
+            self.app.post_message(events.Key(event.key, event.character))
+            return
         if not event.is_printable:
             for binding in self._bindings.key_to_bindings.get(event.key, ()):
                 # Priority bindings ran before the key reached the box, as before.
@@ -36,3 +56,17 @@ class SteadyInput(Input):
                     event.prevent_default()
                     return
         await super()._on_key(event)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # Input's own handler runs after this one (Textual calls each class's), unless
+        # the paste came after the Enter that closed the box: handed on as a key is.
+        if not self._focused:
+            event.stop()
+            event.prevent_default()
+            self.app.post_message(events.Paste(event.text))
+
+    async def action_submit(self) -> None:
+        if self._on_submit is None:
+            await super().action_submit()
+            return
+        self._on_submit(self.value)
