@@ -269,6 +269,25 @@ async def test_at_the_final_scores_a_refused_line_is_told_under_the_chat_not_in_
     await table.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_before_the_game_a_spectator_reads_their_own_line_under_the_seats(lang):
+    """wes watches a table waiting for players and says something: he reads his line at
+    the foot of the seats, where the players read it, as typed. Before, a spectator's own
+    line was told during the game and at the final scores only: before the game it went
+    to the log alone, and he could not tell whether it had been sent."""
+    table, ann, bob = await eight_at_a_table()
+    wes = table.watch("wes", "wes")
+    app = DiamantApp(lang=lang, member=wes)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: app.t("watching.note") in screen_text(app))
+        await pilot.press("t", *"[b]anyone[/b]?", "enter")
+        said = app.t("chat.watching", name="wes")
+        await until(pilot, lambda: f"» {said}: [b]anyone[/b]?" in screen_text(app))
+        assert all(name in screen_text(app) for name in ("ann", "bob")), screen_text(app)
+        assert not app._notifications
+    await table.close()
+
+
 async def test_at_the_final_scores_a_spectator_reads_their_refusal_and_their_line(monkeypatch):
     """wes watches the final scores in Ukrainian, the spectators' share used up: why he
     must wait is read under the chat (it went to his note line, under the scores, and

@@ -72,12 +72,12 @@ class TableChat:
             if line.watching and self.seat is None:
                 # A spectator's screen shows the players' lines only. The other
                 # spectators' lines go to its log, and its own line is told on its
-                # note line (at the final scores, which lie over that line, among the
-                # chat there): a crowd chatting would cost each of its apps a frame for
-                # each line. (Not over why a line was refused: that came after this
-                # line was said.)
+                # note line (before the game and at the final scores, which have no
+                # such line, among the chat there): a crowd chatting would cost each
+                # of its apps a frame for each line. (Not over why a line was refused:
+                # that came after this line was said.)
                 mine = not arriving and line.author == self.member.name
-                if mine and self._part == "final":
+                if mine and self._part in ("waiting", "final"):
                     shown.append((author, line.text, line.author))
                 elif (mine and self._game_shown
                         and time.monotonic() >= self._refusal_until):
