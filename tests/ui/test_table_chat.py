@@ -49,6 +49,26 @@ async def test_a_chat_line_shows_under_the_path_and_covers_nothing_of_the_table(
     await table.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_tab_in_the_chat_box_keeps_the_line_in_the_box_never_to_the_game(lang):
+    """ann's choice is due; she opens the chat box and presses Tab (or Shift+Tab) while
+    typing, as some chat programs complete a name with it: the box keeps the focus, what
+    she types next goes into it, and the line goes out whole. Before, Tab moved the
+    focus to the Continue button, the box still open: the ``l`` of "lol" chose Exit
+    and her Enter pressed a button."""
+    table = Table(TableSettings(name="den", seats=5, bots=("cards:3",) * 3, pace=0.05))
+    ann = table.sit("ann", "ann")
+    table.sit("bob", "bob")  # the last seat for a person: the game begins
+    app = DiamantApp(lang=lang, member=ann)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: playing(app) and app.screen.view.decision_due)
+        await pilot.press("t", *"hi", "tab", *"lol", "shift+tab", *" bob", "enter")
+        await until(pilot, lambda: any(line.text == "hilol bob" for line in table._chat))
+        assert table.game.view_for(ann.seat).my_decision is None
+        assert [line.text for line in table._chat] == ["hilol bob"]
+    await table.close()
+
+
 async def test_coming_back_finds_the_chat_in_the_log_and_a_short_recap_not_a_toast():
     """ann comes back to her table after five lines were said: nothing pops up over the
     game; the feed recalls the last three, the log holds all five."""

@@ -369,7 +369,12 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
     def focus_chain(self) -> list[Widget]:
         """Textual's focus chain, but for the game's buttons while the final scores lie
         over them, and for veiled widgets (the final scores during a game): Tab would
-        otherwise move the focus to a button nobody can see."""
+        otherwise move the focus to a button nobody can see. While the chat box is open,
+        it alone: Tab typed in it (a name's completion in other chat programs) left it
+        open but without the focus, and the next letters acted on the game."""
+        chat = self._chat
+        if chat is not None and chat.has_class("-open"):
+            return [chat]
         chain = [widget for widget in super().focus_chain if not widget._veiled]
         if self._part != "final" or self._parts is None:
             return chain
