@@ -65,3 +65,29 @@ async def test_a_spectator_coming_during_a_rematch_reads_who_took_whose_seat(lan
         assert lines[:2] == [told, app.t("event.round_started", round=round_)], lines
         assert (told in screen_text(app)) == (round_ == 1), screen_text(app)
     await table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_a_spectator_at_the_final_scores_reads_that_the_players_have_left(lang):
+    """zoe watches the final scores: while ann and bob are there she reads that they
+    decide on a rematch; once both have left the table she reads that they have, and no
+    longer that they decide (nobody was left to decide, and she waited for nothing)."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:2",), pace=0, seed=7))
+    ann, bob = table.sit("ann", "ann"), table.sit("bob", "bob")
+    app = DiamantApp(lang=lang, member=table.watch("zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        while table.status is not TableStatus.FINISHED:  # both go home at every turn
+            for member in (ann, bob):
+                view = table.game.view_for(member.seat) if table.game else None
+                if view is not None and view.decision_due and view.my_decision is None:
+                    member.decide(Decision.LEAVE)
+            await pilot.pause(0.005)
+        deciding, gone = app.t("final.watching"), app.t("final.watching_left")
+        await until(pilot, lambda: deciding in screen_text(app))
+        ann.leave()
+        await pilot.pause(0.2)
+        assert deciding in screen_text(app), "bob may still ask for a rematch"
+        bob.leave()
+        await until(pilot, lambda: gone in screen_text(app))
+        assert deciding not in screen_text(app)
+    await table.close()

@@ -11,7 +11,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Input, Label
 
 from ...engine.view import PlayerView
-from ...table import Member, TableUpdate
+from ...table import Member, SeatKind, TableUpdate
 from ...table import clock as turn_clock
 from ..veils import veil
 from .blank_containers import SharedBlank
@@ -292,7 +292,11 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
         marks = ", ".join(
             f"{update.seats[s].name} {'✓' if s in update.rematch_votes else '…'}" for s in voters)
         if self.member.watching:
-            note = t("final.watching")
+            # Once every player has left, nobody is deciding anything: said so, not
+            # left waiting on a rematch nobody is there to ask for.
+            players_here = any(seat.kind is SeatKind.PERSON and seat.connected
+                               for seat in update.seats)
+            note = t("final.watching" if players_here else "final.watching_left")
         elif update.may_hurry:
             # The rematch asked for waits on people who do not answer: h hurries them.
             late = update.hurry_late
