@@ -111,6 +111,28 @@ async def test_a_spectators_own_line_of_before_is_not_told_again_when_they_come_
     await table.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_a_spectators_own_long_line_on_their_note_line_ends_with_an_ellipsis(lang):
+    """wes, watching, says a line longer than his note line's two rows: he reads its
+    beginning there, ending in an ellipsis, so that he can tell it goes on (the players
+    read it whole). Before, it stopped at the end of the second row, mid-sentence, as
+    if that was all that had been sent."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:3",) * 2, pace=0.05))
+    table.sit("ann", "ann")
+    wes = table.watch("wes", "wes")
+    app = DiamantApp(lang=lang, member=wes)
+    said = " ".join(f"word{n}" for n in range(36)) + " END"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: playing(app))
+        wes.say(said)
+        await until(pilot, lambda: "word0" in screen_text(app))
+        rows = [row for row in screen_text(app).splitlines() if "word" in row]
+        assert rows[0].strip().startswith(app.t("chat.you_said", line="word0")), rows
+        assert len(rows) == 2 and rows[-1].rstrip().endswith("…"), rows
+        assert "END" not in screen_text(app)
+    await table.close()
+
+
 async def test_the_chat_key_over_the_round_summary_closes_it_and_shows_the_box():
     """``t`` while the round's summary is up: the summary closes, as Enter would, and the
     box opens where its line shows, focused (a line was typed blind under the summary)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from dataclasses import dataclass
 
@@ -136,6 +137,24 @@ TIMER_WIDTH = 9
 """Cells of the timer at the panel's right end, its padding included."""
 LINES = 2
 """The panel's lines: the note takes both if it needs them."""
+
+
+@functools.lru_cache(maxsize=64)
+def cut_to_lines(text: str, width: int, lines: int = LINES) -> str:
+    """``text`` as it fits in ``lines`` lines of ``width`` cells, wrapped at its words: whole,
+    or cut with an ellipsis (a spectator's own long line of chat on the note line), so
+    that it reads as going on rather than ending mid-sentence. Cached: every spectator
+    at a table is told the same refusal."""
+    if len(Content(text).wrap(width)) <= lines:
+        return text
+    kept, over = 0, len(text)  # the longest beginning that fits with its ellipsis
+    while over - kept > 1:
+        middle = (kept + over) // 2
+        if len(Content(text[:middle].rstrip() + "…").wrap(width)) <= lines:
+            kept = middle
+        else:
+            over = middle
+    return text[:kept].rstrip() + "…"
 
 
 class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
@@ -304,6 +323,9 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
     def said(self, text: str, seconds: float = SAID_SHOWN) -> None:
         """Show ``text`` (a spectator's own line of chat, or why a line was refused) on
         the note line for ``seconds``, however often the table changes meanwhile."""
+        room = self._note_room()
+        if room > 0:  # cut with an ellipsis, not silently after the note's two lines
+            text = cut_to_lines(text, room)
         self._said = (text, time.monotonic() + seconds)
         self._show_note(text)
         if self._said_timer is not None:
@@ -313,10 +335,12 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
     def fits_first_line(self, text: str) -> bool:
         """Whether ``text`` fits whole in the note's first line: the only one in sight
         while the chat box, open under the panel, covers the second."""
-        width = self.size.width
-        timer_x = max(0, width - TIMER_WIDTH)
-        room = timer_x - min(self._note_x, timer_x) - 2 * NOTE_PADDING
-        return cell_len(text) <= room
+        return cell_len(text) <= self._note_room()
+
+    def _note_room(self) -> int:
+        """The cells of each of the note's lines, between the buttons and the timer."""
+        timer_x = max(0, self.size.width - TIMER_WIDTH)
+        return timer_x - min(self._note_x, timer_x) - 2 * NOTE_PADDING
 
     def _tick(self) -> None:
         deadline = self.state.deadline
