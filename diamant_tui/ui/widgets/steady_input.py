@@ -26,9 +26,12 @@ class SteadyInput(Input):
 
     ``on_submit``, if given, is called with the text as the box handles its Enter, in
     place of posting ``Input.Submitted`` (which its owner handled only after the keys
-    typed after the Enter had gone into the box). The keys that reach the box once it
+    typed after the Enter had gone into the box). The keys that reach such a box once it
     has lost the focus (typed with that Enter, in one packet, the box closed by it) are
-    handed back to the app, in order, to go where a key typed now goes.
+    handed back to the app, in order, to go where a key typed now goes: the table's chat
+    box, where a ``t`` typed with the Enter opens it again for the next line. A form's
+    box, which posts ``Input.Submitted``, drops them as before: keys typed ahead of the
+    screen its Enter opens must not act on that screen.
     """
 
     def __init__(self, *args, on_submit: Callable[[str], None] | None = None,
@@ -43,7 +46,7 @@ class SteadyInput(Input):
         return self.screen.focused is self
 
     async def _on_key(self, event: events.Key) -> None:
-        if not self._focused:
+        if self._on_submit is not None and not self._focused:
             event.stop()
             event.prevent_default()
             self.app.post_message(events.Key(event.key, event.character))
@@ -60,7 +63,7 @@ class SteadyInput(Input):
     def _on_paste(self, event: events.Paste) -> None:
         # Input's own handler runs after this one (Textual calls each class's), unless
         # the paste came after the Enter that closed the box: handed on as a key is.
-        if not self._focused:
+        if self._on_submit is not None and not self._focused:
             event.stop()
             event.prevent_default()
             self.app.post_message(events.Paste(event.text))
