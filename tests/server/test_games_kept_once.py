@@ -13,7 +13,8 @@ import pytest
 
 from diamant_server.lobby import Lobby
 from diamant_server.storage import DATABASE, SCHEMA_VERSION, Storage, migrate
-from diamant_tui.table import TableSettings, TableStatus
+from diamant_tui.table import Table, TableSettings, TableStatus
+from test_ssh_restart import until
 
 BOTS = ("cards:2",) * 3
 
@@ -30,84 +31,72 @@ def rated_games(folder) -> int:
         return db.execute("SELECT games FROM ratings WHERE who = 'bot:cards'").fetchone()[0]
 
 
-async def until(test, timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not test():
-        assert loop.time() < end, "not reached in time"
-        await asyncio.sleep(0.01)
-
-
-async def restarted(folder) -> tuple[Storage, Lobby]:
-    """The server's storage and lobby opened again on ``folder``, its tables rebuilt."""
+def opened(folder, pace: float = 0) -> tuple[Storage, Lobby, Table]:
+    """The server's storage and lobby on ``folder``, with a table of computer players
+    whose game has begun."""
     storage = Storage.open(folder)
     lobby = Lobby(folder, storage=storage)
-    await lobby.restore_tables(0)
-    return storage, lobby
+    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS, seed=7, pace=pace),
+                         None)
+    table.start()
+    return storage, lobby, table
+
+
+async def restarted_and_kept_once(folder) -> None:
+    """Open the server's storage and lobby again on ``folder``, its tables rebuilt; let
+    the game go on to its end, if it had not; then the game is one finished row, and
+    the computer players' rating counts it once."""
+    storage = Storage.open(folder)
+    lobby = Lobby(folder, storage=storage)
+    try:
+        await lobby.restore_tables(0)
+        table = lobby.tables.get("den")
+        if table is not None:
+            await until(lambda: table.status is TableStatus.FINISHED)
+        await lobby.flush()
+    finally:
+        await lobby.close()
+        storage.close()
+    assert games_in(folder) == [(1, 1)]
+    assert rated_games(folder) == 1
 
 
 async def test_a_game_saved_at_a_stop_and_finished_after_it_is_one_game(tmp_path):
     """Stopped in round 3 (the game saved as far as it went), started again: the game
     ends and is one finished row, rated once, not a finished row beside its copy."""
-    storage = Storage.open(tmp_path)
-    lobby = Lobby(tmp_path, storage=storage)
-    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS, seed=7, pace=0.02),
-                         None)
-    table.start()
+    storage, lobby, table = opened(tmp_path, pace=0.02)
     await until(lambda: table.game is not None and table.game.round >= 3)
     await lobby.close()
     storage.close()
     assert games_in(tmp_path) == [(1, 0)]
-
-    storage, lobby = await restarted(tmp_path)
-    try:
-        table = lobby.tables["den"]
-        await until(lambda: table.status is TableStatus.FINISHED)
-        await lobby.flush()
-    finally:
-        await lobby.close()
-        storage.close()
-    assert games_in(tmp_path) == [(1, 1)]
-    assert rated_games(tmp_path) == 1
+    await restarted_and_kept_once(tmp_path)
 
 
 async def test_a_game_whose_write_never_landed_is_kept_when_its_table_comes_back(tmp_path):
     """The game ended and its table was saved finished, but the server died before the
     game was written: when it starts again, the game is kept, finished and rated."""
-    storage = Storage.open(tmp_path)
-    lobby = Lobby(tmp_path, storage=storage)
     lost = []
 
     def lose(*args, **kwargs):  # the write a crash cut short
         lost.append(args)
         return asyncio.sleep(0, result=0)
 
+    storage, lobby, table = opened(tmp_path)
     storage.keep_game = lose  # type: ignore[method-assign]
-    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS, seed=7, pace=0), None)
-    table.start()
     await until(lambda: table.status is TableStatus.FINISHED)
     await lobby.flush()
     await asyncio.sleep(0.1)  # the table's own saves, the finished one last
     storage.close()  # a crash: nothing more is written
     assert lost and games_in(tmp_path) == []
-
-    storage, lobby = await restarted(tmp_path)
-    try:
-        await lobby.flush()
-    finally:
-        await lobby.close()
-        storage.close()
-    assert games_in(tmp_path) == [(1, 1)]
-    assert rated_games(tmp_path) == 1
+    await restarted_and_kept_once(tmp_path)
 
 
 async def test_a_game_ended_again_after_a_crash_is_kept_once(tmp_path):
     """The game was written finished, but the server died before its table's last saves
     (the table is rebuilt as it was in the middle of the game): when it starts again,
     the game ends again, and is still one row, rated once."""
-    storage = Storage.open(tmp_path)
-    lobby = Lobby(tmp_path, storage=storage)
     saved: list[tuple] = []
+    storage, lobby, table = opened(tmp_path)
     save_table = storage.save_table
 
     def note(*args):
@@ -115,8 +104,6 @@ async def test_a_game_ended_again_after_a_crash_is_kept_once(tmp_path):
         return save_table(*args)
 
     storage.save_table = note  # type: ignore[method-assign]
-    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS, seed=7, pace=0), None)
-    table.start()
     await until(lambda: table.status is TableStatus.FINISHED)
     await lobby.flush()
     await asyncio.sleep(0.1)
@@ -124,18 +111,7 @@ async def test_a_game_ended_again_after_a_crash_is_kept_once(tmp_path):
     playing = [args for args in saved if args[3]["table"]["status"] == "playing"]
     await save_table(*playing[len(playing) // 2])  # as if the later saves never landed
     storage.close()
-
-    storage, lobby = await restarted(tmp_path)
-    try:
-        table = lobby.tables["den"]
-        assert table.status is TableStatus.PLAYING
-        await until(lambda: table.status is TableStatus.FINISHED)
-        await lobby.flush()
-    finally:
-        await lobby.close()
-        storage.close()
-    assert games_in(tmp_path) == [(1, 1)]
-    assert rated_games(tmp_path) == 1
+    await restarted_and_kept_once(tmp_path)
 
 
 def test_a_version_6_database_keeps_its_games_known_by_no_table(tmp_path):
