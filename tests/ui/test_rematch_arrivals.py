@@ -16,18 +16,23 @@ from diamant_tui.ui.screens.table import TableScreen
 from ui_helpers import screen_text, until
 
 
+async def both_go_home_to_the_end(table: Table, *people, pause=asyncio.sleep) -> None:
+    """``people`` go home at every turn until the game is over."""
+    while table.status is not TableStatus.FINISHED:
+        for member in people:
+            view = table.game.view_for(member.seat) if table.game else None
+            if view is not None and view.decision_due and view.my_decision is None:
+                member.decide(Decision.LEAVE)
+        await pause(0.005)
+
+
 async def rematch_without_bob(asked_in: int) -> tuple[Table, SeatGivenToComputer]:
     """ann and bob play a game; bob leaves and a computer player takes his seat for the
     rematch, in which ann goes home at once until she is asked in round ``asked_in``
     (the table then waits for her): the table, and what it told as the rematch began."""
     table = Table(TableSettings(name="den", seats=3, bots=("cards:2",), pace=0, seed=7))
     ann, bob = table.sit("ann", "ann"), table.sit("bob", "bob")
-    while table.status is not TableStatus.FINISHED:  # both go home at every turn
-        for member in (ann, bob):
-            view = table.game.view_for(member.seat) if table.game else None
-            if view is not None and view.decision_due and view.my_decision is None:
-                member.decide(Decision.LEAVE)
-        await asyncio.sleep(0.005)
+    await both_go_home_to_the_end(table, ann, bob)
     bob.leave()
     ann.vote_rematch()
     given = SeatGivenToComputer(bob.seat, "bob", table.seats[bob.seat].name)
@@ -76,12 +81,7 @@ async def test_a_spectator_at_the_final_scores_reads_that_the_players_have_left(
     ann, bob = table.sit("ann", "ann"), table.sit("bob", "bob")
     app = DiamantApp(lang=lang, member=table.watch("zoe", "zoe"))
     async with app.run_test(size=(80, 24)) as pilot:
-        while table.status is not TableStatus.FINISHED:  # both go home at every turn
-            for member in (ann, bob):
-                view = table.game.view_for(member.seat) if table.game else None
-                if view is not None and view.decision_due and view.my_decision is None:
-                    member.decide(Decision.LEAVE)
-            await pilot.pause(0.005)
+        await both_go_home_to_the_end(table, ann, bob, pause=pilot.pause)
         deciding, gone = app.t("final.watching"), app.t("final.watching_left")
         await until(pilot, lambda: deciding in screen_text(app))
         ann.leave()
