@@ -150,11 +150,12 @@ class SSHDriver(Driver):
     def start_application_mode(self) -> None:
         """Set up the client's terminal and announce the initial size."""
         self._running = True
-        self._terminal.attach(self)
         self.write(_START)
         self.flush()
         width, height = self._terminal.size
         self._post_resize(width, height)
+        # Last: what was typed before the app was made follows its first size.
+        self._terminal.attach(self)
 
     def disable_input(self) -> None:
         """Ignore further input."""

@@ -180,6 +180,9 @@ class GameSession(asyncssh.SSHServerSession):
         """The server's loop share: this session's input waits while it uses too much."""
         self.loop_seconds = 0.0
         """Seconds of the server's loop this session's app and input have used so far."""
+        self._early = bytearray()
+        """What the client typed before its app's driver was there to take it (the app is
+        made after a read of the database): passed on as the driver attaches."""
         self._held: list[bytes] = []
         """Input held back (see :mod:`~diamant_server.fair_share`), oldest first."""
         self._held_bytes = 0
@@ -314,8 +317,14 @@ class GameSession(asyncssh.SSHServerSession):
         self._check_flood()
 
     def _feed(self, data: bytes) -> None:
-        """Pass input on to the app's driver (its parsing is charged to this session)."""
-        if self._driver is not None:
+        """Pass input on to the app's driver (its parsing is charged to this session),
+        or keep it for the driver to come (as much as a burst of typing)."""
+        if self._driver is None:
+            if self._task is not None and not self._task.done() and \
+                    len(self._early) + len(data) <= \
+                    self.limits.input_byte_burst:
+                self._early += data
+        else:
             started = time.perf_counter()
             try:
                 self._driver.feed(data)
@@ -528,8 +537,12 @@ class GameSession(asyncssh.SSHServerSession):
         return True
 
     def attach(self, driver: SSHDriver | None) -> None:
-        """Input and window changes go to ``driver`` from now on."""
+        """Input and window changes go to ``driver`` from now on (what was typed before
+        it came first)."""
         self._driver = driver
+        early, self._early = bytes(self._early), bytearray()
+        if driver is not None and early:
+            self._feed(early)
 
     # --- running the app ------------------------------------------------------------
 

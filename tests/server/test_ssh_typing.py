@@ -138,3 +138,21 @@ async def test_chat_lines_typed_one_after_the_other_in_one_go_all_reach_the_tabl
     await asyncio.sleep(0.3)
     assert table.game.view_for(seat).my_decision is None, "a key of the chat decided"
     assert "Log" not in ann.text.splitlines()[0], "a key of the chat opened the log"
+
+
+async def test_keys_typed_before_the_app_is_made_are_not_lost(server, players, make_key,
+                                                            monkeypatch):
+    """The app is made once the server has read the language its person chose (here a
+    slow read): a person who types as soon as they are connected (n, to open a table)
+    gets what they typed, in order, once the lobby is there."""
+    read = server.lobby.chosen_language
+
+    async def slow(identity):
+        await asyncio.sleep(0.5)
+        return await read(identity)
+
+    monkeypatch.setattr(server.lobby, "chosen_language", slow)
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key())
+    ann.press("n")
+    await ann.wait_for("Open a table")
