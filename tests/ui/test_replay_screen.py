@@ -55,6 +55,20 @@ async def test_it_opens_on_the_first_round_beginning_with_the_table_and_date(siz
         assert len(text) == size[1] and all(len(line) <= size[0] for line in text)
 
 
+@pytest.mark.parametrize(("lang", "date"), [("fr", "01/03/2025"), ("es", "01/03/2025"),
+                                          ("uk", "01.03.2025")])
+async def test_the_date_is_written_as_the_language_writes_dates(lang, date):
+    """The header writes the day as the list of games does in that language (it wrote
+    2025-03-01 in every language), and follows a change of language."""
+    app = replay_app(lang=lang)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert f"{date} 18:45 UTC" in lines(app)[0]
+        await app.set_language("en")
+        await pilot.pause()
+        assert "2025-03-01 18:45 UTC" in lines(app)[0]
+
+
 async def test_right_goes_forward_and_left_goes_back_to_the_same_screen():
     """Back is the game played again up to that step: the screen is the one seen before."""
     app = replay_app()

@@ -10,7 +10,7 @@ the app decides where that leads.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timezone
+from datetime import datetime, timezone
 
 from textual import events
 from textual.app import ComposeResult
@@ -87,7 +87,7 @@ class ReplayScreen(DiamantScreen):
         # control character reaching the terminal.
         self._names = tuple(printable(name) for name in self.playback.names)
         self._people = _people(replay.meta, self.playback.names)
-        self._table, self._when = _table_and_date(replay.meta)
+        self._table, self._played = _table_and_time(replay.meta)
         self._lines: list[str | None] = []
         """The line for each event of the whole game (None: no line of its own)."""
         self._logged = 0
@@ -147,6 +147,17 @@ class ReplayScreen(DiamantScreen):
     def steps(self) -> int:
         """How many steps the record has."""
         return len(self.playback)
+
+    @property
+    def _when(self) -> str | None:
+        """When the game was played (UTC), the day written as the language writes it
+        (as the list of one's games does)."""
+        played = self._played
+        if played is None:
+            return None
+        day = self.app.t("history.date", year=f"{played.year:04d}",
+                         month=f"{played.month:02d}", day=f"{played.day:02d}")
+        return f"{day} {played:%H:%M} UTC"
 
     def show_step(self, number: int) -> None:
         """Show step ``number`` (kept between the first and the last)."""
@@ -359,7 +370,7 @@ def _people(meta: dict, names: tuple[str, ...]) -> frozenset[int]:
     return frozenset(s for s, name in enumerate(names) if seats.get(name) == PERSON)
 
 
-def _table_and_date(meta: dict) -> tuple[str | None, str | None]:
+def _table_and_time(meta: dict) -> tuple[str | None, datetime | None]:
     """The table's name and when the game was played (UTC), as far as ``meta`` tells."""
     table = meta.get("table")
     table = table if isinstance(table, str) and table.strip() else None
@@ -368,7 +379,7 @@ def _table_and_date(meta: dict) -> tuple[str | None, str | None]:
         text = meta.get(key)
         if isinstance(text, str):
             try:
-                when = parse_time(text).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+                when = parse_time(text).astimezone(timezone.utc)
             except ValueError:
                 continue
             break
