@@ -151,6 +151,9 @@ class Lobby:
         self._private: set[Table] = set()
         """The private tables: reached by their name only (see :meth:`is_private`)."""
         self._empty_since: dict[Table, float] = {}
+        self._awaiting_return: dict[Table, float] = {}
+        """Until when each table rebuilt at its final scores waits for its people to come
+        back (their rematch vote) before it may be forgotten."""
         self._codes: dict[str, str] = {}
         self._code_of: dict[str, str] = {}
         self._holders: dict[tuple[Table, int], object] = {}
@@ -367,8 +370,10 @@ class Lobby:
 
     def prune(self) -> None:
         """Forget finished tables that nobody is at or looking at any more."""
+        now = self._clock()
         for name, table in list(self.tables.items()):
-            if table.status is TableStatus.FINISHED and not table.people_connected:
+            if (table.status is TableStatus.FINISHED and not table.people_connected
+                    and now >= self._awaiting_return.get(table, now)):
                 self._forget(name, table)
 
     def _forget(self, name: str, table: Table) -> None:
@@ -385,6 +390,7 @@ class Lobby:
         self._owners.pop(table, None)
         self._private.discard(table)
         self._empty_since.pop(table, None)
+        self._awaiting_return.pop(table, None)
         for seat in range(len(table.seats)):
             self._sitters.pop((table, seat), None)
         table.on_game_over = None
@@ -499,6 +505,9 @@ class Lobby:
                 # Its game is over, but the server may have stopped between the table's
                 # last save and the game's: kept now, or left as it is if it was.
                 self.save_game(table)
+                # Its people were deciding on a rematch: it waits for them as a game
+                # waits, rather than being forgotten at once with nobody connected yet.
+                self._awaiting_return[table] = self._clock() + wait
             rebuilt.append(table.name)
             log.info("table %r rebuilt as it was saved (%s)", table.name, table.status.value,
                      extra={"event": "table_restored", "table": table.name})
@@ -741,6 +750,7 @@ class Lobby:
         self._owners.clear()
         self._private.clear()
         self._empty_since.clear()
+        self._awaiting_return.clear()
         self._started.clear()
         self._sitters.clear()
         await asyncio.gather(*(table.close() for table in tables))

@@ -1,7 +1,8 @@
 """A game is kept once, whatever stops the server: saved as far as it went at a stop and
 finished after the restart, ended before a crash that came ahead of its table's last
 save, or ended again after a crash that came ahead of the table's last save but after
-the game's. Real tables of computer players, a real lobby, a real SQLite file."""
+the game's; and a table stopped at its final scores waits for its people. Real tables,
+a real lobby, a real SQLite file."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from diamant_server.lobby import Lobby
 from diamant_server.storage import DATABASE, SCHEMA_VERSION, Storage, migrate
+from diamant_tui.engine.view import Decision
 from diamant_tui.table import Table, TableSettings, TableStatus
 from test_ssh_restart import until
 
@@ -133,3 +135,38 @@ def test_a_version_6_database_keeps_its_games_known_by_no_table(tmp_path):
             db.execute("INSERT INTO games (table_name, rules, started, record, table_id, "
                        "number) VALUES ('den', 'classic', '2025-03-02T18:00:00Z', '{}', "
                        "'t1', 0)")
+
+
+async def test_a_table_rebuilt_at_its_final_scores_waits_for_its_people(tmp_path):
+    """Stopped while its people decided on a rematch, the table is rebuilt finished and
+    waits for them as a game does (``restore_wait``), listed in the lobby; then, with
+    nobody back, it is forgotten. Before, nobody being connected yet, it was forgotten
+    at once and the rematch with it."""
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    table = lobby.create(TableSettings(name="den", seats=3, bots=("cards:2",) * 2, seed=7,
+                                       pace=0), None)
+    ann = table.sit("ann", "key:ann")
+    while table.status is not TableStatus.FINISHED:
+        view = table.game.view_for(ann.seat) if table.game else None
+        if view is not None and view.decision_due and view.my_decision is None:
+            ann.decide(Decision.LEAVE)
+        await asyncio.sleep(0.005)
+    await lobby.flush()
+    await asyncio.sleep(0.1)  # the table's last save
+    await lobby.close()
+    storage.close()
+
+    now = [1000.0]
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage, clock=lambda: now[0])
+    try:
+        assert await lobby.restore_tables(120) == ["den"]
+        assert [t.name for t in lobby.summaries()] == ["den"]
+        now[0] += 119
+        assert [t.name for t in lobby.summaries()] == ["den"]
+        now[0] += 1
+        assert lobby.summaries() == []
+    finally:
+        await lobby.close()
+        storage.close()
