@@ -130,10 +130,12 @@ class Departures:
         key = (table_name, name)
         self._gone.pop(key, None)  # the newest last: the dict is oldest first
         self._gone[key] = (now, weakref.ref(table), departed)
-        for key, (when, _, _) in list(self._gone.items()):
-            if now - when < GONE_KEPT and len(self._gone) <= GONE_MOST:
-                break
-            del self._gone[key]
+        # The oldest first, and only while they are too old or too many: a departure
+        # costs no walk over all those remembered.
+        # (The entry just noted is never too old: the loop ends before the dict does.)
+        while (len(self._gone) > GONE_MOST
+               or now - next(iter(self._gone.values()))[0] >= GONE_KEPT):
+            del self._gone[next(iter(self._gone))]
 
     def find(self, table: object, table_name: str, name: str) -> Departed | None:
         """Whoever left ``table`` under ``name`` within :data:`GONE_KEPT`, if anyone."""

@@ -617,7 +617,7 @@ class Storage:
         saved at a stop is kept again, under the same row, as it goes on after it."""
         sitters = list(seats)
         when = _time(started)
-        ended = None if places is None else (record.get("meta", {}).get("ended") or _now())
+        ended = None if places is None else _ended(record)
 
         def run(db: sqlite3.Connection) -> int:
             row = db.execute("SELECT id, finished FROM games WHERE table_id = ? AND number = ?",
@@ -649,7 +649,7 @@ class Storage:
         """The game has ended: its final ``record`` and each seat's place (1 the best,
         ties sharing one); the ratings of its players change in the same transaction.
         The record is handed over."""
-        ended = record.get("meta", {}).get("ended") or _now()
+        ended = _ended(record)
 
         def run(db: sqlite3.Connection) -> None:
             _unfinished(db, game_id)
@@ -797,20 +797,16 @@ class Storage:
 
         def query(db: sqlite3.Connection) -> tuple | None:
             row = db.execute(
-                """SELECT p.name, r.mu, r.sigma, r.games, r.wins FROM ratings r
-                   LEFT JOIN players p ON p.person = r.who WHERE r.who = ?
-                   AND r.who NOT IN (SELECT 'key:' || value FROM bans
-                                     WHERE kind = 'key' AND (until IS NULL OR until > ?))""",
-                (who, now)).fetchone()
+                f"""SELECT p.name, r.mu, r.sigma, r.games, r.wins FROM ratings r
+                    LEFT JOIN players p ON p.person = r.who
+                    WHERE r.who = ? AND r.{_NOT_BANNED}""", (who, now)).fetchone()
             if row is None:
                 return None
             # Above it: every rating shown higher (beyond the rounding that makes equal
             # ratings share a place), banned keys left out as the leaderboard leaves them.
             above = db.execute(
-                """SELECT count(*) FROM ratings
-                   WHERE mu - 3 * sigma > ? + 1e-9
-                   AND who NOT IN (SELECT 'key:' || value FROM bans
-                                   WHERE kind = 'key' AND (until IS NULL OR until > ?))""",
+                f"""SELECT count(*) FROM ratings
+                    WHERE mu - 3 * sigma > ? + 1e-9 AND {_NOT_BANNED}""",
                 (row[1] - 3 * row[2], now)).fetchone()[0]
             return (above + 1, *row)
 
@@ -818,9 +814,7 @@ class Storage:
         if found is None:
             return None
         rank, name, mu, sigma, games, wins = found
-        computer = who.startswith(BOT_PREFIX)
-        shown = who.removeprefix(BOT_PREFIX) if computer else (name or who)
-        return Standing(rank, who, shown, computer, Rating(mu, sigma, games, wins))
+        return _standing(rank, who, name, Rating(mu, sigma, games, wins))
 
     async def leaderboard(self, limit: int = 20) -> list[Standing]:
         """The best ``limit`` ratings (people and computer levels), by the estimate shown.
@@ -829,23 +823,20 @@ class Storage:
         room does not show someone its admins have sent away at the top of its list."""
         now = _time(datetime.now(timezone.utc))
         rows = await self._read(lambda db: db.execute(
-            """SELECT r.who, p.name, r.mu, r.sigma, r.games, r.wins
-               FROM ratings r LEFT JOIN players p ON p.person = r.who
-               WHERE r.who NOT IN (SELECT 'key:' || value FROM bans
-                                   WHERE kind = 'key' AND (until IS NULL OR until > ?))
-               ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.who LIMIT ?""",
+            f"""SELECT r.who, p.name, r.mu, r.sigma, r.games, r.wins
+                FROM ratings r LEFT JOIN players p ON p.person = r.who
+                WHERE r.{_NOT_BANNED}
+                ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.who LIMIT ?""",
             (now, limit)).fetchall())
         standings: list[Standing] = []
         for place, (who, name, mu, sigma, games, wins) in enumerate(rows, start=1):
-            computer = who.startswith(BOT_PREFIX)
-            shown = who.removeprefix(BOT_PREFIX) if computer else (name or who)
             rating = Rating(mu, sigma, games, wins)
             # Equal ratings share a place (1, 1, 3): the order of two equal lines is
             # only the order they are listed in, not a ranking.
             last = standings[-1] if standings else None
             rank = last.rank if last is not None and math.isclose(
                 last.rating.shown, rating.shown, rel_tol=1e-9, abs_tol=1e-9) else place
-            standings.append(Standing(rank, who, shown, computer, rating))
+            standings.append(_standing(rank, who, name, rating))
         return standings
 
 
@@ -889,6 +880,25 @@ def _statement(sql: str, parameters: tuple) -> Callable[[sqlite3.Connection], No
         db.execute(sql, parameters)
 
     return run
+
+
+_NOT_BANNED = """who NOT IN (SELECT 'key:' || value FROM bans
+                             WHERE kind = 'key' AND (until IS NULL OR until > ?))"""
+"""A rating's ``who`` is no key banned now (the time given as the parameter): the
+leaderboard leaves those out."""
+
+
+def _standing(rank: int, who: str, name: str | None, rating: Rating) -> Standing:
+    """A line of the leaderboard: a person under the name they were last seen with, a
+    computer level under its own."""
+    computer = who.startswith(BOT_PREFIX)
+    shown = who.removeprefix(BOT_PREFIX) if computer else (name or who)
+    return Standing(rank, who, shown, computer, rating)
+
+
+def _ended(record: dict) -> str:
+    """When a finished game ended, as its record's ``meta`` says, else now."""
+    return record.get("meta", {}).get("ended") or _now()
 
 
 def _new_game(db: sqlite3.Connection, table: str, rules: str, started: str,
