@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 
 from diamant_tui.engine.record import record_to_json
 
-from .config import ENV_PREFIX, data_dir_path, default_data_dir
+from .config import ENV_PREFIX, ConfigError, default_data_dir, load
 from .records import write_atomically
-from .storage import GameSummary, Storage, StorageError
+from .storage import GameSummary, Storage, StorageError, database_file, refused_target
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,9 +33,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="the file to write (default: game-GAME_ID.json in the current "
                              "folder, never written over; - for standard output)")
-    parser.add_argument("--data-dir", default=None,
-                        help=f"the server's data folder (default: ${ENV_PREFIX}DATA_DIR, "
+    parser.add_argument("--data-dir", dest="data_dir", default=None, metavar="DATA_DIR",
+                        help=f"the server's data folder, as given to `diamant serve` (env "
+                             f"{ENV_PREFIX}DATA_DIR; default: the config file's data_dir, "
                              f"else {default_data_dir()})")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="the TOML settings file `diamant serve` reads, for its data_dir "
+                             "(env DIAMANT_CONFIG)")
     parser.set_defaults(run=run)
 
 
@@ -47,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
         if args.list == (args.game is not None):
             raise _Refused("give either GAME_ID (the game to write) or --list (to see the "
                            "games kept), not both")
-        folder = _data_folder(args.data_dir, os.environ)
+        # Found as `diamant serve` and `diamant backup` find it: the flag, the variable,
+        # then the settings file (a systemd unit names it with DIAMANT_CONFIG).
+        folder = load(args).data_path
         storage = Storage.open(folder, create=False)
         try:
             if args.list:
@@ -56,23 +61,10 @@ def run(args: argparse.Namespace) -> int:
                 _export(storage, args.game, args.output)
         finally:
             storage.close()
-    except (_Refused, StorageError) as exc:
+    except (_Refused, StorageError, ConfigError) as exc:
         sys.stderr.write(f"diamant export: {exc}\n")
         return 1
     return 0
-
-
-def _data_folder(flag: str | None, environ) -> Path:
-    """The data folder, as ``diamant serve`` reads it: the flag, else the variable, else
-    the default; an empty one is refused as ``serve`` refuses it."""
-    for source, text in (("--data-dir", flag), (ENV_PREFIX + "DATA_DIR",
-                                                environ.get(ENV_PREFIX + "DATA_DIR"))):
-        if text is not None:
-            try:
-                return data_dir_path(text)
-            except ValueError as exc:
-                raise _Refused(f"{source}: {exc}") from None
-    return default_data_dir()
 
 
 class _Refused(Exception):
@@ -102,6 +94,12 @@ def _export(storage: Storage, game: str, output: str | None) -> None:
         sys.stdout.write(text)
         return
     path = Path(output) if output else Path(f"game-{game_id}.json")
+    # The record put in the database's place would leave a running server writing to a
+    # file no longer in its folder, and the next start would find JSON there.
+    which = database_file(path, storage.path.parent)
+    if which is not None:
+        raise _Refused(refused_target(path, which, storage.path,
+                                      "the games are read from"))
     if output is None and path.exists():
         raise _Refused(f"{path} exists already; choose another file with -o FILE")
     try:

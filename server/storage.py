@@ -866,9 +866,11 @@ def database_file(target: Path, folder: Path) -> str | None:
     return None
 
 
-def refused_target(target: Path, which: str, database: Path) -> str:
-    """Why a backup cannot be written to ``target``, one of the files of ``database``."""
-    return (f"{target} is {which} being copied ({database}): writing over it would lose "
+def refused_target(target: Path, which: str, database: Path,
+                   role: str = "being copied") -> str:
+    """Why a file (a backup, an exported game) cannot be written to ``target``, one of
+    the files of ``database``; ``role`` says what the command does with the database."""
+    return (f"{target} is {which} {role} ({database}): writing over it would lose "
             f"what the server saves; choose a file outside its data folder")
 
 

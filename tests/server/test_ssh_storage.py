@@ -11,13 +11,16 @@ import re
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
+from conftest import TEST_CONFIG
 from diamant_tui.cli import main
 from diamant_tui.engine.record import PERSON, read_record
 from diamant_tui.table import TableSettings
 from diamant_server.lobby import Lobby, default_bot
 from diamant_server.ratings import places_from_scores, rated_as
+from diamant_server.server import GameServer
 from diamant_server.storage import DATABASE, Storage, migrate
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
@@ -158,14 +161,16 @@ def test_export_of_an_id_past_any_game_says_there_is_no_such_game(tmp_path, game
 
 
 @pytest.mark.parametrize("argv, env, source", [
-    (["--data-dir", ""], {}, "--data-dir"),
-    ([], {"DIAMANT_DATA_DIR": ""}, "DIAMANT_DATA_DIR"),
+    (["--data-dir", ""], {}, "command line"),
+    ([], {"DIAMANT_DATA_DIR": ""}, "environment"),
 ])
 def test_export_and_backup_refuse_an_empty_data_folder(tmp_path, argv, env, source):
     """An empty value would have meant the current folder (export's flag) or the default
-    one (export's variable), where `diamant serve` refuses it: all three refuse it alike."""
+    one (export's variable), where `diamant serve` refuses it: all three refuse it alike,
+    naming where it came from."""
     for command, refused in ((["export", "--list"], f"diamant export: {source}: "),
-                             (["backup", str(tmp_path / "copy.sqlite3")], "diamant backup: ")):
+                             (["backup", str(tmp_path / "copy.sqlite3")],
+                              f"diamant backup: {source}: ")):
         done = subprocess.run([*DIAMANT, *command, *argv], capture_output=True, text=True,
                               timeout=60, cwd=tmp_path, env={**os.environ, **env})
         assert done.returncode == 1 and done.stdout == "", done.stdout
@@ -190,3 +195,59 @@ def test_export_reads_a_database_without_changing_it(tmp_path, capsys):
         "1", "2024-01-02", "03:04", "old", "relics", "unfinished", "ann"]
     with contextlib.closing(sqlite3.connect(data / DATABASE)) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_export_finds_the_database_as_serve_and_backup_do(tmp_path, capsys, monkeypatch):
+    """A host whose settings are in a file (`--config`, or `DIAMANT_CONFIG` as the systemd
+    unit names it) finds the games there, as `diamant backup` finds the database: export
+    looked in the default folder, and said there was no database."""
+    data = tmp_path / "data"
+    game = asyncio.run(finished_game(data))
+    settings = tmp_path / "serve.toml"
+    settings.write_text(f'data_dir = "{data}"\nport = 2222\n')
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "elsewhere"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "--config", str(settings), "--list"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[0] == str(game)
+    monkeypatch.setenv("DIAMANT_CONFIG", str(settings))
+    assert main(["export", str(game)]) == 0
+    assert json.loads((tmp_path / f"game-{game}.json").read_text())["meta"]["table"] == "den"
+    # The flag and the variable still come before the file, as for `diamant serve`.
+    monkeypatch.setenv("DIAMANT_DATA_DIR", str(tmp_path / "none"))
+    assert main(["export", "--list"]) == 1
+    assert f"there is no database {tmp_path / 'none' / DATABASE}" in capsys.readouterr().err
+
+
+async def test_export_never_writes_over_the_live_database_or_its_companions(tmp_path):
+    """`-o` naming the database a server is writing to (or its -wal or -shm file, by any
+    name) is refused, as `diamant backup` refuses it: the record put in its place would
+    leave the server writing to a file no longer in the folder, and the next start would
+    find a JSON file where the games, ratings and bans were."""
+    data = tmp_path / "data"
+    game = await finished_game(data)
+    server = GameServer(replace(TEST_CONFIG, data_dir=data))
+    await server.start()
+    try:
+        live = data / DATABASE
+        (tmp_path / "alias").symlink_to(data)
+        before = {name: (data / name).stat().st_ino
+                  for name in (DATABASE, DATABASE + "-wal", DATABASE + "-shm")}
+        for target, which in (
+            (str(live), "the database"),
+            (str(data / (DATABASE + "-wal")), "the database's -wal file"),
+            (str(data / (DATABASE + "-shm")), "the database's -shm file"),
+            (str(tmp_path / "alias" / DATABASE), "the database"),
+        ):
+            process = await asyncio.create_subprocess_exec(
+                *DIAMANT, "export", "--data-dir", str(data), str(game), "-o", target,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            out, err = await process.communicate()
+            assert (process.returncode, out) == (1, b""), target
+            assert err.decode() == (
+                f"diamant export: {target} is {which} the games are read from ({live}): "
+                f"writing over it would lose what the server saves; choose a file outside "
+                f"its data folder\n"), target
+        assert {name: (data / name).stat().st_ino for name in before} == before
+        assert [kept.id for kept in await server.storage.games()] == [game]
+    finally:
+        await server.stop()
