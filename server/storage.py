@@ -274,6 +274,10 @@ def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> None:
 
 # --- opening --------------------------------------------------------------------------------
 
+_CANTOPEN = 14
+"""SQLite's primary result code for a file it cannot open (SQLITE_CANTOPEN)."""
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA busy_timeout = 5000")
@@ -385,6 +389,14 @@ class Storage:
             raise
         except sqlite3.Error as exc:
             db.close()
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF == _CANTOPEN:
+                # Not damage: a folder (or -wal, -shm file) this user may not write. The
+                # advice for a damaged file (restore it, move it away) would lose it.
+                raise StorageError(
+                    f"the database {path} cannot be opened ({exc}): SQLite writes its -wal "
+                    f"and -shm files beside it even to read it; check that this user may "
+                    f"read it and write in {folder} (the user the server runs as may), or "
+                    f"start with another --data-dir") from None
             if isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc):
                 raise StorageError(
                     f"the database {path} cannot be written ({exc}); make it writable by the "

@@ -212,6 +212,31 @@ def test_a_database_file_that_cannot_be_written_is_refused(tmp_path):
     assert path.read_bytes() == kept
 
 
+
+def test_a_database_in_a_folder_that_cannot_be_written_is_not_called_damaged(tmp_path):
+    """SQLite writes beside a database (its -wal and -shm files) even to read it, so
+    `diamant export` or `diamant backup` run by a user who may not write in the data
+    folder cannot open it: they said it "cannot be used" and to restore it from a backup
+    or move it away, advice that loses a good database. They say what to check instead,
+    and leave it as it is."""
+    data = tmp_path / "data"
+    Storage.open(data).close()
+    kept = (data / DATABASE).read_bytes()
+    with read_only(data):
+        with pytest.raises(StorageError) as refused:
+            Storage.open(data, create=False)
+        done = subprocess.run([*DIAMANT, "export", "--data-dir", str(data), "--list"],
+                              capture_output=True, text=True, timeout=60)
+    said = str(refused.value)
+    assert said == (f"the database {data / DATABASE} cannot be opened (unable to open "
+                    f"database file): SQLite writes its -wal and -shm files beside it even "
+                    f"to read it; check that this user may read it and write in {data} (the "
+                    f"user the server runs as may), or start with another --data-dir")
+    assert "backup" not in said
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"diamant export: {said}\n"
+    assert (data / DATABASE).read_bytes() == kept
+
 # --- writing ------------------------------------------------------------------------------------
 
 async def test_writes_from_many_tasks_all_land_each_reported_only_once_on_disk(tmp_path):
