@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import logging
 
 import pytest
 
@@ -401,4 +402,86 @@ async def test_a_game_begun_at_a_rebuilt_table_plays_for_those_not_back():
     # bob, back, has his seat again, and plays it himself.
     again.sit("bob", "key:bob")
     assert not again.seats[1].away and again.seats[1].connected
+    await again.close()
+
+
+async def finished_with_votes(disk: Disk, voters: tuple[str, ...]) -> dict:
+    """A table of ann, bob and carl played to its final scores, where ``voters`` asked
+    for a rematch; returns its last save."""
+    from playing import play_out as play_seat
+
+    table = Table(TableSettings(name="t", seats=3, pace=0, seed=5), save=disk.save)
+    members = {name: table.sit(name, f"key:{name}") for name in ("ann", "bob", "carl")}
+    await asyncio.gather(*(play_seat(m, lambda view: Decision.LEAVE)
+                           for m in members.values()))
+    for name in voters:
+        members[name].vote_rematch()
+    await table.saved()
+    saved = json.loads(disk.kept[-1])
+    await table.close()
+    assert saved["status"] == TableStatus.FINISHED.value
+    return saved
+
+
+async def test_a_rematch_asked_for_before_a_restart_keeps_the_seat_of_those_not_back(
+        caplog):
+    """The restart is not their leaving: bob asked for the rematch, then the server
+    restarted; the others asking for it once back began it with his seat given to a
+    computer player for good, and him back a moment later found a game going on without
+    him. His seat is kept for him, a computer playing it until he is back, as in a game
+    rebuilt after a restart."""
+    saved = await finished_with_votes(Disk(), ("ann", "bob"))
+    again = Table.restore(saved, wait=30)
+    ann = again.sit("ann", "key:ann")
+    carl = again.sit("carl", "key:carl")
+    carl.vote_rematch()
+    await until(lambda: again.status is TableStatus.PLAYING)
+    assert [s.kind for s in again.seats] == [SeatKind.PERSON] * 3
+    assert again.seat_of("key:bob") == 1 and again.seats[1].away
+    assert ann.seat == 0 and carl.seat == 2
+    bob = again.sit("bob", "key:bob")
+    assert bob.seat == 1 and not again.seats[1].away and again.seats[1].connected
+    # One game going on, played to its end (him back, the restart's wait was over).
+    from playing import play_out as play_seat
+
+    with caplog.at_level(logging.WARNING):
+        await asyncio.gather(*(play_seat(m, lambda view: Decision.LEAVE)
+                               for m in (ann, bob, carl)))
+    assert len(rounds_of(again)) == 5 and "result" in again.record()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    await again.close()
+
+
+async def test_a_rematch_at_a_rebuilt_table_waits_for_those_not_back_to_answer():
+    """Someone who had not answered when the server stopped is waited on, once back,
+    as the others are: the rematch does not begin without their say while they have not
+    had the time to come back."""
+    saved = await finished_with_votes(Disk(), ("ann",))
+    again = Table.restore(saved, wait=30)
+    again.sit("ann", "key:ann")
+    carl = again.sit("carl", "key:carl")
+    carl.vote_rematch()
+    await asyncio.sleep(0.05)
+    assert again.status is TableStatus.FINISHED, "it waits for bob"
+    bob = again.sit("bob", "key:bob")
+    assert again.status is TableStatus.FINISHED
+    bob.vote_rematch()
+    await until(lambda: again.status is TableStatus.PLAYING)
+    assert [s.kind for s in again.seats] == [SeatKind.PERSON] * 3
+    assert not any(s.away for s in again.seats)
+    await again.close()
+
+
+async def test_a_rematch_at_a_rebuilt_table_goes_on_without_those_not_back_in_time():
+    """Past the wait, those not back are no longer waited on, as in a game: the rematch
+    the others asked for begins, a computer player taking the seat of each."""
+    saved = await finished_with_votes(Disk(), ("ann",))
+    again = Table.restore(saved, wait=0.2)
+    ann = again.sit("ann", "key:ann")
+    carl = again.sit("carl", "key:carl")
+    carl.vote_rematch()
+    assert again.status is TableStatus.FINISHED, "it waits for bob"
+    await until(lambda: again.status is TableStatus.PLAYING)
+    assert again.seats[1].kind is SeatKind.BOT
+    assert ann.seat == 0
     await again.close()

@@ -46,6 +46,9 @@ class Seats:
         self.members: dict[Attendee, Listener | None] = {}
         """Everyone at the table (seated or watching) in the order they came, with the
         callback their updates go to (None until they subscribe)."""
+        self.awaited: set[int] = set()
+        """The seats of the people a table rebuilt at its final scores waits for: at the
+        table when it was saved, not back yet, their say in the rematch kept for them."""
 
     def __iter__(self) -> Iterator[Seat]:
         return iter(self._seats)
@@ -100,9 +103,17 @@ class Seats:
         return tuple(m.identity for m in self.members if m.watching)
 
     def rematch_voters(self) -> list[int]:
-        """The seats whose people must agree to a rematch: connected and at the keyboard."""
+        """The seats whose people must agree to a rematch: connected and at the keyboard,
+        or awaited after a restart (:attr:`awaited`)."""
         return [i for i, s in enumerate(self._seats)
-                if s.kind is SeatKind.PERSON and s.connected and not s.away]
+                if s.kind is SeatKind.PERSON and (s.connected and not s.away
+                                                  or i in self.awaited)]
+
+    def await_people(self) -> None:
+        """After a restart at the final scores: wait for the people who were at the table
+        (not away) before the rematch begins, as a game waits for its people."""
+        self.awaited = {i for i, s in enumerate(self._seats)
+                        if s.kind is SeatKind.PERSON and not s.away}
 
     # -- people coming and going ---------------------------------------------------
 
@@ -119,6 +130,7 @@ class Seats:
         seat (an older connection) can do nothing more."""
         s = self._seats[seat]
         s.connected, s.away = True, False
+        self.awaited.discard(seat)
         for old in [m for m in self.members if m.seat == seat]:
             del self.members[old]
 
@@ -151,16 +163,18 @@ class Seats:
         """Empty a seat (its person left before the game began)."""
         self._seats[seat] = Seat()
 
-    def give_up_departed(self) -> dict[int, str]:
+    def give_up_departed(self, kept: set[int]) -> dict[int, str]:
         """Empty the seats of the people no longer connected as a new game begins (they
-        left the table, or lost their connection, after the last game); returns which,
-        each with the name its person showed under.
+        left the table, or lost their connection, after the last game), but for the
+        seats ``kept`` (those who asked for it: only a restart leaves someone who did
+        not connected, and a computer plays for them until they are back); returns
+        which, each with the name its person showed under.
 
         A computer player then takes each as its own (:meth:`fill`): a new game is played
         by those who stayed for it, and one who was not there is neither kept nor rated
         as having played it."""
         gone = {i: s.name for i, s in enumerate(self._seats)
-                if s.kind is SeatKind.PERSON and not s.connected}
+                if s.kind is SeatKind.PERSON and not s.connected and i not in kept}
         for i in gone:
             self._seats[i] = Seat()
         return gone
@@ -169,6 +183,7 @@ class Seats:
         """A computer plays for the seat's person now (a stand-in, unless it has one)."""
         s = self._seats[seat]
         s.away = True
+        self.awaited.discard(seat)  # (hurried, or not back in time: waited on no more)
         if s.bot is None:
             s.bot_seed = self.rng.random()
             s.bot = make_bot(STAND_IN_BOT, rng=random.Random(s.bot_seed))

@@ -189,10 +189,14 @@ class Table:
         table = cls(settings, on_game_over=on_game_over, marks_delay=marks_delay, chat=chat,
                     save=save, save_choices=save_choices, bot_time_limit=bot_time_limit,
                     _restored=(state, rng))
+        loop = asyncio.get_running_loop()
         if state.status is TableStatus.PLAYING:
-            loop = asyncio.get_running_loop()
             table._waiting_for_people = loop.call_later(wait, table._go_on)
             table._back_after_restart()  # nobody to wait for: computer players only
+        elif state.status is TableStatus.FINISHED:
+            # The restart is not their leaving: the rematch waits for them as long.
+            table._seats.await_people()
+            table._waiting_for_people = loop.call_later(wait, table._stop_awaiting)
         return table
 
     def snapshot(self) -> dict:
@@ -216,8 +220,25 @@ class Table:
         self._updates.publish(())
         self._play.begin()
 
+    def _stop_awaiting_timer(self) -> None:
+        if self._waiting_for_people is not None:
+            self._waiting_for_people.cancel()
+            self._waiting_for_people = None
+
+    def _stop_awaiting(self) -> None:
+        """After a restart at the final scores: those not back in time are waited on no
+        more, and the rematch the others asked for begins."""
+        self._waiting_for_people = None
+        if self.status is not TableStatus.FINISHED:
+            return
+        self._seats.awaited.clear()
+        if not self._rematch_if_agreed():
+            self._updates.publish(())
+
     def _back_after_restart(self) -> None:
         """Someone came back after a restart: once everyone is, play on at once."""
+        if self.status is not TableStatus.PLAYING:
+            return  # (at the final scores, the rematch's votes say when it begins)
         if self._waiting_for_people is not None and all(
                 s.connected for s in self._seats if s.kind is SeatKind.PERSON):
             self._go_on()
@@ -526,7 +547,11 @@ class Table:
         computer player's for each person who is no longer connected."""
         if self.status is not TableStatus.FINISHED:
             raise TableError("a rematch can only start once the game is over.")
-        departed = self._seats.give_up_departed()
+        # Begun within the wait after a restart: nobody is awaited any more (and the
+        # wait's end, or someone back, must not set the new game going a second time).
+        self._stop_awaiting_timer()
+        self._seats.awaited.clear()
+        departed = self._seats.give_up_departed(kept=self._state.votes)
         for seat in departed:
             log.info("table %r: seat %d given to a computer player for the rematch "
                      "(its person has left)", self.name, seat)
@@ -544,9 +569,7 @@ class Table:
         self._seats.members.clear()
         self._updates.cancel()
         self._stop_vote_timer()
-        if self._waiting_for_people is not None:
-            self._waiting_for_people.cancel()
-            self._waiting_for_people = None
+        self._stop_awaiting_timer()
         await self._play.stop()
         await self._journal.saved()
 
