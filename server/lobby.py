@@ -658,12 +658,16 @@ class Lobby:
                                        table.started or datetime.now(timezone.utc), seats,
                                        record, places)
         task = asyncio.get_running_loop().create_task(
-            self._keep(table.name, write, places is not None), name=f"keep {table.name}")
+            self._keep(table.name, table.games_played + 1, write, places is not None),
+            name=f"keep {table.name}")
         self._saving.add(task)
         task.add_done_callback(self._saving.discard)
         return task
 
-    async def _keep(self, name: str, write: Awaitable[int], finished: bool) -> int | None:
+    async def _keep(self, name: str, number: int, write: Awaitable[int],
+                    finished: bool) -> int | None:
+        """Wait for game ``number`` of table ``name`` to be written, and log it under
+        that number (as its start was) with its id in the database (`diamant export`'s)."""
         assert self.storage is not None
         try:
             game_id = await write
@@ -674,10 +678,10 @@ class Lobby:
                       f"{self.storage.path}: {exc}. Check the disk and the data folder "
                       f"(space left, permissions); until then games are lost.")
             return None
-        log.info("table %r: game %d %s", name, game_id,
-                 "kept" if finished else "saved as far as it went",
-                 extra={"event": "game_saved", "table": name, "game": game_id,
-                        "finished": finished})
+        log.info("table %r: game %d %s, id %d in the database", name, number,
+                 "kept" if finished else "saved as far as it went", game_id,
+                 extra={"event": "game_saved", "table": name, "game": number,
+                        "game_id": game_id, "finished": finished})
         return game_id
 
     def _in_background(self, write: Awaitable[None], what: str) -> None:

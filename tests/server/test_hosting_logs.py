@@ -19,6 +19,7 @@ from diamant_server.eventlog import fields_of
 from diamant_server.server import GameServer
 from harness import Player
 from test_ssh_chat_abuse import say
+from test_ssh_storage import play_to_the_end
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 CODE = re.compile(r"resume code is ([A-Z0-9]{6})")
@@ -66,6 +67,32 @@ async def test_every_line_about_a_visit_carries_its_session_id(server, players, 
     assert len(started) == 1 and started[0].table == "den"
     # Counted in words a host reads as written: one person, not "1 people".
     assert started[0].getMessage().endswith("game 1 started, 1 person and 2 computer players")
+
+
+async def test_a_game_is_named_alike_from_its_start_to_its_keeping(server, players,
+                                                                    make_key, caplog):
+    """The line of a game's start names it by its number at the table, and so does the
+    line that says it was kept, which adds the id `diamant export` knows it by: the
+    second read "game 2 kept" of a table whose "game 1 started", and a log collector's
+    `game` field meant one thing in one event and another in the next."""
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    first = server.lobby.create(TableSettings(name="den", seats=3, bots=("cards:2",) * 3,
+                                              seed=1, pace=0), None)
+    first.start()  # a game kept before: ids in the database and numbers at tables part
+    await until(lambda: any(getattr(r, "event", None) == "game_saved"
+                            for r in caplog.records))
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command="play cave --bots 2 --seats 3")
+    await play_to_the_end(ann)
+    await server.lobby.flush()
+    [kept] = [game for game in await server.storage.games() if game.table == "cave"]
+    [started] = [r for r in caplog.records if getattr(r, "event", None) == "game_started"]
+    [saved] = [r for r in caplog.records
+               if getattr(r, "event", None) == "game_saved" and r.table == "cave"]
+    assert started.game == saved.game == 1 and saved.game_id == kept.id == 2
+    assert started.getMessage() == ("table 'cave': game 1 started, 1 person and 2 "
+                                    "computer players")
+    assert saved.getMessage() == "table 'cave': game 1 kept, id 2 in the database"
 
 
 async def test_two_visits_have_two_ids(server, players, make_key, caplog):
