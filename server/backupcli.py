@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from .config import ConfigError, load
+from .records import is_special_file
 from .storage import DATABASE, Storage, StorageError, database_file, refused_target
 
 
@@ -61,6 +62,12 @@ def run(args: argparse.Namespace) -> int:
             raise _Refused(refused_target(target, which, config.data_path / DATABASE))
         if target.is_dir():
             raise _Refused(f"{target} is a folder: give the name of the file to write")
+        if is_special_file(target):
+            # Even forced: the copy renamed over a device or a pipe would replace it
+            # (/dev/null itself, for root).
+            raise _Refused(f"{target} is not a regular file (a device or a pipe): the copy "
+                           f"is a file of its own; give - to send it to standard output "
+                           f"(diamant backup - > {target})")
         if target.exists() and not args.force:
             raise _Refused(f"{target} exists already: choose another file, or add --force "
                            f"to write over it")

@@ -15,7 +15,7 @@ from pathlib import Path
 from diamant_tui.engine.record import record_to_json
 
 from .config import ENV_PREFIX, ConfigError, default_data_dir, load
-from .records import write_atomically
+from .records import is_special_file, write_atomically
 from .storage import GameSummary, Storage, StorageError, database_file, refused_target
 
 
@@ -103,7 +103,13 @@ def _export(storage: Storage, game: str, output: str | None) -> None:
     if output is None and path.exists():
         raise _Refused(f"{path} exists already; choose another file with -o FILE")
     try:
-        write_atomically(path, text)
+        if is_special_file(path):
+            # A pipe or a device (/dev/stdout, /dev/null): written into, as a shell's
+            # redirection writes. Renamed over, it would be replaced by a regular file.
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(text)
+        else:
+            write_atomically(path, text)
     except OSError as exc:
         raise _Refused(f"cannot write {path}: {exc.strerror or exc}") from None
     sys.stderr.write(f"game {game_id} written to {path}\n")

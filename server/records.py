@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import stat
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
@@ -46,6 +47,17 @@ def write_record(folder: Path, record: dict[str, Any], *, table: str, game: int)
             break
     write_atomically(path, record_to_json(record))
     return path
+
+
+def is_special_file(path: Path) -> bool:
+    """Whether ``path`` is there and neither a regular file nor a folder (followed if a
+    link): a device such as /dev/null, a named pipe or a socket, which a file renamed
+    over would replace."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # nothing there (or nothing reachable): a file is made
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def write_atomically(path: Path, text: str) -> None:

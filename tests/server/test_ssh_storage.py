@@ -9,8 +9,10 @@ import json
 import os
 import re
 import sqlite3
+import stat
 import subprocess
 import sys
+import time
 from dataclasses import replace
 
 import pytest
@@ -251,3 +253,62 @@ async def test_export_never_writes_over_the_live_database_or_its_companions(tmp_
         assert [kept.id for kept in await server.storage.games()] == [game]
     finally:
         await server.stop()
+
+
+def read_fifo_while(fifo, command: list[str]) -> tuple[subprocess.CompletedProcess, bytes]:
+    """Run ``command`` while reading what it writes to the named pipe ``fifo``; returns
+    how it ended and what came through the pipe."""
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader there before the writer
+    chunks = []
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        while True:
+            try:
+                chunk = os.read(reader, 1 << 16)
+            except BlockingIOError:  # a writer, with nothing written yet
+                chunk = None
+            if chunk:
+                chunks.append(chunk)
+            elif chunk == b"" and process.poll() is not None:
+                break  # no writer any more, and none to come
+            else:
+                time.sleep(0.01)
+        out, err = process.communicate(timeout=60)
+    finally:
+        os.close(reader)
+    return subprocess.CompletedProcess(command, process.returncode, out, err), b"".join(chunks)
+
+
+def test_export_to_a_pipe_or_a_device_writes_into_it_and_leaves_it_there(tmp_path):
+    """`-o /dev/stdout`, `-o /dev/null` or a named pipe is written into, as a shell's
+    redirection writes: the record was written beside it and renamed over it, which put a
+    regular file in the place of a pipe, and, run as root, of /dev/null itself."""
+    data = tmp_path / "data"
+    game = asyncio.run(finished_game(data))
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    done, came = read_fifo_while(fifo, [*DIAMANT, "export", "--data-dir", str(data),
+                                        str(game), "-o", str(fifo)])
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode), "still the pipe"
+    assert json.loads(came)["meta"]["table"] == "den"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "pipe"], "nothing beside"
+
+
+def test_backup_refuses_a_pipe_or_a_device_even_forced_and_says_to_use_dash(tmp_path):
+    """A backup is a file of its own; `--force` put it in the place of a pipe or a device
+    (of /dev/null itself, run as root), and without it the refusal advised `--force`."""
+    data = tmp_path / "data"
+    Storage.open(data).close()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for force in ([], ["--force"]):
+        done = diamant("backup", str(fifo), "--data-dir", str(data), *force)
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr == (f"diamant backup: {fifo} is not a regular file (a device or "
+                               f"a pipe): the copy is a file of its own; give - to send it "
+                               f"to standard output (diamant backup - > {fifo})\n")
+        assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "pipe"]
+
