@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -91,7 +92,7 @@ def _export(storage: Storage, game: str, output: str | None) -> None:
                        f"`diamant export --list` lists the games kept")
     text = record_to_json(record)
     if output == "-":
-        sys.stdout.write(text)
+        _to_standard_output(text)
         return
     path = Path(output) if output else Path(f"game-{game_id}.json")
     # The record put in the database's place would leave a running server writing to a
@@ -115,9 +116,22 @@ def _export(storage: Storage, game: str, output: str | None) -> None:
     sys.stderr.write(f"game {game_id} written to {path}\n")
 
 
+def _to_standard_output(text: str) -> None:
+    """Write ``text`` to standard output, and flush it: a full disk behind a redirection,
+    or a pipe closed early, is said in one line (a :class:`_Refused`), not a traceback."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        # What could not be written stays in the buffer: it goes nowhere, rather than
+        # fail again (a traceback) as the program exits and flushes it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise _Refused(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
 def _print_list(games: list[GameSummary], database: Path) -> None:
     if not games:
-        sys.stdout.write(f"No games kept in {database} yet.\n")
+        _to_standard_output(f"No games kept in {database} yet.\n")
         return
     rows = [("ID", "STARTED (UTC)", "TABLE", "RULES", "STATE", "PLAYERS")]
     for game in games:
@@ -125,6 +139,8 @@ def _print_list(games: list[GameSummary], database: Path) -> None:
                      game.table, game.rules, "finished" if game.finished else "unfinished",
                      ", ".join(game.players)))
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = []
     for row in rows:
         cells = [row[0].rjust(widths[0])] + [c.ljust(w) for c, w in zip(row[1:5], widths[1:])]
-        sys.stdout.write("  ".join(cells + [row[5]]) + "\n")
+        lines.append("  ".join(cells + [row[5]]) + "\n")
+    _to_standard_output("".join(lines))

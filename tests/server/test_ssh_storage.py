@@ -312,3 +312,17 @@ def test_backup_refuses_a_pipe_or_a_device_even_forced_and_says_to_use_dash(tmp_
         assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "pipe"]
 
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_export_says_in_one_line_that_standard_output_could_not_be_written(tmp_path):
+    """A full disk behind `> file`, or a pipe closed early: one line that says so, not a
+    traceback, and a status that is not 0."""
+    data = tmp_path / "data"
+    game = asyncio.run(finished_game(data))
+    for args in (["--list"], [str(game), "-o", "-"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([*DIAMANT, "export", "--data-dir", str(data), *args],
+                                  stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        assert done.returncode == 1
+        assert done.stderr == ("diamant export: cannot write to standard output: No space "
+                               "left on device\n"), done.stderr
