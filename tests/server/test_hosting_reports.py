@@ -20,7 +20,7 @@ from diamant_tui.i18n import Translator
 from test_hosting_admin import (fingerprint, flowing, notice, open_admin_screen, session_of,
                                 started)
 from test_hosting_mutes import at_table, sent
-from test_ssh_ignore import command
+from test_ssh_ignore import box_open, command
 
 REASON = "triche [red]insultes[/red]"
 
@@ -203,5 +203,49 @@ async def test_an_admin_mutes_and_bans_from_a_report_someone_who_has_left(
         await again.wait_closed()
         assert "Banned from this server until" in again.raw.decode()
         assert "reason: insults" in again.raw.decode()
+    finally:
+        await server.stop()
+
+
+async def test_a_report_is_read_whole_at_80x24_its_reason_and_all_its_lines(
+        tmp_path, players, admin_key, make_key):
+    """The report chosen is read whole under the list: a reason as long as a chat line
+    lets one be and the reported person's five last lines. The part under
+    the list stopped at eight rows: the last of the lines it was there to show, the
+    evidence, were cut off at 80x24."""
+    server = await started(tmp_path, admin_key)
+    reason = ("they flooded the table with insults for the whole game and kept at it "
+              "after we asked them nicely to stop, then went on insulting spectators "
+              "too, so please look at all their lines: -THE END")
+    assert len(f"/report bob {reason}") == 200  # as long as a chat line may be
+    try:
+        ann, bob = await at_table(server, players, make_key, ("ann", "en_GB.UTF-8"),
+                                  ("bob", "en_GB.UTF-8"))
+        await ann.wait_for("Your turn")
+        for number in range(1, 6):
+            await sent(bob, "en", f"rude line {number}")
+        await ann.wait_for("» bob: rude line 5")
+        ann.press("t")
+        await ann.wait_for(box_open)
+        ann.type(f"/report bob {reason}")  # (longer than the box: its end is shown)
+        await ann.wait_for("-THE END")
+        ann.press("enter")
+        await ann.wait_for(lambda text: not box_open(text))
+        for _ in range(200):  # (kept once the server has written it)
+            if reports_in(tmp_path):
+                break
+            await asyncio.sleep(0.05)
+        [row] = reports_in(tmp_path)
+        assert row[7] == reason
+        boss = players("boss")  # (connected now: no notice of the report over the screen)
+        await boss.connect(server.port, key=admin_key)
+        await open_admin_screen(boss, "ann", "bob")
+        boss.press("r")
+        screen = await boss.wait_for("Players' reports · 1 open")
+        screen = await boss.wait_for("» rude line 1")
+        assert "-THE END" in screen
+        for number in range(1, 6):
+            assert f"» rude line {number}" in screen, (number, screen)
+        assert "d dismiss" in screen.splitlines()[-1], "the keys still on the last line"
     finally:
         await server.stop()
