@@ -14,6 +14,12 @@ from typing import Callable, Hashable
 ELLIPSIS = "…"
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` of ``noun`` as a host reads it: ``1 ban``, ``3 bans`` (nouns whose plural
+    takes an s)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def loggable(value: object, limit: int = 200) -> str:
     """``value`` as a log-safe string: control characters (and every other character that
     does not print) escaped, bytes decoded with replacement, at most ``limit`` characters

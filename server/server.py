@@ -37,6 +37,7 @@ from .folder_lock import FolderLock
 from .hostkey import fingerprint, load_or_create
 from .limits import ConnectionLimits
 from .lobby import Lobby
+from .logtext import counted
 from .mutes import Mutes
 from .reports import Reports
 from .metrics import ServerMetrics, ServerState
@@ -180,11 +181,11 @@ class GameServer:
             key = load_or_create(self.config.data_path)
             # Read once, kept in memory: a connection is checked without the disk.
             if await self.bans.load():
-                log.info("%d bans in force", len(self.bans.in_force()))
+                log.info("%s in force", counted(len(self.bans.in_force()), "ban"))
             if await self.mutes.load():
-                log.info("%d mutes in force", len(self.mutes.in_force()))
+                log.info("%s in force", counted(len(self.mutes.in_force()), "mute"))
             if await self.reports.load():
-                log.info("%d reports open", len(self.reports.open()))
+                log.info("%s open", counted(len(self.reports.open()), "report"))
             # Before anyone can connect: people who come back find their seats.
             restored = await self.lobby.restore_tables(self.config.restore_wait)
             if restored:
@@ -333,7 +334,7 @@ class GameServer:
         acceptor = self._acceptor
         started = time.monotonic()
         grace = self.config.stop_grace
-        log.info("stopping: %d sessions open", len(self.sessions))
+        log.info("stopping: %s open", counted(len(self.sessions), "session"))
         for session in list(self.sessions):
             session.stop_input()  # first: a flood must not hold up the stop
         self.share.stop()

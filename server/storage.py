@@ -269,7 +269,10 @@ def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> None:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        log.info("database upgraded to version %d", number + 1)
+        if version:  # (a new database is made by all of them: said once, below)
+            log.info("database upgraded to version %d", number + 1)
+    if not version and upto:
+        log.info("database made, version %d", upto)
 
 
 # --- opening --------------------------------------------------------------------------------

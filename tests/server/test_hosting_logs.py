@@ -17,6 +17,7 @@ from conftest import TEST_CONFIG
 from diamant_tui.table import TableSettings
 from diamant_server.eventlog import fields_of
 from diamant_server.server import GameServer
+from diamant_server.storage import SCHEMA_VERSION
 from harness import Player
 from test_ssh_chat_abuse import say
 from test_ssh_storage import play_to_the_end
@@ -222,3 +223,33 @@ def test_commands_are_logged_without_their_resume_code(command, logged):
     from diamant_server.commands import without_secrets
 
     assert without_secrets(command) == logged
+
+
+async def test_the_start_and_the_stop_count_in_words_a_host_reads_as_written(
+        tmp_path, players, make_key, caplog):
+    """A new data folder's database is made, once, not "upgraded" seven times; one ban,
+    one mute, one session are counted as one, not "1 bans", "1 mutes", "1 sessions"."""
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await server.start()
+    try:
+        await server.bans.add(server.bans.make("address", "192.0.2.7", "forever", "flood",
+                                               "test"))
+        await server.mutes.add(server.mutes.make("key", "SHA256:" + "A" * 43, "forever",
+                                                 "rude", "test"))
+        ann = players("ann")
+        await ann.connect(server.port, key=make_key())
+        await ann.wait_for("the lobby")
+    finally:
+        await server.stop()
+    messages = [r.getMessage() for r in caplog.records]
+    assert [m for m in messages if m.startswith("database ")] == [
+        f"database made, version {SCHEMA_VERSION}"]
+    assert "stopping: 1 session open" in messages
+    caplog.clear()
+    again = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await again.start()
+    await again.stop()
+    messages = [r.getMessage() for r in caplog.records]
+    assert "1 ban in force" in messages and "1 mute in force" in messages
+    assert not [m for m in messages if m.startswith("database ")], "nothing to upgrade"
