@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from .config import ConfigError, load
+from .logtext import counted
 from .records import is_special_file
 from .storage import DATABASE, Storage, StorageError, database_file, refused_target
 
@@ -91,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
     data = config.data_path
     live = data / DATABASE
     sys.stdout.write(
-        f"Backed up {live} to {target}: {summary.games} games ({summary.finished} "
-        f"finished), {max(1, round(summary.size / 1024))} KiB.\n"
+        f"Backed up {live} to {target}: {counted(summary.games, 'game')} "
+        f"({summary.finished} finished), {max(1, round(summary.size / 1024))} KiB.\n"
         f"To restore it: stop the server, put the copy in place as {live} (without the "
         f"old -wal and -shm files beside it), then start the server:\n"
         f"  cp {shlex.quote(str(target))} {shlex.quote(str(live))}\n"
@@ -139,8 +140,8 @@ def _to_standard_output(args: argparse.Namespace) -> int:
         return 1
     live = config.data_path / DATABASE
     sys.stderr.write(
-        f"Backed up {live} to standard output: {summary.games} games ({summary.finished} "
-        f"finished), {max(1, round(summary.size / 1024))} KiB.\n"
+        f"Backed up {live} to standard output: {counted(summary.games, 'game')} "
+        f"({summary.finished} finished), {max(1, round(summary.size / 1024))} KiB.\n"
         f"To restore it: stop the server, put the copy in place as {live} (without the "
         f"old -wal and -shm files beside it), then start the server.\n")
     return 0

@@ -19,6 +19,7 @@ from diamant_tui.table import TableStatus
 from diamant_server.server import GameServer
 from diamant_server.storage import DATABASE, Storage
 from test_ssh_game import play_to_the_end, turn_of
+from test_ssh_storage import finished_game
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 
@@ -229,3 +230,15 @@ def test_backup_to_dash_writes_the_copy_to_standard_output_as_export_does(tmp_pa
     assert done.stderr == ("diamant backup: standard output is a terminal, and the copy is "
                            "a binary file: send it to a file or a program (diamant backup - "
                            "| gzip > diamant.sqlite3.gz), or give the FILE to write\n")
+
+
+def test_a_backup_of_one_game_counts_it_as_one(tmp_path, capsys):
+    """"1 game (1 finished)", as a host reads it, not "1 games"; and none is "0 games"."""
+    data = tmp_path / "data"
+    asyncio.run(finished_game(data))
+    assert main(["backup", str(tmp_path / "one.sqlite3"), "--data-dir", str(data)]) == 0
+    assert f"to {tmp_path / 'one.sqlite3'}: 1 game (1 finished), " in capsys.readouterr().out
+    empty = tmp_path / "empty"
+    made_database(empty)
+    assert main(["backup", str(tmp_path / "none.sqlite3"), "--data-dir", str(empty)]) == 0
+    assert ": 0 games (0 finished), " in capsys.readouterr().out
