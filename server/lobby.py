@@ -501,6 +501,10 @@ class Lobby:
             for identity, code in (lobby_part.get("codes") or {}).items():
                 self._codes[code] = identity
                 self._code_of[identity] = code
+            if table.status is TableStatus.PLAYING:
+                # Its start was logged as it began: going on is not starting again (the
+                # line below says it was rebuilt).
+                self._started[table] = table.games_played
             if table.status is TableStatus.FINISHED:
                 # Its game is over, but the server may have stopped between the table's
                 # last save and the game's: kept now, or left as it is if it was.

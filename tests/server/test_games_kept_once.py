@@ -7,6 +7,7 @@ a real lobby, a real SQLite file."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from contextlib import closing
 
@@ -170,3 +171,35 @@ async def test_a_table_rebuilt_at_its_final_scores_waits_for_its_people(tmp_path
     finally:
         await lobby.close()
         storage.close()
+
+
+async def test_a_game_going_on_after_a_restart_is_not_logged_as_started_again(tmp_path,
+                                                                             caplog):
+    """Its start was logged once, as it began: rebuilt after a restart (its table's own
+    line says so), the game is not "started" a second time in the log, which a log
+    collector counting the games begun counted twice."""
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS[:2], seed=7, pace=0),
+                         None)
+    table.sit("ann", "key:ann")  # the last seat: the game begins
+    await until(lambda: table.game is not None)
+    lobby.game_seen(table)
+    lobby.keep_tables()
+    await lobby.flush()
+    await lobby.close_tables()
+    storage.close()
+
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    try:
+        await lobby.restore_tables(30)
+        again = lobby.tables["den"]
+        again.sit("ann", "key:ann")
+        lobby.game_seen(again)
+    finally:
+        await lobby.close()
+        storage.close()
+    started = [r for r in caplog.records if getattr(r, "event", None) == "game_started"]
+    assert [r.game for r in started] == [1]
