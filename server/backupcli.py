@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .config import ConfigError, load
 from .logtext import counted
-from .records import is_special_file
+from .records import followed, is_special_file
 from .storage import DATABASE, Storage, StorageError, database_file, refused_target
 
 
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             raise _Refused(f"the folder {target.parent} does not exist: make it first")
         storage = Storage.open(config.data_path, create=False)
         try:
-            summary = storage.backup(target, replace=args.force)
+            summary = storage.backup(followed(target), replace=args.force)
         finally:
             storage.close()
     except FileExistsError:

@@ -16,7 +16,7 @@ from pathlib import Path
 from diamant_tui.engine.record import record_to_json
 
 from .config import ENV_PREFIX, ConfigError, default_data_dir, load
-from .records import is_special_file, write_atomically
+from .records import followed, is_special_file, write_atomically
 from .storage import GameSummary, Storage, StorageError, database_file, refused_target
 
 
@@ -110,7 +110,7 @@ def _export(storage: Storage, game: str, output: str | None) -> None:
             with open(path, "w", encoding="utf-8") as file:
                 file.write(text)
         else:
-            write_atomically(path, text)
+            write_atomically(followed(path), text)
     except OSError as exc:
         raise _Refused(f"cannot write {path}: {exc.strerror or exc}") from None
     sys.stderr.write(f"game {game_id} written to {path}\n")

@@ -49,6 +49,12 @@ def write_record(folder: Path, record: dict[str, Any], *, table: str, game: int)
     return path
 
 
+def followed(path: Path) -> Path:
+    """The file ``path`` names, links followed: what a file renamed into place must
+    replace (renamed over a link, /dev/stdout for one, it would replace the link)."""
+    return Path(os.path.realpath(path))
+
+
 def is_special_file(path: Path) -> bool:
     """Whether ``path`` is there and neither a regular file nor a folder (followed if a
     link): a device such as /dev/null, a named pipe or a socket, which a file renamed

@@ -326,3 +326,27 @@ def test_export_says_in_one_line_that_standard_output_could_not_be_written(tmp_p
         assert done.returncode == 1
         assert done.stderr == ("diamant export: cannot write to standard output: No space "
                                "left on device\n"), done.stderr
+
+
+def test_a_link_given_as_the_file_is_followed_and_stays_a_link(tmp_path):
+    """`-o /dev/stdout` with standard output sent to a file is a link (to that file): the
+    file written beside it and renamed over it replaced the link itself, which, run as
+    root, put a regular file in /dev in the place of /dev/stdout. The file a link names
+    is written, for export as for backup, and the link stays."""
+    data = tmp_path / "data"
+    game = asyncio.run(finished_game(data))
+    out = tmp_path / "out"
+    out.mkdir()
+    for command, name in ((["export", "--data-dir", str(data), str(game), "-o"], "g.json"),
+                          (["backup", "--force", "--data-dir", str(data)], "b.sqlite3")):
+        (out / name).write_text("old")
+        link = tmp_path / ("link-" + name)
+        link.symlink_to(out / name)
+        done = diamant(*command, str(link))
+        assert done.returncode == 0, done.stderr
+        assert link.is_symlink() and os.readlink(link) == str(out / name), "still the link"
+        assert (out / name).read_bytes() != b"old", "the file it names written"
+    assert json.loads((out / "g.json").read_text())["meta"]["table"] == "den"
+    with contextlib.closing(sqlite3.connect(out / "b.sqlite3")) as db:
+        assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    assert sorted(p.name for p in out.iterdir()) == ["b.sqlite3", "g.json"]
