@@ -20,6 +20,7 @@ SUBCOMMANDS = (
     "diamant_server.servecli",
     "diamant_server.exportcli",
     "diamant_server.backupcli",
+    "diamant_server.banscli",
 )
 
 
