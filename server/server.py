@@ -279,7 +279,9 @@ class GameServer:
                               public_host=self.config.public_host or None,
                               login_name=shown_login, on_close=closed,
                               limits=SessionLimits.from_config(self.config),
-                              session_id=session_id, share=self.share)
+                              session_id=session_id, share=self.share,
+                              refused=refusal is not None or ban is not None
+                              or build is _refuse_name)
         if ban is not None:
             self.metrics.refuse("banned")
             session.log.warning("refused a banned key: %s", ban.message(),

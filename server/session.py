@@ -127,7 +127,7 @@ class GameSession(asyncssh.SSHServerSession):
                  public_host: str | None = None, login_name: str | None = None,
                  on_close: Callable[["GameSession"], None] | None = None,
                  limits: SessionLimits | None = None, session_id: str | None = None,
-                 share: LoopShare | None = None) -> None:
+                 share: LoopShare | None = None, refused: bool = False) -> None:
         self.id = session_id or new_session_id()
         """The connection's id (given at accept): every log line about it carries it."""
         self.log = SessionLog(log, self.id)
@@ -148,6 +148,10 @@ class GameSession(asyncssh.SSHServerSession):
         self.farewell: str | None = None
         """A line shown once the app has closed (why the session ends)."""
         self._factory = app_factory
+        self._refused = refused
+        """``app_factory`` only refuses the session (a banned key, a limit, a refused
+        name): asked for help, or opened without a terminal, it is told why it is refused,
+        not how to use the server it may not use."""
         self.port = port
         self.public_host = public_host
         """The ``host`` or ``host:port`` players connect to, as the host configured it."""
@@ -225,6 +229,9 @@ class GameSession(asyncssh.SSHServerSession):
         if refused:
             self.log.info("ignored %d environment variables (not used by the game, or too long)",
                           refused)
+        if self._refused and (not self._has_pty or self._asks_for_help()):
+            self._answer_refusal()
+            return
         if self._asks_for_help():
             self._answer_help()
             return
@@ -246,6 +253,19 @@ class GameSession(asyncssh.SSHServerSession):
             return parse_command(self.command or "").verb == "help"
         except CommandError:
             return False
+
+    def _answer_refusal(self) -> None:
+        """Tell a refused session why, and end it (status 2, as with a terminal)."""
+        assert self._chan is not None
+        try:
+            self._factory(self)
+            text = self.t("server.failed", session=self.id)  # (a refusal always raises)
+        except SessionRefused as exc:
+            self.log.info("refused: %s", exc, extra={"event": "refused"})
+            text = str(exc)
+        self._chan.write("".join(f"{line}\r\n" for line in text.splitlines()).encode(
+            "utf-8", errors="replace"))
+        self._chan.exit(2)
 
     def _answer_help(self) -> None:
         """Answer ``help`` with the list of commands, in the client's language, with a

@@ -457,3 +457,31 @@ async def test_lifting_a_ban_is_asked_first_naming_the_ban_and_escape_keeps_it(
     await boss.wait_for(lambda text: question in flowing(text))
     boss.press("y")
     await until(lambda: room.bans.in_force() == [])
+
+
+async def test_a_refused_person_asking_for_help_or_without_a_terminal_is_told_why(
+        room, players, make_key):
+    """``ssh -T host`` and ``ssh host help`` answer without the game's screens: a banned
+    key was told to add -t, or given the list of commands, and learnt it was banned only
+    once it did; a refused name likewise. Each is told why, in its language, first."""
+    banned = make_key()
+    ban = room.bans.make("key", fingerprint(banned), "forever", "cheating", "SHA256:boss")
+    await room.bans.add(ban)
+    for command, pty, lang, said in (
+            (None, False, "en", "Banned from this server for good, reason: cheating"),
+            ("help", True, "fr", "Banni définitivement de ce serveur, motif : cheating"),
+            ("help", False, "en", "Banned from this server for good, reason: cheating")):
+        person = players("bob")
+        await person.connect(room.port, key=banned, command=command, pty=pty,
+                             env={"LANG": f"{lang}_XX.UTF-8"})
+        await person.wait_closed()
+        text = person.raw.decode()
+        assert said in text, text
+        assert "ssh -t" not in text and "commands" not in text and "commandes" not in text
+        assert person.chan.get_exit_status() == 2
+    root = players("root")
+    await root.connect(room.port, key=make_key(), pty=False)
+    await root.wait_closed()
+    text = root.raw.decode()
+    assert "The name root is kept for the server and its staff" in text, text
+    assert "Diamant needs a terminal" not in text
