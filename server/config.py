@@ -320,6 +320,31 @@ def _check_texts(config: ServerConfig, where: Callable[[str], str]) -> None:
                               + ("" if not breaks else " (line breaks are)"))
 
 
+def _check_public_host(public_host: str, where: str) -> None:
+    """``public_host`` is put in the commands players are shown to type (``ssh -p 2222
+    play.example.org``): a name or an address (letters of any script, digits, ``.``,
+    ``-``, ``_``; an IPv6 address alone or in brackets), with a port after a colon if any.
+    With a space, ``a b`` was shown as two words, one of them taken for a command."""
+    if not public_host:
+        return
+    port: str | None = None
+    if public_host.startswith("["):  # [2001:db8::7] or [2001:db8::7]:2222
+        host, _, rest = public_host[1:].partition("]")
+        if rest:
+            port = rest[1:] if rest.startswith(":") else "?"
+    elif public_host.count(":") == 1:  # host:port (a bare IPv6 address has several)
+        host, _, port = public_host.partition(":")
+    else:
+        host = public_host
+    if (not host or not all(ch.isalnum() or ch in ".-_:%" for ch in host)
+            or port is not None and not (port.isascii() and port.isdigit()
+                                         and 1 <= int(port) <= 65535)):
+        raise ConfigError(f"{where}public_host: {public_host[:80]!r} is not a host players "
+                          f"can type; give a name or an address, with a port if it is not "
+                          f"the one the server listens on (such as play.example.org or "
+                          f"play.example.org:22)")
+
+
 def _shown(value: int | float) -> str:
     """A number as a refusal echoes it: ``-3``, not ``-3.0``, for a pace of -3."""
     return f"{value:g}" if isinstance(value, float) else str(value)
@@ -370,6 +395,7 @@ def _check(config: ServerConfig, sources: Mapping[str, str] | None = None) -> Se
                           f"once (up to {CHAT_MAX_CHARS} characters, with the keys around "
                           f"it); give {LEAST_INPUT_EVENT_BURST} at least")
     _check_texts(config, where)
+    _check_public_host(config.public_host, where("public_host"))
     for key in config.admin_list:
         if not KEY_FINGERPRINT.fullmatch(key):
             raise ConfigError(f"{where('admins')}admins: {key[:60]!r} is not a key "
@@ -401,6 +427,11 @@ def _apply(config: ServerConfig, values: Mapping[str, Any], source: str,
         if name not in _HELP:
             suggestion = _closest(name)
             raise _unknown(repr(name), repr(suggestion) if suggestion else None, source)
+        if (isinstance(value, (int, float)) and not isinstance(value, bool)
+                and (name == "data_dir" or isinstance(getattr(ServerConfig(), name), str))):
+            # A TOML number where a text is meant (data_dir = 5 made a folder "5").
+            raise ConfigError(f"{source}: {name}: {value!r} is a number; give a text in "
+                              f"quotes ({name} = \"...\")")
         if isinstance(value, (list, tuple)):  # a TOML array (refused_names, admins)
             value = ", ".join(str(item) for item in value)
         elif isinstance(value, bool):  # TOML's true and false

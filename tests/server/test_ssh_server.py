@@ -137,6 +137,34 @@ def _check_says(tmp_path, argv: list[str], env: dict[str, str]) -> str:
     return done.stderr.strip()
 
 
+@pytest.mark.parametrize("name", ["data_dir", "public_host", "motd", "admins"])
+def test_a_number_in_the_settings_file_where_a_text_is_meant_is_refused(tmp_path, name):
+    """data_dir = 5 made a data folder called 5 beside wherever the server was started."""
+    toml = tmp_path / "serve.toml"
+    toml.write_text(f"{name} = 5\n")
+    with pytest.raises(ConfigError, match=f"^{re.escape(str(toml))}: {name}: 5 is a number; "
+                                          f"give a text in quotes \\({name} = \"...\"\\)$"):
+        load(parse(["--config", str(toml)]), {})
+    assert not (Path.cwd() / "5").exists()
+
+
+@pytest.mark.parametrize("public_host", ["a b", "play.example.org:ssh", "play.example.org:0",
+                                         "host;reboot", "[::1]x", "$(id)", ":2222"])
+def test_a_public_host_players_could_not_type_is_refused(tmp_path, public_host):
+    """It is put in the commands players are shown: with a space, two words."""
+    said = _check_says(tmp_path, [f"--public-host={public_host}"], {})
+    assert said == (f"Check failed: command line: public_host: {public_host!r} is not a host "
+                    f"players can type; give a name or an address, with a port if it is not "
+                    f"the one the server listens on (such as play.example.org or "
+                    f"play.example.org:22)")
+
+
+@pytest.mark.parametrize("public_host", ["play.example.org", "play.example.org:22", "::1",
+                                         "[2001:db8::7]:2222", "192.0.2.7", "пример.укр"])
+def test_a_public_host_players_can_type_is_taken(public_host):
+    assert load(parse(["--public-host", public_host]), {}).public_host == public_host
+
+
 @pytest.mark.parametrize("line, flag", [
     ("pace = -3", "--pace=-3"),
     ("max_rows = 10", "--max-rows=10"),
