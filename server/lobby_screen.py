@@ -169,6 +169,8 @@ class LobbyScreen(DiamantScreen):
         self._rows: list[tuple[str, ...]] = []
         self._here: str | None = None
         """What the line saying who is on the server says now (None: not drawn yet)."""
+        self._resume: str | None = None
+        """The resume code the header shows now (None: none shown)."""
         self._note: tuple[str, str] = ("", "")
         """What the note line says now (text, severity)."""
         self._told: tuple[str, str] | None = None
@@ -278,23 +280,34 @@ class LobbyScreen(DiamantScreen):
         # The name is the person's SSH user name: shown as typed, never as markup.
         self.query_one("#who", Static).update(
             literal(f"{who} {t('lobby.language', language=language)}"))
-        # A guest's code gives back a seat they hold (a game going on without them).
+        self._show_resume(again=True)  # in the language of the moment
+
+    def _show_resume(self, *, again: bool = False) -> None:
+        """Show a guest's resume code while it gives back a seat they hold, and only then,
+        if the line would change: the seat is given up (or the game ends) while the
+        lobby is shown, and a code kept in sight would only be refused."""
+        me = self.identity
         holds = me.guest and self.lobby.seat_of(me.key) is not None
         code = self.lobby.code_of(me.key) if holds else None
+        if code == self._resume and not again:
+            return
+        self._resume = code
         resume = self.query_one("#resume", Static)
         resume.display = code is not None
         if code is not None:
-            resume.update(literal(t("lobby.resume", code=code,
-                                    command=self._ssh_command(f"resume {code}"))))
+            resume.update(literal(self.app.t("lobby.resume", code=code,
+                                             command=self._ssh_command(f"resume {code}"))))
 
     def refresh_tables(self) -> None:
-        """Show the current tables, and who is on the server; redraw only what changed.
+        """Show the current tables, who is on the server and a guest's resume code; redraw
+        only what changed.
 
         Called every few seconds by a timer, from a task of its own: while the screen
         is made again in a new language it does nothing, and the rebuild calls it."""
         if self.rebuilding:
             return
         self._show_here()
+        self._show_resume()
         # Private tables: only those the person is at, unless they are an admin.
         everything = self._admin is not None and self._admin()
         rows = [_row(s, self.app.t)

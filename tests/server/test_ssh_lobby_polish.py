@@ -177,6 +177,26 @@ async def test_a_guest_keeps_the_resume_code_in_the_lobby_header(server, players
     await gus.wait_for(lambda t: "lobby" in t and f"Resume code: {code} · {command}" in t)
 
 
+async def test_a_guest_who_gives_up_a_waiting_seat_is_shown_no_resume_code(server, players):
+    """A code gives back a seat held: once the seat is given up, the lobby shows none (it
+    showed the code, which the server then refused: "No seat is waiting for the code")."""
+    server.lobby.create(TableSettings(name="den", seats=3, bots=()), "x")
+    ann, gus = players("ann"), players("gus")
+    await ann.connect(server.port, command="play den")  # keeps the table open
+    await ann.wait_for("waiting for players")
+    await gus.connect(server.port, command="play den")
+    text = await gus.wait_for(r"resume code is [A-Z0-9]{6}")
+    code = re.search(r"resume code is ([A-Z0-9]{6})", text)[1]
+    gus.press("q")
+    await gus.wait_for("Leave this table")
+    await asyncio.sleep(READ_FIRST)  # a q typed with the first is no answer
+    gus.press("q")
+    # The list shows the seat freed (den has one person again) once gus is back in it.
+    text = await gus.wait_for(r"den +Classic +1/3")
+    assert server.lobby.identity_for_code(code) is None  # the server refuses the code...
+    assert "Resume code:" not in text and code not in text  # ...and the lobby offers none
+
+
 async def test_spectators_chat_under_their_own_names(server, players, make_key):
     table = server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",)), "x")
     ann, wes, other_wes = players("ann"), players("wes"), players("wes")
