@@ -249,6 +249,8 @@ CATALOGUE: dict[str, str] = {
     "key.close_chat": "Cancel",
     "key.close_list": "Close the list",
     "key.quit": "Quit",
+    "quit.how.title": "Do you want to quit?",
+    "quit.how": "Press Ctrl+Q to quit.",
     "key.rules": "Rules",
     "key.close": "Close",
     "key.yes": "Yes",

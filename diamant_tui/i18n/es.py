@@ -242,6 +242,8 @@ CATALOGUE: dict[str, str] = {
     "key.close_chat": "Cancelar",
     "key.close_list": "Cerrar la lista",
     "key.quit": "Salir",
+    "quit.how.title": "¿Quieres salir?",
+    "quit.how": "Pulsa Ctrl+Q para salir.",
     "key.rules": "Reglas",
     "key.close": "Cerrar",
     "key.yes": "Sí",

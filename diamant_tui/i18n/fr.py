@@ -246,6 +246,8 @@ CATALOGUE: dict[str, str] = {
     "key.close_chat": "Annuler",
     "key.close_list": "Fermer la liste",
     "key.quit": "Quitter",
+    "quit.how.title": "Vous voulez quitter ?",
+    "quit.how": "Appuyez sur Ctrl+Q pour quitter.",
     "key.rules": "Règles",
     "key.close": "Fermer",
     "key.yes": "Oui",

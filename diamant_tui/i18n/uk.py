@@ -243,6 +243,8 @@ CATALOGUE: dict[str, str] = {
     "key.close_chat": "Скасувати",
     "key.close_list": "Закрити список",
     "key.quit": "Вийти",
+    "quit.how.title": "Хочете вийти?",
+    "quit.how": "Натисніть Ctrl+Q, щоб вийти.",
     "key.rules": "Правила",
     "key.close": "Закрити",
     "key.yes": "Так",

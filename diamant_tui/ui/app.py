@@ -260,6 +260,11 @@ class DiamantApp(App):
             if isinstance(screen, TableScreen):
                 screen.wake()
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C, pressed by habit to quit: say, in the person's language, which key
+        quits (Textual's own words are English, with markup a toast shows as written)."""
+        self.notify(self.t("quit.how"), title=self.t("quit.how.title"))
+
     def action_rules(self) -> None:
         """Show the rules over the current screen (once: a second press does not stack them)."""
         if not any(isinstance(screen, RulesScreen) for screen in self.screen_stack):

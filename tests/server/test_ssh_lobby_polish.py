@@ -288,3 +288,18 @@ async def test_every_column_of_the_table_list_shows_at_80_columns(server, player
     # No sideways scroll bar under the list: a line of nothing but its thumb.
     assert not any(line.strip() and not line.strip(" ▁▂▃▄▅▆▇█▊▋▌▍▎▏▐")
                    for line in lines), text
+
+
+async def test_ctrl_c_says_how_to_quit_in_the_persons_language(server, players):
+    """Ctrl+C, which people press by habit to quit, does not quit: what it says instead
+    is said in their language and as plain words (it said, in English in every language,
+    "Press [b]ctrl+q[/b] to quit the app", its markup shown as written)."""
+    ann = players("ann")
+    await ann.connect(server.port, env={"LANG": "fr_FR.UTF-8"})
+    await ann.wait_for("Aucune table")
+    ann.press("\x03")
+    text = await ann.wait_for(lambda t: "Vous voulez quitter" in t)
+    assert "Appuyez sur Ctrl+Q pour quitter." in text
+    assert "[b]" not in text and "quit the app" not in text
+    ann.press("\x11")  # and Ctrl+Q does quit
+    await asyncio.wait_for(ann.closed.wait(), 30)
