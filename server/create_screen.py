@@ -6,6 +6,7 @@ both buttons are on screen at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual.app import ComposeResult
@@ -56,10 +57,13 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
-    def __init__(self, *, pace: float, free_name: str) -> None:
+    def __init__(self, *, pace: float, free_name: str,
+                 in_use: Callable[[str], bool] = lambda name: False) -> None:
         super().__init__()
         self._pace = pace
         self._free_name = free_name
+        self._in_use = in_use
+        """Whether a table already goes by a name (asked as the form checks it)."""
 
     def compose(self) -> ComposeResult:
         t = self.app.t  # type: ignore[attr-defined]
@@ -157,9 +161,13 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
     def _problem(self) -> str | None:
         """What keeps the table from opening with the fields as they are, if anything."""
         # The computer players offered always leave a seat for a person (see
-        # _fit_bots_to_seats): only the name can be wrong.
+        # _fit_bots_to_seats): only the name can be wrong, or in use. Said here, the
+        # dialog stays open with the choices made in it; the lobby checks again.
+        name = self._table_name()
         try:
-            check_table_name(self._table_name())
+            check_table_name(name)
+            if self._in_use(name):
+                raise LobbyError("lobby.error.taken", name=name)
         except LobbyError as exc:
             return exc.text(self.app.t)  # type: ignore[attr-defined]
         return None

@@ -299,6 +299,12 @@ class Lobby:
         self._expire_codes()
         return table
 
+    def name_in_use(self, name: str) -> bool:
+        """Whether an open table goes by ``name`` (one :meth:`create` would refuse): a
+        finished table nobody is at any more leaves its name free."""
+        self.prune()
+        return name in self.tables
+
     def free_name(self) -> str:
         """A name no open table has (``cave-1``, ``cave-2``...), for a table left unnamed."""
         n = 1

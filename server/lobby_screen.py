@@ -377,7 +377,8 @@ class LobbyScreen(DiamantScreen):
                 self.post_message(self.OpenTable(new.settings, new.private))
 
         self.app.push_screen(CreateTableScreen(pace=self.lobby.pace,
-                                               free_name=self.lobby.free_name()), chosen)
+                                               free_name=self.lobby.free_name(),
+                                               in_use=self.lobby.name_in_use), chosen)
 
     def action_resume(self) -> None:
         def entered(code: str | None) -> None:

@@ -288,7 +288,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.key.resume": "Resume code",
     "lobby.key.language": "Language",
     "lobby.error.name": "{name} cannot name a table: use 1 to 20 letters, digits, '_', '.' or '-'.",
-    "lobby.error.taken": "There is already a table called {name}.",
+    "lobby.error.taken": "There is already a table called {name}: choose another name.",
     "lobby.error.too_many": "The server has too many tables open; join one of them instead.",
     "lobby.error.settings": "These settings cannot open a table: {reason}",
     "lobby.error.no_table": "There is no table called {name}.",

@@ -281,7 +281,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.key.resume": "Código",
     "lobby.key.language": "Idioma",
     "lobby.error.name": "{name} no sirve como nombre de mesa: usa de 1 a 20 letras, cifras, '_', '.' o '-'.",
-    "lobby.error.taken": "Ya hay una mesa llamada {name}.",
+    "lobby.error.taken": "Ya hay una mesa llamada {name}: elige otro nombre.",
     "lobby.error.too_many": "El servidor tiene demasiadas mesas abiertas; únete a una de ellas.",
     "lobby.error.settings": "Con estos ajustes no se puede abrir una mesa: {reason}",
     "lobby.error.no_table": "No hay ninguna mesa llamada {name}.",

@@ -282,7 +282,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.key.resume": "Код",
     "lobby.key.language": "Мова",
     "lobby.error.name": "{name} не годиться як назва столу: 1–20 літер, цифр, «_», «.» або «-».",
-    "lobby.error.taken": "Стіл із назвою {name} уже є.",
+    "lobby.error.taken": "Стіл із назвою {name} уже є: виберіть іншу назву.",
     "lobby.error.too_many": "На сервері забагато відкритих столів; приєднайтеся до одного з них.",
     "lobby.error.settings": "З такими налаштуваннями стіл не відкрити: {reason}",
     "lobby.error.no_table": "Столу з назвою {name} немає.",

@@ -86,6 +86,31 @@ async def test_the_dialogs_error_follows_the_fields_once_shown(server, players, 
     assert server.lobby.get("cave") is not None
 
 
+async def test_a_name_in_use_is_refused_in_the_dialog_keeping_the_choices(
+        server, players, make_key):
+    """A table's name already in use is said in the dialog, as a name that cannot name a
+    table is, with what to do: the dialog stays, and the choices made in it with it (it
+    closed, the choices lost, and the lobby said only that the name was taken)."""
+    server.lobby.create(TableSettings(name="den", seats=3, bots=()), "x")
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key())
+    await ann.wait_for("lobby")
+    ann.press("n")
+    await ann.wait_for("Open a table")
+    ann.type("den")
+    await ann.wait_for(r"Name +den ")
+    ann.press("enter")
+    text = await ann.wait_for(lambda t: "There is already a table called den" in t)
+    assert "choose another name" in text
+    assert "Open a table" in text  # still there, with whatever was chosen in it
+    assert list(server.lobby.tables) == ["den"]
+    ann.type("2")
+    await ann.wait_for(lambda t: "already" not in t and re.search(r"Name +den2 ", t))
+    ann.press("enter")
+    await ann.wait_for("Start now")
+    assert server.lobby.get("den2") is not None
+
+
 async def test_the_language_switches_the_whole_lobby_live(server, players, make_key):
     server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",), timer=30.0), "x")
     ann = players("ann")

@@ -79,7 +79,8 @@ async def test_the_lobby_shows_names_as_typed(server, players, make_key, user, l
         assert squash(f"Table {wanted}: waiting for players") in squash(text), text
     elif wanted in server.lobby.tables:
         text = await person.wait_for("already a table")
-        assert squash(f"There is already a table called {wanted}.") in squash(text), text
+        assert squash(f"There is already a table called {wanted}: choose another name.") \
+            in squash(text), text
     else:
         text = await person.wait_for("cannot name a table")
         assert squash(f"{wanted[:30]!r} cannot name a table") in squash(text), text
