@@ -17,6 +17,11 @@ from diamant_server.lobby import Lobby, TableSummary
 from diamant_server.lobby_screen import COLUMNS
 from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
+def squash(text: str) -> str:
+    """``text`` without whitespace and toasts' edges (▌): a message may wrap."""
+    return "".join(text.replace("▌", " ").split())
+
+
 FIELDS = ("Name", "Rule set", "Seats", "Computer players", "Their strength", "Decision timer",
           "Hidden chests", "Private", "Open the table", "Cancel (Esc)")
 
@@ -328,3 +333,19 @@ async def test_ctrl_c_says_how_to_quit_in_the_persons_language(server, players):
     assert "[b]" not in text and "quit the app" not in text
     ann.press("\x11")  # and Ctrl+Q does quit
     await asyncio.wait_for(ann.closed.wait(), 30)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_table_or_code_not_found_is_said_with_what_to_do(server, players, lang):
+    """``watch NAME`` for no table, ``resume CODE`` for no seat: the lobby says what was
+    wrong and what to do about it (it said only that there was no such table or seat)."""
+    t = Translator(lang)
+    for command, says in (("watch nothere", t("lobby.error.no_table", name="nothere")),
+                          ("resume ABC123", t("server.no_seat_for_code", code="ABC123"))):
+        person = players("ann")
+        await person.connect(server.port, command=command, env={"LANG": LOCALES[lang]})
+        text = await person.wait_for(lambda t, says=says: squash(says) in squash(t))
+        assert {"en": ": check", "fr": " : vérifiez"}[lang] in says, says
+        assert "lobby" in text or "salon" in text
+        await person.close()
+

@@ -95,9 +95,9 @@ async def test_the_lobby_shows_names_as_typed(server, players, make_key, user, l
 async def test_words_given_after_the_host_are_shown_as_typed(server, players, make_key, word):
     """A table to watch or play, or a resume code, given on the ssh command line: the
     message that says it cannot be done quotes it as typed (a code cut to 12 characters)."""
-    for command, says in ((f"watch {shlex.quote(word)}", f"There is no table called {word}."),
+    for command, says in ((f"watch {shlex.quote(word)}", f"There is no table called {word}:"),
                           (f"play {shlex.quote(word)}", f"{word!r} cannot name a table"),
-                          (f"resume {shlex.quote(word)}", f"No seat is waiting for the code {word[:12]}.")):
+                          (f"resume {shlex.quote(word)}", f"No seat is waiting for the code {word[:12]}:")):
         person = players("ann")
         await person.connect(server.port, key=make_key(), command=command)
         text = await person.wait_for(lambda t: "lobby" in t and squash(says) in squash(t))

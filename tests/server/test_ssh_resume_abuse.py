@@ -140,7 +140,7 @@ async def test_wrong_resume_codes_are_counted_per_address_and_logged(
                 guesser.type(guess)
                 guesser.press("enter")
                 # On the lobby's note line, each in its turn (typed text shown as typed).
-                said = f"No seat is waiting for the code {guess}."
+                said = f"No seat is waiting for the code {guess}: check it"
                 await guesser.wait_for(lambda screen, said=said: said in screen)
             guesser.press("r")
             await guesser.wait_for("Your resume code")
