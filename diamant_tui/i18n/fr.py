@@ -284,7 +284,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.key.new": "Nouvelle",
     "lobby.key.resume": "Reprise",
     "lobby.key.language": "Langue",
-    "lobby.error.name": "{name} ne peut pas nommer une table : de 1 à 20 lettres, chiffres, « _ », « . » ou « - ».",
+    "lobby.error.name": "{name} ne peut pas nommer une table : de 1 à 20 lettres, chiffres, '_', '.' ou '-'.",
     "lobby.error.taken": "Il existe déjà une table nommée {name} : choisissez un autre nom.",
     "lobby.error.too_many": "Le serveur a trop de tables ouvertes ; rejoignez-en une.",
     "lobby.error.settings": "Ces réglages ne permettent pas d'ouvrir une table : {reason}",

@@ -349,3 +349,13 @@ async def test_a_table_or_code_not_found_is_said_with_what_to_do(server, players
         assert "lobby" in text or "salon" in text
         await person.close()
 
+
+async def test_a_french_refusal_never_begins_a_line_with_a_closing_guillemet(server, players):
+    """The French for "'_', '.' or '-'" quoted each sign in spaced guillemets, and a line
+    broken inside one began with its "»" ("« .\\n» ou « - »"): a terminal's lines break at
+    spaces, even no-break ones, so the signs are quoted as in the other languages."""
+    ann = players("ann")
+    await ann.connect(server.port, command="play 'a[b]'", env={"LANG": "fr_FR.UTF-8"})
+    text = await ann.wait_for("ne peut pas nommer une table")
+    assert not any(line.lstrip().startswith(("»", ":", ";")) for line in text.splitlines()), text
+    assert "chiffres,'_','.'ou'-'." in squash(text)
