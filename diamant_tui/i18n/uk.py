@@ -153,7 +153,7 @@ CATALOGUE: dict[str, str] = {
     "event.computer_slow": "{name} ({player}) не відповів за {seconds} с: замість нього вирішив запасний комп'ютерний гравець ({stand_in}), і так буде щоразу, коли він схибить.",
     # A table has at most 8 players: the "one" form (1, 21, 31…) only ever counts 1.
     "event.treasure": "Скарб {value}: {share}{ruby} єдиному гравцеві в печері, {left}.|Скарб {value}: по {share}{ruby} кожному з {count} у печері, {left}.|Скарб {value}: по {share}{ruby} кожному з {count} у печері, {left}.",
-    "event.left_on_card": "{count}{ruby} лишається на карті",
+    "event.left_on_card": "{count}{ruby} лишається на карті|{count}{ruby} лишаються на карті|{count}{ruby} лишається на карті",
     "event.hazard_first": "Халепа: {hazard}. Цього разу нічого не сталося…",
     "event.hazard_second": "Друга халепа: {hazard}!",
     "event.relic": "На стежці лежить реліквія.",

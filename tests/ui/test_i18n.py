@@ -101,3 +101,13 @@ def test_two_translators_do_not_share_a_language():
     """Several apps in one process may speak different languages."""
     en, uk = Translator("en"), Translator("uk")
     assert en("place.camp") == "Camp" and uk("place.camp") == "Табір"
+
+
+def test_ukrainian_rubies_left_on_a_card_agree_with_their_number():
+    """"2♦ лишаються", as "2 рубіни лишаються": with two to four the verb is plural; one,
+    and five or more (counted in the genitive), take the singular ("5♦ лишається")."""
+    t = Translator("uk")
+    said = {n: t("event.left_on_card", count=n, ruby="♦") for n in (1, 2, 4, 5, 11, 22)}
+    assert said == {1: "1♦ лишається на карті", 2: "2♦ лишаються на карті",
+                    4: "4♦ лишаються на карті", 5: "5♦ лишається на карті",
+                    11: "11♦ лишається на карті", 22: "22♦ лишаються на карті"}
