@@ -295,8 +295,22 @@ class LobbyScreen(DiamantScreen):
         resume = self.query_one("#resume", Static)
         resume.display = code is not None
         if code is not None:
-            resume.update(literal(self.app.t("lobby.resume", code=code,
-                                             command=self._ssh_command(f"resume {code}"))))
+            resume.update(literal(self._resume_text(code)))
+
+    def _resume_text(self, code: str) -> str:
+        """The code and the command that gives the seat back: on one line when it fits
+        the screen's width, else the command on a line of its own, whole, so that it is
+        copied in one piece (wrapped, it was broken before its code)."""
+        t, command = self.app.t, self._ssh_command(f"resume {code}")
+        line = t("lobby.resume", code=code, command=command)
+        width = self.app.size.width - 2  # the header's padding
+        if cell_len(printable(line)) <= width:
+            return line
+        return f"{t('lobby.resume_code', code=code)}\n{command}"
+
+    def on_resize(self) -> None:
+        if not self.rebuilding:
+            self._show_resume(again=True)  # one line or two, as the new width allows
 
     def refresh_tables(self) -> None:
         """Show the current tables, who is on the server and a guest's resume code; redraw

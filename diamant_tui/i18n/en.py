@@ -263,6 +263,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.who_key": "You are {name} (known by your SSH key).",
     "lobby.language": "Language: {language}",
     "lobby.resume": "Resume code: {code} · {command}",
+    "lobby.resume_code": "Resume code: {code}",
     # The list of tables: its headers and values (lobby.col/rules/status, timer_off)
     # together fit 80 columns beside a 20-letter table name; keep them as short.
     "lobby.col.table": "Table",

@@ -256,6 +256,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.who_key": "Eres {name} (reconocido por tu clave SSH).",
     "lobby.language": "Idioma: {language}",
     "lobby.resume": "Código para volver: {code} · {command}",
+    "lobby.resume_code": "Código para volver: {code}",
     # The list of tables: its headers and values (lobby.col/rules/status, timer_off)
     # together fit 80 columns beside a 20-letter table name; keep them as short.
     "lobby.col.table": "Mesa",

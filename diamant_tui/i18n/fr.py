@@ -260,6 +260,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.who_key": "Vous êtes {name} (reconnu par votre clé SSH).",
     "lobby.language": "Langue : {language}",
     "lobby.resume": "Code de reprise : {code} · {command}",
+    "lobby.resume_code": "Code de reprise : {code}",
     # The list of tables: its headers and values (lobby.col/rules/status, timer_off)
     # together fit 80 columns beside a 20-letter table name; keep them as short.
     "lobby.col.table": "Table",

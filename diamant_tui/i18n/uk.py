@@ -257,6 +257,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.who_key": "Ви — {name} (впізнані за SSH-ключем).",
     "lobby.language": "Мова: {language}",
     "lobby.resume": "Код повернення: {code} · {command}",
+    "lobby.resume_code": "Код повернення: {code}",
     # The list of tables: its headers and values (lobby.col/rules/status, timer_off)
     # together fit 80 columns beside a 20-letter table name; keep them as short.
     "lobby.col.table": "Стіл",

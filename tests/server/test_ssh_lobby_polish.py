@@ -207,6 +207,24 @@ async def test_a_guest_keeps_the_resume_code_in_the_lobby_header(server, players
     await gus.wait_for(lambda t: "lobby" in t and f"Resume code: {code} · {command}" in t)
 
 
+async def test_the_lobbys_resume_command_is_never_broken_over_two_lines(server, players):
+    """A command too long for the header's line after "Código para volver: CODE" goes on a
+    line of its own, whole, so that it is copied in one piece (it wrapped before its code,
+    and was copied in two), as it is at the table."""
+    server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",) * 2), "x")
+    max_ = players("Maximiliano_Ruiz")
+    await max_.connect(server.port, command="play den", env={"LANG": "es_ES.UTF-8"})
+    text = await max_.wait_for(r"Tu código para volver es [A-Z0-9]{6}")
+    code = re.search(r"volver es ([A-Z0-9]{6})", text)[1]
+    command = f"ssh -t -p {server.port} Maximiliano_Ruiz@127.0.0.1 resume {code}"
+    max_.press("q")
+    await max_.wait_for("¿Dejar esta mesa")
+    await asyncio.sleep(READ_FIRST)  # a y typed with the q is no answer
+    max_.press("y")
+    text = await max_.wait_for(lambda t: "la sala" in t and f"Código para volver: {code}" in t)
+    assert any(line.strip() == command for line in text.splitlines()), text
+
+
 async def test_a_guest_who_gives_up_a_waiting_seat_is_shown_no_resume_code(server, players):
     """A code gives back a seat held: once the seat is given up, the lobby shows none (it
     showed the code, which the server then refused: "No seat is waiting for the code")."""
