@@ -364,7 +364,7 @@ CATALOGUE: dict[str, str] = {
     "unavailable.back": "Lobby [Esc]",
     "key.watch": "Watch",
     "key.lobby": "Lobby",
-    "help.resume": "Your resume code is {code}. If your connection drops:\n{command}",
+    "help.resume": "Your resume code is {code}. If your connection drops during the game:\n{command}",
     "limit.flood": "Keys are arriving faster than anyone types: the extra ones are ignored. If this goes on, the session will be closed.",
     "limit.flood_closed": 'Session closed: too many keys or mouse reports for too long. Reconnect and type at a normal pace.',
     "limit.server_sessions": "The server has as many sessions open as it can take ({limit}); please try again in a few minutes.",

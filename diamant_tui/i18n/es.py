@@ -357,7 +357,7 @@ CATALOGUE: dict[str, str] = {
     "unavailable.back": "Sala [Esc]",
     "key.watch": "Mirar",
     "key.lobby": "Sala",
-    "help.resume": "Tu código para volver es {code}. Si se corta la conexión:\n{command}",
+    "help.resume": "Tu código para volver es {code}. Si se corta la conexión durante la partida:\n{command}",
     "limit.flood": "Las teclas llegan más rápido de lo que nadie teclea: las que sobran se ignoran. Si esto sigue, se cerrará la sesión.",
     "limit.flood_closed": 'Sesión cerrada: demasiadas teclas o eventos del ratón durante demasiado tiempo. Vuelve a conectarte y escribe a un ritmo normal.',
     "limit.server_sessions": "El servidor tiene abiertas todas las sesiones que admite ({limit}); vuelve a intentarlo dentro de unos minutos.",

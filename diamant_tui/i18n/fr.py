@@ -361,7 +361,7 @@ CATALOGUE: dict[str, str] = {
     "unavailable.back": "Salon [Échap]",
     "key.watch": "Regarder",
     "key.lobby": "Salon",
-    "help.resume": "Votre code de reprise est {code}. Si la connexion tombe :\n{command}",
+    "help.resume": "Votre code de reprise est {code}. Si la connexion tombe pendant la partie :\n{command}",
     "limit.flood": "Les touches arrivent plus vite que personne ne tape : celles en trop sont ignorées. Si cela continue, la session sera fermée.",
     "limit.flood_closed": 'Session fermée : trop de touches ou de clics de souris pendant trop longtemps. Reconnectez-vous et tapez à un rythme normal.',
     "limit.server_sessions": "Le serveur a autant de sessions ouvertes qu'il peut en accueillir ({limit}) ; réessayez dans quelques minutes.",

@@ -158,3 +158,24 @@ async def test_a_guest_reads_the_resume_command_whole_on_a_line_of_its_own(serve
     code = re.search(r"code de reprise est ([A-Z0-9]{6})", text)[1]
     command = f"ssh -t -p {server.port} gustave-le-grand@127.0.0.1 resume {code}"
     assert command in [line.strip() for line in text.splitlines()], text
+
+
+@pytest.mark.parametrize("lang, during", [("en", "If your connection drops during the game:"),
+                                          ("fr", "Si la connexion tombe pendant la partie :")])
+async def test_the_waiting_room_promises_the_code_for_the_game_only(server, players, lang, during):
+    """A connection dropped before the game frees its seat, so the code then gives back
+    nothing: the waiting room tells the code for a drop during the game (it said "If your
+    connection drops:", and the command it gave was then refused), on a line that fits."""
+    server.lobby.create(TableSettings(name="wait", seats=3, bots=()), "test")
+    guest = players("gus")
+    await guest.connect(server.port, command="play wait",
+                        env={"LANG": {"en": "en_US.UTF-8", "fr": "fr_FR.UTF-8"}[lang]})
+    text = await guest.wait_for(r"[A-Z0-9]{6}\. ")
+    code = re.search(r" ([A-Z0-9]{6})\. ", text)[1]
+    assert any(line.strip().endswith(f"{code}. {during}") for line in text.splitlines()), text
+    await guest.close()
+    await server_wait(lambda: server.lobby.get("wait") is None or not any(
+        seat.name == "gus" for seat in server.lobby.get("wait").seats))
+    back = players("gus")  # as told: refused, the seat having gone with the connection
+    await back.connect(server.port, command=f"resume {code}")
+    await back.wait_for("No seat is waiting for the code")
