@@ -484,4 +484,49 @@ async def test_a_rematch_at_a_rebuilt_table_goes_on_without_those_not_back_in_ti
     await until(lambda: again.status is TableStatus.PLAYING)
     assert again.seats[1].kind is SeatKind.BOT
     assert ann.seat == 0
+
+
+async def test_a_rebuilt_waiting_table_is_started_by_the_first_person_back():
+    """"If they leave before the game, the first person in the seats may start it, until
+    they come back": after a restart, the person who opened a waiting table is not there
+    until they are back, and the first person there may start it meanwhile. (Its opener,
+    never back, kept that right: the screen said they could start it now, and nobody at
+    the table could, waiting for every seat to be taken.)"""
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=4, pace=0, seed=5), creator="key:ann",
+                  save=disk.save)
+    table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
+    await table.saved()
+    saved = json.loads(disk.kept[-1])
+    await table.close()
+
+    again = Table.restore(saved, wait=30)
+    assert again.status is TableStatus.WAITING
+    carl = again.sit("carl", "key:carl")
+    assert again.starter_seat == carl.seat == 2  # ann and bob not back: carl, who is
+    bob = again.sit("bob", "key:bob")
+    assert again.starter_seat == bob.seat == 1  # the first person in the seats who is there
+    ann = again.sit("ann", "key:ann")
+    assert again.starter_seat == ann.seat == 0  # and the opener's own, once back
+    await again.close()
+
+
+async def test_a_rebuilt_waiting_table_may_be_started_by_someone_there():
+    """The first person back starts the rebuilt waiting table: computer players take the
+    seats still free, and a computer plays for the people not back yet, until they are."""
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=3, pace=0, seed=5), creator="key:ann",
+                  save=disk.save)
+    table.sit("ann", "key:ann")
+    await table.saved()
+    saved = json.loads(disk.kept[-1])
+    await table.close()
+
+    again = Table.restore(saved, wait=30)
+    carl = again.sit("carl", "key:carl")
+    carl.start_now()
+    await until(lambda: again.game is not None and again.game.phase is Phase.DECISION)
+    assert again.seats[0].away and not again.seats[0].connected
+    assert again.seats[2].kind is SeatKind.BOT
     await again.close()

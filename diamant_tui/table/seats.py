@@ -86,12 +86,18 @@ class Seats:
         """The seat whose person may start the waiting table early: the ``creator``'s,
         or, while the creator is not at the table, the first seat a person holds (else
         those left would wait for every seat to be taken). None without a creator: a
-        table opened by its host is started by its host."""
+        table opened by its host is started by its host.
+
+        A seat kept after a restart for someone not back yet is not at the table: the
+        first person there starts it (the opener, never back, kept the right, and
+        nobody there could start it)."""
         if creator is None:
             return None
+        people = [i for i, s in enumerate(self._seats) if s.kind is SeatKind.PERSON]
+        there = [i for i in people if self._seats[i].connected]
         seat = self.seat_of(creator)
-        if seat is None:
-            seat = next((i for i, s in enumerate(self._seats) if s.kind is SeatKind.PERSON), None)
+        if seat is None or (seat not in there and there):
+            seat = next(iter(there or people), None)
         return seat
 
     def watchers(self) -> tuple[str, ...]:
