@@ -290,3 +290,22 @@ def assert_question_fits(app, question: str, answers: str, key: str, chat: str) 
     assert chat in screen_text(app)
     bar = rows[23]
     assert key in bar and bar.rstrip().endswith(app.t("key.rules"))
+
+
+async def test_a_seat_kept_after_a_restart_for_someone_not_back_reads_away():
+    """At a waiting table rebuilt after a restart, a seat kept for someone not back yet
+    reads "away", as in the game's list, and the first person there is told they may
+    start it: it read "person", and that its absent opener could start it now."""
+    table = Table(TableSettings(name="den", seats=4, bots=(), pace=0, seed=3), creator="ann")
+    table.sit("ann", "ann")
+    saved = table.snapshot()
+    await table.close()
+    again = Table.restore(saved, wait=30)
+    app = DiamantApp(lang="en", member=again.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Zoe  you" in screen_text(app))
+        text = screen_text(app)
+        assert re.search(r"1\. ann +away", text), text
+        assert "The person who opened this table has left: Zoe can start it now." in text \
+            or HINT in text, text
+    await again.close()

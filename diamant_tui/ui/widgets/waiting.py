@@ -140,6 +140,8 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
             who = t("waiting.computer", spec=seat.bot or "?")
         elif seat.seat == me:
             who = t("waiting.you")
+        elif not seat.connected:
+            who = t("players.away")  # kept after a restart for someone not back yet
         else:
             who = t("waiting.person")
         line = Text(("▶ " if seat.seat == me else "  ") + number)
