@@ -309,3 +309,22 @@ async def test_a_seat_kept_after_a_restart_for_someone_not_back_reads_away():
         assert "The person who opened this table has left: Zoe can start it now." in text \
             or HINT in text, text
     await again.close()
+
+
+async def test_leaving_a_rebuilt_waiting_table_names_who_may_start_among_those_there():
+    """Zoe, who may start a rebuilt waiting table, asks to leave it: the question names
+    the next person there who may start it, not someone not back yet (ann, first in the
+    seats, is not there to start it)."""
+    table = Table(TableSettings(name="den", seats=4, bots=(), pace=0, seed=3), creator="ann")
+    table.sit("ann", "ann")
+    saved = table.snapshot()
+    await table.close()
+    again = Table.restore(saved, wait=30)
+    app = DiamantApp(lang="en", member=again.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        again.sit("Bob", "bob")
+        await until(pilot, lambda: "Bob  person" in screen_text(app))
+        await pilot.press("q")
+        await until(pilot, lambda: "Leave?" in screen_text(app))
+        assert "Leave? Your seat is freed, and Bob may start the game." in screen_text(app)
+    await again.close()

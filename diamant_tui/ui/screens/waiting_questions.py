@@ -119,8 +119,10 @@ class WaitingQuestions:
         t = self.app.t
         if update.starter is None or update.starter != self.seat:
             return t("waiting.leave_question")
+        # Those there: a seat kept after a restart for someone not back is no one's
+        # to start from (see ``Seats.starter``).
         others = [seat.name for seat in update.seats
-                  if seat.kind is SeatKind.PERSON and seat.seat != self.seat]
+                  if seat.kind is SeatKind.PERSON and seat.seat != self.seat and seat.connected]
         opener = update.creator == self.seat
         if not others:
             return t("waiting.leave_opener_alone" if opener else "waiting.leave_question")
