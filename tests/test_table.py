@@ -748,3 +748,25 @@ def test_a_timer_or_pace_no_game_could_use_is_refused(kw, words):
     with pytest.raises(GameSetupError) as refused:
         Table(settings(**kw))
     assert str(refused.value) == words
+
+
+async def test_a_person_keeps_their_name_beside_a_computer_player_of_that_name():
+    """A person's name is theirs at the table: a computer player already seated under it
+    takes another computer's name (Bruno, sitting at a table where the computer of seat 2
+    was Bruno, read himself as "Bruno²" beside the computer "Bruno"). Only another
+    person showing under a name marks the newcomer's."""
+    table = Table(TableSettings(name="t", seats=4, bots=("cards:3",) * 3, pace=0, seed=1))
+    bots = [s.name for s in table.seats if s.kind is SeatKind.BOT]
+    assert "Bruno" in bots
+    table.sit("Bruno", "key:bruno")
+    names = [s.name for s in table.seats]
+    assert names[0] == "Bruno" and names.count("Bruno") == 1, names
+    assert all(n[-1] not in "²³⁴" for n in names), names  # the computer took a name unmarked
+    assert len({n.casefold() for n in names}) == 4, names
+    await table.close()
+
+    people = Table(TableSettings(name="p", seats=3, pace=0, seed=1))
+    people.sit("ann", "key:ann")
+    people.sit("ann", "key:other")
+    assert [s.name for s in people.seats][:2] == ["ann", "ann²"]  # people: as before
+    await people.close()

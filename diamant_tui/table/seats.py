@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Protocol
 
 from ..bots import Bot, make_bot
 from ..engine.game import Game
-from ..names import clean_name, distinct_name
+from ..names import clean_name, distinct_name, look_alike_key
 from .info import STAND_IN_BOT, NotAtTable, OnlyPlayers, SeatInfo, SeatKind, TableUpdate
 from .state import Seat
 
@@ -127,7 +127,9 @@ class Seats:
         """Put a person in the first free seat (there must be one) under a name of
         their own at this table; returns the seat."""
         index = next(i for i, s in enumerate(self._seats) if s.kind is SeatKind.EMPTY)
-        shown = distinct_name(clean_name(name), self._names_taken_from(identity))
+        wanted = clean_name(name)
+        self._make_way_for(wanted)
+        shown = distinct_name(wanted, self._names_taken_from(identity))
         self._seats[index] = Seat(shown, SeatKind.PERSON, identity=identity, connected=True)
         return index
 
@@ -147,6 +149,20 @@ class Seats:
         if shown is None:
             shown = distinct_name(clean_name(name), self._names_taken_from(identity))
         return shown
+
+    def _make_way_for(self, name: str) -> None:
+        """A computer player showing under ``name`` (or a name like it) takes another
+        computer's name, free here: a person's own name is theirs at the table, marked
+        only beside another person's (a Bruno read himself as "Bruno²" beside the
+        computer of seat 2). Only before the game: people sit down in free seats."""
+        key = look_alike_key(name)
+        for i, seat in enumerate(self._seats):
+            if seat.kind is SeatKind.BOT and look_alike_key(seat.name) == key:
+                taken = ({s.name for s in self._seats if s.kind is not SeatKind.EMPTY}
+                         | {m.name for m in self.members} | {name})
+                keys = {look_alike_key(t) for t in taken}
+                seat.name = next((n for n in BOT_NAMES if look_alike_key(n) not in keys),
+                                 None) or distinct_name(seat.name, taken)
 
     def _names_taken_from(self, identity: str) -> set[str]:
         """The names others (people, computer players, spectators) show under here."""
