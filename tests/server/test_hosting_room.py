@@ -111,3 +111,17 @@ def test_bad_room_settings_are_named(argv, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")
                        .replace("[", r"\[")):
         load(parse(argv), {})
+
+
+@pytest.mark.parametrize("lang", ["en_GB.UTF-8", "fr_FR.UTF-8", "es_ES.UTF-8", "uk_UA.UTF-8"])
+async def test_the_command_given_with_a_refused_name_stands_whole_on_a_line(room, players,
+                                                                          make_key, lang):
+    """The command to come back under another name is on a line of its own, whole, in an
+    80-column terminal, so that it is copied in one piece: broken after "ssh -p", its
+    port and host went to the next line."""
+    person = players("root")
+    await person.connect(room.port, key=make_key(), env={"LANG": lang})
+    await person.wait_closed()
+    lines = [line.strip() for line in person.raw.decode().split("\r\n")]
+    other = {"en": "yourname", "fr": "votrenom", "es": "tunombre", "uk": "ваше_імʼя"}[lang[:2]]
+    assert f"ssh -p {room.port} {other}@127.0.0.1" in lines, lines

@@ -445,3 +445,13 @@ async def test_a_wide_terminal_shows_every_players_name_in_my_games(server, play
     text = await person.wait_for("2025-03-07")
     assert ", ".join(names) in text, text
     assert "…" not in text
+
+
+async def test_the_command_a_guest_is_given_to_have_games_kept_stands_whole(server, players):
+    """In French, with a long name, the command to connect again after ssh-keygen is on a
+    line of its own, whole, so that it is copied in one piece: it wrapped after its port."""
+    gus = await in_lobby(players, server, name="Maximiliano_Ruiz", env={"LANG": "fr_FR.UTF-8"})
+    gus.press("h")
+    text = await gus.wait_for("ssh-keygen")
+    command = f"ssh -t -p {server.port} Maximiliano_Ruiz@127.0.0.1"
+    assert command in [line.strip() for line in text.splitlines()], text
