@@ -24,7 +24,7 @@ from diamant_tui.i18n import LANGUAGES, detect_language
 from diamant_tui.table import Member, Table, TableSettings, TableStatus, TableUpdate
 from diamant_tui.ui import DiamantApp, TableScreen
 from diamant_tui.ui.bindings import translate_bindings
-from diamant_tui.ui.messages import ReportAsked
+from diamant_tui.ui.messages import ReportAsked, TakeSeat
 from diamant_tui.ui.refusals import refusal_text
 
 from .admin import AdminDesk, AdminNotice, MuteChanged, ReportFiled, TableClosedByAdmin
@@ -77,6 +77,7 @@ class ServerApp(DiamantApp):
     """One person's app on the server (see module docstring)."""
 
     LEFT_FOR = "lobby"  # leaving a table goes back to the lobby, never out of the server
+    SEATS_SPECTATORS = True  # j at a waiting table: see on_take_seat
 
     def __init__(self, session: "GameSession", lobby: Lobby, *, command: Command | None,
                  idle_timeout: float, waiting_timeout: float = ServerConfig.waiting_timeout,
@@ -238,6 +239,19 @@ class ServerApp(DiamantApp):
                              lambda chosen: self._unavailable_chosen(table, chosen))
             return
         self._sit(table)
+
+    def on_take_seat(self, message: TakeSeat) -> None:
+        """A spectator at a waiting table takes one of its free seats, as from the lobby
+        (they stop watching); seats taken meanwhile leave them watching, told so."""
+        member = self.member
+        if member is None or member.seat is not None:
+            return
+        table = member.table
+        if table.status is not TableStatus.WAITING or not table.free_seats:
+            self.tell(self.t("watching.seat_gone"))
+            return
+        self._leave_member()
+        self._try(self._sit, table)
 
     def _unavailable_chosen(self, table: Table, chosen: str | None) -> None:
         """What the person chose on the screen saying ``table`` has no seat for them:

@@ -87,6 +87,9 @@ class DiamantApp(App):
     LEFT_FOR = "quit"
     """Where leaving a table (``q``) takes the person, as its key and its button say:
     "quit" (the app ends, as a local game does) or "lobby" (a host's lobby)."""
+    SEATS_SPECTATORS = False
+    """Whether a spectator at a table waiting for its players may take one of its free
+    seats (``j``, :class:`~diamant_tui.ui.messages.TakeSeat`): the host must seat them."""
 
     def __init__(
         self,

@@ -26,6 +26,12 @@ class LeaveTable(Message):
     (locally: quit; on a server: back to the lobby)."""
 
 
+class TakeSeat(Message):
+    """A spectator at a table waiting for its players takes one of its free seats; the
+    app decides what that means (on a server: a seat, as taken from the lobby; a local
+    game has no spectators)."""
+
+
 class LeaveReplay(Message):
     """The person stops watching a recorded game; the app decides what that means
     (locally: quit; on a server: back to where the replay was chosen)."""

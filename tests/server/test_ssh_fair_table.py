@@ -85,6 +85,51 @@ async def test_a_spectators_keys_act_for_nobody(server, players, make_key):
     await wes.wait_for(lambda t: "lobby" in t and "Leave this table" not in t)
 
 
+async def test_a_spectator_at_a_waiting_table_takes_a_free_seat_with_j(server, players,
+                                                                      make_key):
+    """Watching a table that waits for its players, a spectator sat down only by going
+    back to the lobby and asking for it there; j takes a free seat at once (a guest is
+    given their resume code, as from the lobby), and is offered while one is free."""
+    ann, wes, bob = players("ann"), players("wes"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3")
+    await ann.wait_for("Free seats: 2")
+    await wes.connect(server.port, command="watch den", env={"LANG": "fr_FR.UTF-8"})
+    text = await wes.wait_for("j prendre une place libre")
+    assert "Vous regardez : j prendre une place libre · t discuter · q retour au salon" in text
+    assert "j S'asseoir" in text.splitlines()[-1]
+    wes.press("j")
+    text = await wes.wait_for(r"▶  2\. wes")
+    assert "Vous regardez" not in text and "S'asseoir" not in text
+    await wes.wait_for("Votre code de reprise est")  # a guest's, among the table's lines
+    await ann.wait_for(r"2\. wes +person")
+    table = server.lobby.get("den")
+    assert [s.name for s in table.seats][:2] == ["ann", "wes"] and table.watchers == ()
+    await bob.connect(server.port, key=make_key(), command="play den")
+    for person in (ann, bob, wes):
+        await person.wait_for(r"Round 1/5|Manche 1/5")
+    assert [s.kind.value for s in table.seats] == ["person"] * 3
+
+
+async def test_a_seat_taken_as_a_spectator_asks_for_it_leaves_them_watching(
+        server, players, make_key):
+    """The last seat taken as the spectator pressed j, before their screen heard of it:
+    they are told, and go on watching."""
+    from diamant_tui.ui.messages import TakeSeat
+    from test_hosting_admin import notice
+
+    ann, wes = players("ann"), players("wes")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await ann.wait_for("Free seats: 1")
+    await wes.connect(server.port, key=make_key(), command="watch den")
+    await wes.wait_for("j take a free seat")
+    table = server.lobby.get("den")
+    table.sit("bob", "key:bob")  # the last seat: the game begins
+    [session] = [s for s in server.sessions if s.identity.name == "wes"]
+    session.app.post_message(TakeSeat())
+    await notice(wes, "The free seats were taken meanwhile: you are still watching.")
+    assert table.watchers == ("wes",) and "wes" not in [s.name for s in table.seats]
+
+
 async def test_a_rematch_starts_when_both_players_have_asked(server, players, make_key):
     ann, bob, wes = players("ann"), players("bob"), players("wes")
     await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")

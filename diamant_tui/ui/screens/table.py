@@ -25,7 +25,7 @@ from ...table import (ChatRejected, ComputerPlayerFailed, Hurried, Member, SeatK
                      TableEvent, TableStatus, TableUpdate)
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, described
-from ..messages import LeaveTable, TableUpdated
+from ..messages import LeaveTable, TableUpdated, TakeSeat
 from ..refusals import refusal_text
 from ..round_story import RoundStory
 from ..widgets.blank_containers import Column, Row, SharedBlank
@@ -96,6 +96,7 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         Binding("g", "toggle_log", "key.log"),
         Binding("t", "chat", "key.chat"),
         Binding("s", "start_now", "key.start_now"),
+        Binding("j", "take_seat", "key.take_seat"),  # a spectator, while a seat is free
         Binding("escape", "keep_waiting", "key.keep_waiting"),  # only while asked to start
         Binding("escape", "stay", "key.stay"),  # only while asked to leave the waiting table
         Binding("r", "rematch", "key.rematch"),  # only once the game is over
@@ -400,7 +401,9 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             told = "creator_can_start" if update.starter == update.creator else "first_can_start"
             hint = t(f"waiting.{told}", name=update.seats[update.starter].name)
         if update.watching:
-            hint = "\n".join(filter(None, (t("watching.note"), hint)))
+            seats = update.people_awaited and self.app.SEATS_SPECTATORS
+            note = "watching.note_seat" if seats else "watching.note"
+            hint = "\n".join(filter(None, (t(note), hint)))
         self.query_one(WaitingPanel).state = WaitingState(
             name=self.table.name,
             rules=settings.rules,
@@ -628,6 +631,10 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             return view is not None and not final
         if action == "start_now":
             return self.update_ is not None and self.update_.may_start
+        if action == "take_seat":
+            update = self.update_
+            return (update is not None and update.watching and self.app.SEATS_SPECTATORS
+                    and update.status is TableStatus.WAITING and update.people_awaited > 0)
         if action == "keep_waiting":
             return self._asked is not None and self._asked[0] == "start"
         if action == "stay":
@@ -736,6 +743,10 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         update = self.update_
         if update is not None and update.may_hurry:
             self._act(self.member.hurry)  # the table checks, as ever
+
+    def action_take_seat(self) -> None:
+        """A spectator takes one of the waiting table's free seats (the app seats them)."""
+        self.post_message(TakeSeat())
 
     def action_rematch(self) -> None:
         """Ask for a rematch (a player at a finished game); the table starts it once all agree."""
