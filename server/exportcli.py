@@ -90,6 +90,9 @@ def _export(storage: Storage, game: str, output: str | None) -> None:
         shown = game if len(game) <= 30 else game[:20] + "..."
         raise _Refused(f"there is no game {shown} in {storage.path}; "
                        f"`diamant export --list` lists the games kept")
+    if output is not None and not output.strip():
+        # (It wrote over an existing game-N.json, which no -o at all refuses to do.)
+        raise _Refused("-o needs the name of the file to write (or - for standard output)")
     text = record_to_json(record)
     if output == "-":
         _to_standard_output(text)

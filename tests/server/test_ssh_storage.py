@@ -123,6 +123,13 @@ def test_export_writes_a_record_that_replay_reads(tmp_path, capsys, monkeypatch)
     assert main(["export", "--data-dir", str(data), str(game)]) == 1, "never written over"
     assert capsys.readouterr().err.endswith(
         f"diamant export: game-{game}.json exists already; choose another file with -o FILE\n")
+    # An empty -o (a variable left unset in a script) is no file: it wrote over that one.
+    (tmp_path / f"game-{game}.json").write_text("mine", encoding="utf-8")
+    for empty in ("", " "):
+        assert main(["export", "--data-dir", str(data), str(game), "-o", empty]) == 1
+        assert capsys.readouterr().err == ("diamant export: -o needs the name of the file to "
+                                           "write (or - for standard output)\n")
+    assert (tmp_path / f"game-{game}.json").read_text(encoding="utf-8") == "mine"
 
 
 def test_export_says_what_is_wrong(tmp_path, capsys):
