@@ -202,16 +202,22 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
 
 
 class ResumeScreen(_AnswerOnce, ModalScreen["str | None"]):
-    """Asks a guest for the code shown when they first sat down."""
+    """Asks for the code a guest was shown when they sat down. Someone with a key is
+    told that theirs brings them back to their own seats: the code is a guest's (one they
+    were, from another machine), never shown to them as themselves."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+
+    def __init__(self, *, guest: bool = True) -> None:
+        super().__init__()
+        self._guest = guest
 
     def compose(self) -> ComposeResult:
         t = self.app.t  # type: ignore[attr-defined]
         box = Vertical(id="resume-box")
         box.border_title = t("lobby.key.resume")
         with box:
-            yield Static(t("lobby.resume_prompt"))
+            yield Static(t("lobby.resume_prompt" if self._guest else "lobby.resume_prompt_key"))
             yield SteadyInput(placeholder="ABC123", max_length=12, id="code", compact=True)
             yield Static(t("create.cancel"), classes="hint")
 

@@ -399,7 +399,7 @@ class LobbyScreen(DiamantScreen):
             if code:
                 self.post_message(self.Resume(code))
 
-        self.app.push_screen(ResumeScreen(), entered)
+        self.app.push_screen(ResumeScreen(guest=self.identity.guest), entered)
 
     def action_leaderboard(self) -> None:
         self.app.push_screen(LeaderboardScreen(self.lobby.storage, self.identity))

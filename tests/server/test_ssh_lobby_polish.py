@@ -377,3 +377,26 @@ async def test_a_french_refusal_never_begins_a_line_with_a_closing_guillemet(ser
     text = await ann.wait_for("ne peut pas nommer une table")
     assert not any(line.lstrip().startswith(("»", ":", ";")) for line in text.splitlines()), text
     assert "chiffres,'_','.'ou'-'." in squash(text)
+
+
+@pytest.mark.parametrize("lang, guest_says, key_says", [
+    ("en_US.UTF-8", "Your resume code (shown when you sat down):",
+     "A guest's resume code (your key takes you back to your own seats as you connect):"),
+    ("uk_UA.UTF-8", "Ваш код повернення (показаний, коли ви сіли за стіл):",
+     "Код повернення гостя (ваш ключ сам повертає вас на ваші місця, щойно ви "
+     "під'єднаєтеся):"),
+])
+async def test_the_resume_dialog_tells_someone_with_a_key_their_key_brings_them_back(
+        server, players, make_key, lang, guest_says, key_says):
+    """r in the lobby asked everyone for the code "shown when you sat down": someone
+    with a key is never shown one, their key being what brings them back."""
+    for key in (None, make_key()):
+        person = players("ann")
+        await person.connect(server.port, key=key, env={"LANG": lang})
+        await person.wait_for(lambda t: "▶" not in t and " r " in t.splitlines()[-1])
+        person.press("r")
+        said = guest_says if key is None else key_says
+        text = await person.wait_for(lambda t: said in " ".join(
+            line.strip(" │╭╮╰╯─") for line in t.splitlines()))
+        assert (key_says if key is None else guest_says) not in " ".join(text.split())
+        await person.close()
