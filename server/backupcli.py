@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .config import ConfigError, load
+from .config import ConfigError, add_data_folder_arguments, load
 from .logtext import counted
 from .records import followed, is_special_file
 from .storage import DATABASE, Storage, StorageError, database_file, refused_target
@@ -38,12 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--force", action="store_true",
                         help="write over FILE if it exists (without it, an existing FILE "
                              "is refused)")
-    parser.add_argument("--data-dir", dest="data_dir", default=None, metavar="DATA_DIR",
-                        help="the server's data folder, as given to `diamant serve` "
-                             "(env DIAMANT_DATA_DIR)")
-    parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="the TOML settings file `diamant serve` reads, for its data_dir "
-                             "(env DIAMANT_CONFIG)")
+    add_data_folder_arguments(parser)
     parser.set_defaults(run=run)
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from diamant_tui.names import clean_text
 
 from .bans import ADDRESS, KEY, REASON_MAX, Ban, Bans, normal_address, normal_key
-from .config import ConfigError, load
+from .config import ConfigError, add_data_folder_arguments, load
 from .folder_lock import FolderInUse, check_free
 from .storage import Storage, StorageError
 
@@ -43,12 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lift", metavar="KEY_OR_ADDRESS",
                         help="the key fingerprint (SHA256:..., as ssh-keygen -lf shows it) "
                              "or the address (such as 192.0.2.7) whose ban to lift")
-    parser.add_argument("--data-dir", dest="data_dir", default=None, metavar="DATA_DIR",
-                        help="the server's data folder, as given to `diamant serve` "
-                             "(env DIAMANT_DATA_DIR)")
-    parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="the TOML settings file `diamant serve` reads, for its data_dir "
-                             "(env DIAMANT_CONFIG)")
+    add_data_folder_arguments(parser)
     parser.set_defaults(run=run)
 
 

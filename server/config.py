@@ -503,6 +503,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         )
 
 
+def add_data_folder_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--data-dir`` and ``--config``, for a host's command run beside a server (backup,
+    export, bans) to find its data folder as ``diamant serve`` does (:func:`load`)."""
+    parser.add_argument("--data-dir", dest="data_dir", default=None, metavar="DATA_DIR",
+                        help=f"the server's data folder, as given to `diamant serve` (env "
+                             f"{ENV_PREFIX}DATA_DIR; default: the config file's data_dir, "
+                             f"else {default_data_dir()})")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="the TOML settings file `diamant serve` reads, for its data_dir "
+                             f"(env {ENV_PREFIX}CONFIG)")
+
+
 def load(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ServerConfig:
     """Combine defaults, the TOML file, the environment and the flags, in that order."""
     environ = os.environ if environ is None else environ

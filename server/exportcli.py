@@ -15,7 +15,7 @@ from pathlib import Path
 
 from diamant_tui.engine.record import record_to_json
 
-from .config import ENV_PREFIX, ConfigError, default_data_dir, load
+from .config import ConfigError, add_data_folder_arguments, load
 from .records import followed, is_special_file, write_atomically
 from .storage import GameSummary, Storage, StorageError, database_file, refused_target
 
@@ -34,13 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="the file to write (default: game-GAME_ID.json in the current "
                              "folder, never written over; - for standard output)")
-    parser.add_argument("--data-dir", dest="data_dir", default=None, metavar="DATA_DIR",
-                        help=f"the server's data folder, as given to `diamant serve` (env "
-                             f"{ENV_PREFIX}DATA_DIR; default: the config file's data_dir, "
-                             f"else {default_data_dir()})")
-    parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="the TOML settings file `diamant serve` reads, for its data_dir "
-                             "(env DIAMANT_CONFIG)")
+    add_data_folder_arguments(parser)
     parser.set_defaults(run=run)
 
 
