@@ -375,18 +375,27 @@ async def test_choices_close_together_are_one_save_and_a_card_waits_for_the_last
     await table.close()
 
 
+async def saved_waiting(seats: int, people: tuple[str, ...], creator: str | None = None,
+                        ) -> dict:
+    """A table of ``seats`` (opened by ``creator``, an identity) waiting for its players,
+    where ``people`` sat down, as its last save before a stop kept it."""
+    disk = Disk()
+    table = Table(TableSettings(name="t", seats=seats, pace=0, seed=5), creator=creator,
+                  save=disk.save)
+    for name in people:
+        table.sit(name, f"key:{name}")
+    await table.saved()
+    saved = json.loads(disk.kept[-1])
+    await table.close()
+    return saved
+
+
 async def test_a_game_begun_at_a_rebuilt_table_plays_for_those_not_back():
     """A waiting table rebuilt after a restart keeps its people's seats for them; if its
     game begins before one of them is back (its last seat taken), a computer plays for
     them until they are, as for anyone away: the game never waits on someone who is not
     there, shown as still choosing."""
-    disk = Disk()
-    table = Table(TableSettings(name="t", seats=3, pace=0, seed=5), save=disk.save)
-    table.sit("ann", "key:ann")
-    table.sit("bob", "key:bob")
-    await table.saved()
-    saved = json.loads(disk.kept[-1])
-    await table.close()
+    saved = await saved_waiting(3, ("ann", "bob"))
 
     again = Table.restore(saved, wait=30)
     assert again.status is TableStatus.WAITING
@@ -492,14 +501,7 @@ async def test_a_rebuilt_waiting_table_is_started_by_the_first_person_back():
     until they are back, and the first person there may start it meanwhile. (Its opener,
     never back, kept that right: the screen said they could start it now, and nobody at
     the table could, waiting for every seat to be taken.)"""
-    disk = Disk()
-    table = Table(TableSettings(name="t", seats=4, pace=0, seed=5), creator="key:ann",
-                  save=disk.save)
-    table.sit("ann", "key:ann")
-    table.sit("bob", "key:bob")
-    await table.saved()
-    saved = json.loads(disk.kept[-1])
-    await table.close()
+    saved = await saved_waiting(4, ("ann", "bob"), creator="key:ann")
 
     again = Table.restore(saved, wait=30)
     assert again.status is TableStatus.WAITING
@@ -515,13 +517,7 @@ async def test_a_rebuilt_waiting_table_is_started_by_the_first_person_back():
 async def test_a_rebuilt_waiting_table_may_be_started_by_someone_there():
     """The first person back starts the rebuilt waiting table: computer players take the
     seats still free, and a computer plays for the people not back yet, until they are."""
-    disk = Disk()
-    table = Table(TableSettings(name="t", seats=3, pace=0, seed=5), creator="key:ann",
-                  save=disk.save)
-    table.sit("ann", "key:ann")
-    await table.saved()
-    saved = json.loads(disk.kept[-1])
-    await table.close()
+    saved = await saved_waiting(3, ("ann",), creator="key:ann")
 
     again = Table.restore(saved, wait=30)
     carl = again.sit("carl", "key:carl")
