@@ -292,15 +292,21 @@ def assert_question_fits(app, question: str, answers: str, key: str, chat: str) 
     assert key in bar and bar.rstrip().endswith(app.t("key.rules"))
 
 
-async def test_a_seat_kept_after_a_restart_for_someone_not_back_reads_away():
-    """At a waiting table rebuilt after a restart, a seat kept for someone not back yet
-    reads "away", as in the game's list, and the first person there is told they may
-    start it: it read "person", and that its absent opener could start it now."""
+async def rebuilt_without_its_opener() -> Table:
+    """A waiting table of four that ann opened and sat at, rebuilt after a restart that
+    she has not come back from."""
     table = Table(TableSettings(name="den", seats=4, bots=(), pace=0, seed=3), creator="ann")
     table.sit("ann", "ann")
     saved = table.snapshot()
     await table.close()
-    again = Table.restore(saved, wait=30)
+    return Table.restore(saved, wait=30)
+
+
+async def test_a_seat_kept_after_a_restart_for_someone_not_back_reads_away():
+    """At a waiting table rebuilt after a restart, a seat kept for someone not back yet
+    reads "away", as in the game's list, and the first person there is told they may
+    start it: it read "person", and that its absent opener could start it now."""
+    again = await rebuilt_without_its_opener()
     app = DiamantApp(lang="en", member=again.sit("Zoe", "zoe"))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "Zoe  you" in screen_text(app))
@@ -315,11 +321,7 @@ async def test_leaving_a_rebuilt_waiting_table_names_who_may_start_among_those_t
     """Zoe, who may start a rebuilt waiting table, asks to leave it: the question names
     the next person there who may start it, not someone not back yet (ann, first in the
     seats, is not there to start it)."""
-    table = Table(TableSettings(name="den", seats=4, bots=(), pace=0, seed=3), creator="ann")
-    table.sit("ann", "ann")
-    saved = table.snapshot()
-    await table.close()
-    again = Table.restore(saved, wait=30)
+    again = await rebuilt_without_its_opener()
     app = DiamantApp(lang="en", member=again.sit("Zoe", "zoe"))
     async with app.run_test(size=(80, 24)) as pilot:
         again.sit("Bob", "bob")
