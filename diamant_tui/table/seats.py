@@ -128,7 +128,7 @@ class Seats:
         their own at this table; returns the seat."""
         index = next(i for i, s in enumerate(self._seats) if s.kind is SeatKind.EMPTY)
         wanted = clean_name(name)
-        self._make_way_for(wanted)
+        self._make_way_for(wanted, identity)
         shown = distinct_name(wanted, self._names_taken_from(identity))
         self._seats[index] = Seat(shown, SeatKind.PERSON, identity=identity, connected=True)
         return index
@@ -150,16 +150,16 @@ class Seats:
             shown = distinct_name(clean_name(name), self._names_taken_from(identity))
         return shown
 
-    def _make_way_for(self, name: str) -> None:
-        """A computer player showing under ``name`` (or a name like it) takes another
-        computer's name, free here: a person's own name is theirs at the table, marked
-        only beside another person's (a Bruno read himself as "Bruno²" beside the
-        computer of seat 2). Only before the game: people sit down in free seats."""
+    def _make_way_for(self, name: str, identity: str) -> None:
+        """A computer player showing under ``name`` (or a name like it), the name the
+        person ``identity`` sits down under, takes another computer's name, free here: a
+        person's own name is theirs at the table, marked only beside another person's (a
+        Bruno read himself as "Bruno²" beside the computer of seat 2). Only before the
+        game: people sit down in free seats."""
         key = look_alike_key(name)
-        for i, seat in enumerate(self._seats):
+        for seat in self._seats:
             if seat.kind is SeatKind.BOT and look_alike_key(seat.name) == key:
-                taken = ({s.name for s in self._seats if s.kind is not SeatKind.EMPTY}
-                         | {m.name for m in self.members} | {name})
+                taken = self._names_taken_from(identity) | {name}
                 keys = {look_alike_key(t) for t in taken}
                 seat.name = next((n for n in BOT_NAMES if look_alike_key(n) not in keys),
                                  None) or distinct_name(seat.name, taken)

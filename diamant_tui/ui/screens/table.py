@@ -401,8 +401,7 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             told = "creator_can_start" if update.starter == update.creator else "first_can_start"
             hint = t(f"waiting.{told}", name=update.seats[update.starter].name)
         if update.watching:
-            seats = update.people_awaited and self.app.SEATS_SPECTATORS
-            note = "watching.note_seat" if seats else "watching.note"
+            note = "watching.note_seat" if self._seat_offered(update) else "watching.note"
             hint = "\n".join(filter(None, (t(note), hint)))
         self.query_one(WaitingPanel).state = WaitingState(
             name=self.table.name,
@@ -632,9 +631,7 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         if action == "start_now":
             return self.update_ is not None and self.update_.may_start
         if action == "take_seat":
-            update = self.update_
-            return (update is not None and update.watching and self.app.SEATS_SPECTATORS
-                    and update.status is TableStatus.WAITING and update.people_awaited > 0)
+            return self.update_ is not None and self._seat_offered(self.update_)
         if action == "keep_waiting":
             return self._asked is not None and self._asked[0] == "start"
         if action == "stay":
@@ -743,6 +740,12 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         update = self.update_
         if update is not None and update.may_hurry:
             self._act(self.member.hurry)  # the table checks, as ever
+
+    def _seat_offered(self, update: TableUpdate) -> bool:
+        """Whether ``j`` takes a seat now: a spectator's, at a table waiting for players
+        with a seat free, in an app that seats spectators (a server's)."""
+        return (update.watching and self.app.SEATS_SPECTATORS
+                and update.status is TableStatus.WAITING and update.people_awaited > 0)
 
     def action_take_seat(self) -> None:
         """A spectator takes one of the waiting table's free seats (the app seats them)."""
