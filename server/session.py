@@ -263,8 +263,7 @@ class GameSession(asyncssh.SSHServerSession):
         except SessionRefused as exc:
             self.log.info("refused: %s", exc, extra={"event": "refused"})
             text = str(exc)
-        self._chan.write("".join(f"{line}\r\n" for line in text.splitlines()).encode(
-            "utf-8", errors="replace"))
+        self._say_farewell(text)  # as a refused session with a terminal is told, once closed
         self._chan.exit(2)
 
     def _answer_help(self) -> None:
@@ -295,8 +294,8 @@ class GameSession(asyncssh.SSHServerSession):
         self.log.info("%s connected without a terminal%s; told to use ssh -t", self.identity,
                       " and a command that cannot be read" if status == 2 else "")
         lines.append(self.t("command.no_terminal", ssh=self.ssh_command(command)))
-        self._chan.write("".join(f"{line}\r\n" for line in lines).encode(
-            "utf-8", errors="replace"))
+        self._chan.write(farewell_text("\n".join(lines), None).encode("utf-8",
+                                                                     errors="replace"))
         self._chan.exit(status)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
@@ -663,10 +662,12 @@ class GameSession(asyncssh.SSHServerSession):
             with app._context():
                 app.notify(text, severity="warning", timeout=6)
 
-    def _say_farewell(self) -> None:
-        if self.farewell and self._chan is not None:
+    def _say_farewell(self, text: str | None = None) -> None:
+        """Write ``text`` (by default :attr:`farewell`) to the client's normal screen."""
+        text = text or self.farewell
+        if text and self._chan is not None:
             width = self.size[0] if self._has_pty else None
-            self._chan.write(farewell_text(self.farewell, width).encode("utf-8", errors="replace"))
+            self._chan.write(farewell_text(text, width).encode("utf-8", errors="replace"))
 
     def _finished(self) -> None:
         self.log.info("closed", extra={"event": "session_closed"})
