@@ -92,18 +92,27 @@ def join_command(address: str, port: int, user: str | None = None, *,
                     + ([] if port == 22 else ["-p", str(port)]) + [target])
 
 
-def public_host_and_port(public_host: str, port: int) -> tuple[str, int]:
-    """The host and port players type, from the ``public_host`` setting: ``host`` or
+def split_public_host(public_host: str) -> tuple[str, str | None]:
+    """The host and what stands for a port in the ``public_host`` setting: ``host`` or
     ``host:port``, an IPv6 address alone (``::1``: its colons are its own) or in brackets,
-    with a port or without (``[::1]:2222``, ``[::1]``). ``port`` where none is given
-    (or what follows the colon is not a number); the host is empty when the setting is."""
-    host, given = public_host, ""
+    with a port or without (``[::1]:2222``, ``[::1]``). The port is None where none is
+    given, and as written otherwise, a number or not (the setting's check refuses what
+    is not)."""
     if public_host.startswith("[") and "]" in public_host:
         host, _, rest = public_host[1:].partition("]")
-        given = rest.removeprefix(":")
-    elif public_host.count(":") == 1:  # host:port (a bare IPv6 address has several)
+        return host, rest.removeprefix(":") if rest else None
+    if public_host.count(":") == 1:  # host:port (a bare IPv6 address has several)
         host, _, given = public_host.partition(":")
-    return host, int(given) if given.isdigit() else port
+        return host, given
+    return public_host, None
+
+
+def public_host_and_port(public_host: str, port: int) -> tuple[str, int]:
+    """The host and port players type, from the ``public_host`` setting
+    (:func:`split_public_host`): ``port`` where none is given (or what follows the colon
+    is not a number); the host is empty when the setting is."""
+    host, given = split_public_host(public_host)
+    return host, int(given) if given is not None and given.isdigit() else port
 
 
 FALLBACK_LOGIN = "guest"

@@ -22,6 +22,8 @@ import platformdirs
 
 from diamant_tui.table import CHAT_MAX_CHARS, PACE_MOST
 
+from .addresses import split_public_host
+
 ENV_PREFIX = "DIAMANT_"
 KEYS_BESIDE_A_CHAT_LINE = 20
 """Keys an input burst holds besides a whole chat line: the chat's key, Enter and a few
@@ -327,15 +329,7 @@ def _check_public_host(public_host: str, where: str) -> None:
     With a space, ``a b`` was shown as two words, one of them taken for a command."""
     if not public_host:
         return
-    port: str | None = None
-    if public_host.startswith("["):  # [2001:db8::7] or [2001:db8::7]:2222
-        host, _, rest = public_host[1:].partition("]")
-        if rest:
-            port = rest[1:] if rest.startswith(":") else "?"
-    elif public_host.count(":") == 1:  # host:port (a bare IPv6 address has several)
-        host, _, port = public_host.partition(":")
-    else:
-        host = public_host
+    host, port = split_public_host(public_host)
     if (not host or not all(ch.isalnum() or ch in ".-_:%" for ch in host)
             or port is not None and not (port.isascii() and port.isdigit()
                                          and 1 <= int(port) <= 65535)):
