@@ -288,6 +288,24 @@ class ServerApp(DiamantApp):
         if not self._tell_at_table(self.help_note):
             self.notify(self.help_note, timeout=10, markup=False)
 
+    def quit_question(self) -> str:
+        """What Ctrl+Q asks before quitting a game going on: the seat is kept."""
+        return self.t("confirm.quit_kept")
+
+    def quit_now(self) -> None:
+        """Quit; a person whose game goes on at their seat is told, once the screen is
+        theirs again, that the seat is kept and the command that takes them back to it
+        (a guest's with their resume code: the help screen that showed it is gone)."""
+        if self.in_game_at_seat():
+            if self.identity.guest:
+                back = self.session.ssh_command(
+                    f"resume {self.lobby.resume_code(self.identity.key)}")
+            else:
+                back = self.session.ssh_command()
+            self.session.farewell = self.session.farewell or self.t(
+                "farewell.seat_kept", name=self.member.table.name, command=back)
+        super().quit_now()
+
     def waiting_note(self, table: Table) -> str | None:
         """On the waiting screen of a private table: that it is, and the command that
         brings friends to it (with no user name: each types their own)."""

@@ -25,6 +25,7 @@ from .ignored_chat import IgnoredNames
 from .literal import printable
 from .messages import LeaveReplay, LeaveTable, ReportAsked
 from .screens.base import _Guarded
+from .screens.confirm import QuitQuestion
 from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
 from .shared_rules import share_applied_rules
@@ -49,6 +50,7 @@ from .widget_css import add_widget_css
 from .screens.rules import RulesScreen
 from .screens.setup import SetupScreen
 from .screens.table import TableScreen
+from .screens.waiting_questions import READ_FIRST
 from .setup_choices import SetupChoices
 
 LeaveHandler = Callable[["DiamantApp"], None]
@@ -262,6 +264,33 @@ class DiamantApp(App):
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.wake()
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit, asking first a person whose game goes on at their seat, in
+        their language, what quitting costs them (:meth:`quit_question`). Asked, a
+        second Ctrl+Q quits; behind the "enlarge your terminal" overlay, where the
+        question could not be read, the first does."""
+        if (isinstance(self.screen, QuitQuestion) or self.size_guard_shown()
+                or not self.in_game_at_seat()):
+            self.quit_now()
+            return
+        self.push_screen(QuitQuestion(self.quit_question(), read_first=READ_FIRST),
+                         lambda yes: self.quit_now() if yes else None)
+
+    def in_game_at_seat(self) -> bool:
+        """Whether this person holds a seat in a game going on (not watching, not over)."""
+        member = self.member
+        return (member is not None and member.active and member.seat is not None
+                and member.table.status is TableStatus.PLAYING)
+
+    def quit_question(self) -> str:
+        """What Ctrl+Q asks before quitting a game going on: here the game ends with the
+        app (a host's app says the seat is kept)."""
+        return self.t("confirm.quit")
+
+    def quit_now(self) -> None:
+        """Quit the app (Ctrl+Q, answered yes if asked)."""
+        self.exit()
 
     def action_help_quit(self) -> None:
         """Ctrl+C, pressed by habit to quit: say, in the person's language, which key

@@ -63,3 +63,8 @@ class ConfirmScreen(DiamantModal):
 
     def action_answer(self, yes: bool) -> None:
         self.close(yes)
+
+
+class QuitQuestion(ConfirmScreen):
+    """The question Ctrl+Q asks a person whose game goes on at their seat (see
+    :meth:`DiamantApp.action_quit`): a second Ctrl+Q while it is asked quits."""

@@ -1,0 +1,109 @@
+"""Ctrl+Q in the middle of a game asks first, in the person's language, what quitting
+costs: a person at a seat whose game goes on does not lose it to one stray key. A second
+Ctrl+Q, or y once the question can be read, quits; n or Escape plays on. A spectator, a
+finished game, the setup screen and a screen too small to read a question quit at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from diamant_tui.i18n import Translator
+from diamant_tui.table import Table, TableSettings, TableStatus
+from diamant_tui.ui import DiamantApp, SetupChoices
+from diamant_tui.ui.screens.confirm import QuitQuestion
+from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
+from ui_helpers import screen_text, until
+
+
+def playing_table() -> Table:
+    """A game going on: one person's seat and two computer players, slow enough that it
+    does not end while the test looks at it."""
+    return Table(TableSettings(name="cave", seats=3, bots=("carry:20",) * 2, seed=1,
+                               pace=0.5))
+
+
+def flowing(text: str) -> str:
+    """``text`` as words alone, wherever its lines were broken and whatever box they
+    are drawn in."""
+    return " ".join(text.translate({ord(c): " " for c in "│┃▎▊▌▐║"}).split())
+
+
+async def in_game(pilot, table: Table) -> None:
+    """Wait until the person sees their game going on."""
+    await until(pilot, lambda: table.status is TableStatus.PLAYING
+                and isinstance(pilot.app.screen, TableScreen)
+                and table.game.view_for(0).step >= 1)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
+async def test_ctrl_q_in_a_game_asks_and_no_plays_on(lang):
+    """The question is on screen, whole, in the person's language; the app goes on and
+    `n` takes the person back to their game. (Ctrl+Q quit at once, the game with it.)"""
+    t = Translator(lang)
+    table = playing_table()
+    app = DiamantApp(lang=lang, member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_game(pilot, table)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        assert flowing(t("confirm.quit")) in flowing(screen_text(app))
+        assert app.return_code is None and app.is_running
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.is_running and table.seat_of("zoe") == 0
+    await table.close()
+
+
+async def test_a_second_ctrl_q_quits():
+    """Asked, Ctrl+Q again quits: the way out stays one key pressed twice."""
+    table = playing_table()
+    app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_game(pilot, table)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.return_code == 0)
+    await table.close()
+
+
+async def test_y_quits_once_read_but_not_typed_with_the_ctrl_q():
+    """A y typed with the Ctrl+Q (a burst of keys) does not answer; y once the question
+    has been there long enough to be read quits."""
+    table = playing_table()
+    app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_game(pilot, table)
+        await pilot.press("ctrl+q", "y")
+        await until(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        await pilot.pause()
+        assert app.return_code is None and isinstance(app.screen, QuitQuestion)
+        await asyncio.sleep(READ_FIRST)
+        await pilot.press("y")
+        await until(pilot, lambda: app.return_code == 0)
+    await table.close()
+
+
+async def test_a_spectator_quits_at_once():
+    """Watching, nothing is lost by quitting: Ctrl+Q asks nothing."""
+    table = playing_table()
+    table.sit("Zoe", "zoe")
+    app = DiamantApp(lang="en", member=table.watch("Max", "max"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_game(pilot, table)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.return_code == 0)
+    await table.close()
+
+
+async def test_the_setup_screen_quits_at_once():
+    """No game yet, no question."""
+    app = DiamantApp(lang="en", choices=SetupChoices(name="Zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.return_code == 0)
