@@ -307,12 +307,18 @@ class ServerApp(DiamantApp):
         super().quit_now()
 
     def waiting_note(self, table: Table) -> str | None:
-        """On the waiting screen of a private table: that it is, and the command that
-        brings friends to it (with no user name: each types their own)."""
-        if not self.lobby.is_private(table):
-            return None
-        command = self.session.ssh_command(f"play {table.name}", user="")
-        return self.t("waiting.private", command=command)
+        """On the waiting screen: of a private table, that it is, and the command that
+        brings friends to it (with no user name: each types their own); to a guest in a
+        seat, their resume code, which stays there while the chat scrolls the line that
+        gave it away."""
+        notes = []
+        if self.lobby.is_private(table):
+            command = self.session.ssh_command(f"play {table.name}", user="")
+            notes.append(self.t("waiting.private", command=command))
+        code = self.lobby.code_of(self.identity.key) if self.identity.guest else None
+        if code is not None and self.seat is not None:
+            notes.append(self.t("waiting.resume", code=code))
+        return "\n".join(notes) or None
 
     def _tell_at_table(self, text: str) -> bool:
         """Tell ``text`` on the screen of the table this person is at, among the

@@ -100,6 +100,7 @@ CATALOGUE: dict[str, str] = {
     "waiting.no_timer": "no decision timer",
     "waiting.hidden": "hidden chests",
     "waiting.private": "Private: not listed in the lobby. Friends join with:\n   {command}",
+    "waiting.resume": "Your resume code for the game: {code} (F1: how to use it)",
     "lobby.private_mark": "(priv.)",
     "waiting.seat_free": "free seat",
     "waiting.you": "you",

@@ -97,6 +97,7 @@ CATALOGUE: dict[str, str] = {
     "waiting.no_timer": "sin temporizador",
     "waiting.hidden": "baúles ocultos",
     "waiting.private": "Privada: no aparece en la sala. Tus amigos se unen con:\n   {command}",
+    "waiting.resume": "Tu código para volver durante la partida: {code} (F1: cómo usarlo)",
     "lobby.private_mark": "(priv.)",
     "waiting.seat_free": "asiento libre",
     "waiting.you": "tú",

@@ -101,6 +101,7 @@ CATALOGUE: dict[str, str] = {
     "waiting.no_timer": "sans minuteur",
     "waiting.hidden": "coffres cachés",
     "waiting.private": "Privée : absente de la liste du salon. Vos amis la rejoignent avec :\n   {command}",
+    "waiting.resume": "Votre code de reprise pour la partie : {code} (F1 : comment s'en servir)",
     "lobby.private_mark": "(privée)",
     "waiting.seat_free": "place libre",
     "waiting.you": "vous",

@@ -97,6 +97,7 @@ CATALOGUE: dict[str, str] = {
     "waiting.no_timer": "без таймера",
     "waiting.hidden": "приховані скрині",
     "waiting.private": "Приватний стіл: його немає в списку зали. Друзі приєднуються так:\n   {command}",
+    "waiting.resume": "Ваш код повернення на час гри: {code} (F1: як ним скористатися)",
     "lobby.private_mark": "(прив.)",
     "waiting.seat_free": "вільне місце",
     "waiting.you": "ви",
