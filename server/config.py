@@ -203,8 +203,9 @@ _HELP: dict[str, str] = {
     "bot_time_limit": "seconds a computer player may think over one decision before a "
                       "stand-in decides for it (a strong one may think longer; each is a "
                       "thread's time)",
-    "restore_wait": "seconds a game rebuilt after a restart waits for its people to come "
-                    "back before computer players play their seats",
+    "restore_wait": "seconds a table rebuilt after a restart waits for its people to come "
+                    "back before computer players play their seats (a waiting table's "
+                    "seats are freed)",
     "max_watchers": "most spectators at one table: every update of a table is a redraw for "
                     "each of them",
     "chat_person_lines": "chat lines one person may send in a chat window",

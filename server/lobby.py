@@ -375,11 +375,18 @@ class Lobby:
         return sorted(rows, key=lambda r: (order[r.status], r.name))
 
     def prune(self) -> None:
-        """Forget finished tables that nobody is at or looking at any more."""
+        """Forget finished tables that nobody is at or looking at any more, and waiting
+        tables rebuilt after a restart that nobody came back to in time."""
         now = self._clock()
         for name, table in list(self.tables.items()):
-            if (table.status is TableStatus.FINISHED and not table.people_connected
-                    and now >= self._awaiting_return.get(table, now)):
+            if table.people_connected or table.status is TableStatus.PLAYING:
+                continue
+            if table.status is TableStatus.FINISHED:
+                if now >= self._awaiting_return.get(table, now):
+                    self._forget(name, table)
+            elif now >= self._awaiting_return.get(table, math.inf):
+                # (A waiting table is otherwise forgotten as its last person leaves: one
+                # just opened, with nobody seated yet, is not.)
                 self._forget(name, table)
 
     def _forget(self, name: str, table: Table) -> None:
@@ -515,8 +522,10 @@ class Lobby:
                 # Its game is over, but the server may have stopped between the table's
                 # last save and the game's: kept now, or left as it is if it was.
                 self.save_game(table)
-                # Its people were deciding on a rematch: it waits for them as a game
-                # waits, rather than being forgotten at once with nobody connected yet.
+            if table.status is not TableStatus.PLAYING:
+                # Its people were deciding on a rematch, or waiting for the game: it
+                # waits for them as a game waits, rather than being forgotten at once
+                # with nobody connected yet, or kept for ever with nobody coming.
                 self._awaiting_return[table] = self._clock() + wait
             rebuilt.append(table.name)
             log.info("table %r rebuilt as it was saved (%s)", table.name, table.status.value,

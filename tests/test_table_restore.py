@@ -390,6 +390,43 @@ async def saved_waiting(seats: int, people: tuple[str, ...], creator: str | None
     return saved
 
 
+async def test_seats_kept_at_a_rebuilt_waiting_table_are_freed_once_the_wait_is_over():
+    """A waiting table rebuilt after a restart keeps the seats of those not back for
+    ``wait`` seconds, then frees them for others, as if they had left; those who came
+    back keep theirs. (They were kept for ever: a table full of people who never came
+    back could not be joined, and was listed so.)"""
+    saved = await saved_waiting(4, ("ann", "bob", "cy"), creator="key:ann")
+    again = Table.restore(saved, wait=0.2)
+    updates = []
+    bob = again.sit("bob", "key:bob")
+    bob.subscribe(updates.append)
+    assert [s.kind for s in again.seats[:3]] == [SeatKind.PERSON] * 3
+    await until(lambda: again.seats[0].kind is SeatKind.EMPTY)
+    assert [s.kind for s in again.seats] == [SeatKind.EMPTY, SeatKind.PERSON,
+                                              SeatKind.EMPTY, SeatKind.EMPTY]
+    assert updates[-1].seats[0].kind is SeatKind.EMPTY  # told to those there
+    assert again.free_seats == 3 and again.status is TableStatus.WAITING
+    assert again.seat_of("key:ann") is None and again.seat_of("key:bob") == 1
+    # The right to start the game goes to the one person there, as when people leave.
+    assert updates[-1].starter == 1
+    dan = again.sit("dan", "key:dan")
+    assert dan.seat == 0
+    await again.close()
+
+
+async def test_a_rebuilt_waiting_table_whose_game_began_frees_nobody_at_the_wait_end():
+    """Begun before the wait is over, the game plays for those not back (see below):
+    the wait's end takes no seat from them."""
+    saved = await saved_waiting(3, ("ann", "bob"))
+    again = Table.restore(saved, wait=0.2)
+    again.sit("ann", "key:ann")
+    again.sit("carl", "key:carl")  # the last seat: the game begins, bob not back
+    await until(lambda: again.game is not None)
+    await asyncio.sleep(0.4)
+    assert again.seats[1].kind is SeatKind.PERSON and again.seat_of("key:bob") == 1
+    await again.close()
+
+
 async def test_a_game_begun_at_a_rebuilt_table_plays_for_those_not_back():
     """A waiting table rebuilt after a restart keeps its people's seats for them; if its
     game begins before one of them is back (its last seat taken), a computer plays for

@@ -197,6 +197,9 @@ class Table:
             # The restart is not their leaving: the rematch waits for them as long.
             table._seats.await_people()
             table._waiting_for_people = loop.call_later(wait, table._stop_awaiting)
+        else:
+            # Nor at a waiting table: their seats are kept as long, then given to others.
+            table._waiting_for_people = loop.call_later(wait, table._free_seats_not_back)
         return table
 
     def snapshot(self) -> dict:
@@ -233,6 +236,22 @@ class Table:
             return
         self._seats.awaited.clear()
         if not self._rematch_if_agreed():
+            self._updates.publish(())
+
+    def _free_seats_not_back(self) -> None:
+        """After a restart at a waiting table: the seats of the people not back in time
+        are freed for others, as if they had left the waiting room (which gives the
+        right to start the game to the first person there, see ``Seats.starter``)."""
+        self._waiting_for_people = None
+        if self.status is not TableStatus.WAITING:
+            return
+        gone = [i for i, s in enumerate(self._seats)
+                if s.kind is SeatKind.PERSON and not s.connected]
+        for seat in gone:
+            self._seats.free_seat(seat)
+        if gone:
+            log.info("table %r: %d seat(s) kept after a restart freed (not back in time)",
+                     self.name, len(gone))
             self._updates.publish(())
 
     def _back_after_restart(self) -> None:
@@ -514,6 +533,7 @@ class Table:
     def _begin(self, told: tuple[TableEvent, ...]) -> None:
         """Fill empty seats with computer players and begin a game; ``told`` (what the
         table did to begin it) goes out just before the game's first events."""
+        self._stop_awaiting_timer()  # (a rebuilt waiting table's seats: no longer kept)
         self._seats.fill(self.settings.filler)
         # Only at a waiting table rebuilt after a restart may a seat's person not be
         # connected as the game begins (elsewhere a seat goes free as its person leaves

@@ -173,6 +173,70 @@ async def test_a_table_rebuilt_at_its_final_scores_waits_for_its_people(tmp_path
         storage.close()
 
 
+async def test_a_waiting_table_nobody_comes_back_to_is_forgotten_after_the_wait(tmp_path):
+    """Stopped while people waited for its game, the table is rebuilt with their seats
+    kept, listed in the lobby for ``restore_wait``; with nobody back by then, it is
+    forgotten, and not rebuilt at the next start. (It stayed listed for ever, seats
+    held for people who never came.)"""
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    table = lobby.create(TableSettings(name="hall", seats=4, bots=(), seed=7, pace=0),
+                         "key:ann")
+    table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
+    await lobby.flush()
+    await table.saved()
+    await lobby.close()
+    storage.close()
+
+    now = [1000.0]
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage, clock=lambda: now[0])
+    try:
+        assert await lobby.restore_tables(120) == ["hall"]
+        assert [(t.name, t.people) for t in lobby.summaries()] == [("hall", 2)]
+        now[0] += 119
+        assert [t.name for t in lobby.summaries()] == ["hall"]
+        now[0] += 1
+        assert lobby.summaries() == []
+        await lobby.flush()
+    finally:
+        await lobby.close()
+        storage.close()
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    try:
+        assert await lobby.restore_tables(120) == []
+    finally:
+        await lobby.close()
+        storage.close()
+
+
+async def test_a_waiting_table_someone_came_back_to_stays(tmp_path):
+    """One person back at the rebuilt waiting table keeps it open past the wait."""
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    table = lobby.create(TableSettings(name="hall", seats=4, bots=(), seed=7, pace=0),
+                         "key:ann")
+    table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
+    await table.saved()
+    await lobby.close()
+    storage.close()
+
+    now = [1000.0]
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage, clock=lambda: now[0])
+    try:
+        await lobby.restore_tables(120)
+        lobby.tables["hall"].sit("bob", "key:bob")
+        now[0] += 500
+        assert [t.name for t in lobby.summaries()] == ["hall"]
+    finally:
+        await lobby.close()
+        storage.close()
+
+
 async def test_a_game_going_on_after_a_restart_is_not_logged_as_started_again(tmp_path,
                                                                              caplog):
     """Its start was logged once, as it began: rebuilt after a restart (its table's own
