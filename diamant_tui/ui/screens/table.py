@@ -21,8 +21,8 @@ from textual.widgets import Button, Input
 from ...engine.errors import DiamantError
 from ...engine.events import (CardRevealed, DecisionMade, DecisionsRevealed, Disaster, GameEnded,
                               RoundEnded, RoundStarted)
-from ...table import (ChatRejected, ComputerPlayerFailed, Hurried, Member, SeatKind,
-                     TableEvent, TableStatus, TableUpdate)
+from ...table import (ChatRejected, ComputerPlayerFailed, Hurried, Member, NotAtTable,
+                     SeatKind, TableEvent, TableStatus, TableUpdate)
 from ...engine.view import Decision, Phase, PlayerView
 from ..describe import arrival_lines, described
 from ..messages import LeaveTable, TableUpdated, TakeSeat
@@ -238,6 +238,11 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         self._first_updates = first
         try:
             self._unsubscribe = self.member.subscribe(self._on_table_update)
+        except NotAtTable:
+            # Given up while this screen was being made (the table closed by a host,
+            # the server stopping): away from the table, as leaving it takes them.
+            self.post_message(LeaveTable())
+            return
         finally:
             self._first_updates = None
         for update in first:
