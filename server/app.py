@@ -174,10 +174,37 @@ class ServerApp(DiamantApp):
                 self.tell(self.t("server.joined_public", name=table.name))
 
     def _open_table(self, settings: TableSettings, *, private: bool = False) -> Table:
-        """Open a table for this person: they are its creator, it counts against them."""
-        return self.lobby.create(settings, creator=self.identity.key,
-                                 owner=self.identity.person, session=self.session.id,
-                                 private=private)
+        """Open a table for this person: they are its creator, it counts against them.
+
+        A muted person's words reach nobody, and a public table's name is read by
+        everyone in the lobby: the table they open takes a name of the server's
+        (``cave-N``) instead of theirs, and they are told so at the table. A private
+        table's name is read only by those who type it."""
+        renamed = (not private and not self.lobby.is_free_name(settings.name)
+                   and self._muted())
+        if renamed:
+            settings = replace(settings, name=self.lobby.free_name())
+        table = self.lobby.create(settings, creator=self.identity.key,
+                                  owner=self.identity.person, session=self.session.id,
+                                  private=private)
+        if renamed:
+            self.session_log.info("muted: table opened as %r, not under the name typed",
+                                  table.name, extra={"event": "refused", "reason": "muted",
+                                                     "table": table.name})
+            # Told once the table's screen is up (after the join that follows).
+            self.call_later(self._tell_where, table, self.t("admin.muted_table_name",
+                                                            name=table.name))
+        return table
+
+    def _muted(self) -> bool:
+        """Whether the host has muted this person now."""
+        muted = self.chat_watch.muted
+        return muted is not None and muted(self.identity) is not None
+
+    def _tell_where(self, table: Table, text: str) -> None:
+        """Tell ``text`` at ``table`` if this person is there, else where they are."""
+        if self.member is None or self.member.table is not table or not self._tell_at_table(text):
+            self.tell(text)
 
     def play_now(self) -> None:
         """Seat this person at the next game: back at the seat they hold (a game going

@@ -46,6 +46,7 @@ TABLE_NAME = re.compile(r"[\w.-]{1,20}")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read and type
 _DEFAULTS = ServerConfig()
 FREE_NAME = "cave-{n}"
+FREE_NAME_PATTERN = re.compile(r"cave-[1-9][0-9]*")
 """The names offered for a new table when its creator types none."""
 DEFAULT_SEATS = 4
 """The seats of a new table set up no further: the lobby's form offers them first, and
@@ -311,6 +312,12 @@ class Lobby:
         while FREE_NAME.format(n=n) in self.tables:
             n += 1
         return FREE_NAME.format(n=n)
+
+    @staticmethod
+    def is_free_name(name: str) -> bool:
+        """Whether ``name`` is of the kind :meth:`free_name` gives (the server's words,
+        not a person's)."""
+        return FREE_NAME_PATTERN.fullmatch(name) is not None
 
     def default_settings(self) -> TableSettings:
         """A new table as the lobby's form opens it when nothing is changed: a free name,

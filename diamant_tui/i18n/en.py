@@ -533,6 +533,7 @@ CATALOGUE: dict[str, str] = {
     "admin.banned_forever": "Banned from this server for good, reason: {reason}",
     "admin.muted_until": "The host has muted you until {until}, reason: {reason}",
     "admin.muted_forever": "The host has muted you for good, reason: {reason}",
+    "admin.muted_table_name": "The host has muted you: the name you typed is not shown to others, so your table is called {name}.",
     "admin.unmuted": "The host has lifted your mute: you can chat again.",
     "admin.mute_over": "Your chat mute has ended: you can chat again.",
     "admin.notice": "Message from the server: {text}",

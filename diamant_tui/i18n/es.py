@@ -526,6 +526,7 @@ CATALOGUE: dict[str, str] = {
     "admin.banned_forever": "Vetado en este servidor para siempre, motivo: {reason}",
     "admin.muted_until": "El anfitrión te ha silenciado hasta el {until}, motivo: {reason}",
     "admin.muted_forever": "El anfitrión te ha silenciado para siempre, motivo: {reason}",
+    "admin.muted_table_name": "El anfitrión te ha silenciado: el nombre que escribiste no se muestra a los demás, así que tu mesa se llama {name}.",
     "admin.unmuted": "El anfitrión te ha quitado el silencio: ya puedes volver a chatear.",
     "admin.mute_over": "Tu silencio en el chat ha terminado: ya puedes volver a chatear.",
     "admin.notice": "Mensaje del servidor: {text}",

@@ -530,6 +530,7 @@ CATALOGUE: dict[str, str] = {
     "admin.banned_forever": "Banni définitivement de ce serveur, motif : {reason}",
     "admin.muted_until": "L'hôte vous a retiré la parole jusqu'au {until}, motif : {reason}",
     "admin.muted_forever": "L'hôte vous a retiré la parole définitivement, motif : {reason}",
+    "admin.muted_table_name": "L'hôte vous a retiré la parole : le nom que vous avez tapé n'est pas montré aux autres, votre table s'appelle donc {name}.",
     "admin.unmuted": "L'hôte vous a rendu la parole : vous pouvez de nouveau écrire dans la discussion.",
     "admin.mute_over": "Le temps sans parole fixé par l'hôte est écoulé : vous pouvez de nouveau écrire dans la discussion.",
     "admin.notice": "Message du serveur : {text}",

@@ -351,3 +351,43 @@ async def test_a_guest_mute_is_told_to_every_guest_from_the_address_and_no_one_e
             assert "flooding" not in seen and "muted" not in seen and "chat again" not in seen
     finally:
         await server.stop()
+
+
+async def muted_now(server, key) -> None:
+    """Mute ``key``'s person for an hour, as the admin screen's ``s`` does."""
+    written = server.mutes.add(server.mutes.make("key", fingerprint(key), "hour", "slurs",
+                                                 "test"))
+    if written is not None:
+        await written
+
+
+async def test_a_muted_person_opens_a_public_table_under_a_name_of_the_servers(
+        tmp_path, players, make_key):
+    """A public table's name is read by everyone in the lobby: one a muted person opens
+    (here with ``play NAME``) takes a name of the server's, and they are told so at the
+    table in their language; a private table keeps the name they gave (only those who
+    type it read it). Before, the name a muted person typed was listed to everyone."""
+    server = await started(tmp_path)
+    try:
+        key = make_key()
+        await muted_now(server, key)
+        mal = players("mal")
+        await mal.connect(server.port, key=key, command="play insulte --seats 3",
+                          env={"LANG": "fr_FR.UTF-8"})
+        said = Translator("fr")("admin.muted_table_name", name="cave-1")
+        await mal.wait_for(lambda text: flowing(said) in flowing(text))
+        assert [row.name for row in server.lobby.summaries()] == ["cave-1"]
+        assert "insulte" not in mal.text
+        await mal.close()
+
+        again = players("mal")
+        await again.connect(server.port, key=key, command="play entre-nous --private")
+        await again.wait_for("entre-nous")
+        assert server.lobby.get("entre-nous") is not None
+        # Someone not muted names their table as they like.
+        ann = players("ann")
+        await ann.connect(server.port, key=make_key(), command="play salon")
+        await ann.wait_for("salon")
+        assert server.lobby.get("salon") is not None
+    finally:
+        await server.stop()
