@@ -580,6 +580,12 @@ class Lobby:
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
             self._codes[code] = identity
             self._code_of[identity] = code
+            # The table's saves carry its guests' codes, but a rematch's code is made
+            # after the snapshot of its start, and the game's progress saved after that
+            # carries none: without a new snapshot, a restart would forget it.
+            held = self.seat_of(identity)
+            if held is not None:
+                held[0].save_again()
         return code
 
     def code_of(self, identity: str) -> str | None:

@@ -65,6 +65,8 @@ class Journal(Generic[B]):
         self._base: B | None = None
         """The base of the last snapshot kept (None: none kept, or its save failed)."""
         self._dirty = False
+        self._whole = False
+        """The next save must be a snapshot (:meth:`changed_outside`)."""
         self._task: asyncio.Task[None] | None = None
         self._later: asyncio.TimerHandle | None = None
         """The save put off for progress gathered (:meth:`progressed`)."""
@@ -75,6 +77,15 @@ class Journal(Generic[B]):
             return
         self._dirty = True
         self._start()
+
+    def changed_outside(self) -> None:
+        """What the keeper adds to each snapshot has changed (the server's part of a
+        table, such as a guest's new resume code), not the table: save a whole snapshot
+        now, which takes that part again, where the game's progress alone would not."""
+        if self._save is None:
+            return
+        self._whole = True
+        self.changed()
 
     def progressed(self) -> None:
         """The game has gone on (a choice): save it within :data:`GATHER` seconds, or
@@ -108,13 +119,15 @@ class Journal(Generic[B]):
             self._dirty = False
             try:
                 progress = None
-                if self._base is not None and self._save_progress is not None:
+                if (self._base is not None and self._save_progress is not None
+                        and not self._whole):
                     assert self._take_progress is not None
                     progress = self._take_progress(self._base)
                 if progress is not None:
                     assert self._save_progress is not None
                     await self._save_progress(progress)
                 else:
+                    self._whole = False
                     snapshot, base = self._take()
                     self._base = None  # progress after it only once it is kept
                     await self._save(snapshot)

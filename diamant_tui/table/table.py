@@ -593,6 +593,11 @@ class Table:
         await self._play.stop()
         await self._journal.saved()
 
+    def save_again(self) -> None:
+        """Save a whole snapshot of the table soon: what its keeper adds to one (the
+        server's part, such as a guest's resume code) has changed, not the table."""
+        self._journal.changed_outside()
+
     async def saved(self) -> None:
         """Wait until every change so far has been saved."""
         await self._journal.saved()
