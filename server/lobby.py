@@ -46,8 +46,12 @@ TABLE_NAME = re.compile(r"[\w.-]{1,20}")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read and type
 _DEFAULTS = ServerConfig()
 FREE_NAME = "cave-{n}"
-FREE_NAME_PATTERN = re.compile(r"cave-[1-9][0-9]*")
 """The names offered for a new table when its creator types none."""
+FREE_NAME_PATTERN = re.compile(r"cave-[1-9][0-9]*")
+"""The names :data:`FREE_NAME` gives, and only those (the server's words, not a person's)."""
+KEEP_RETRY = 30.0
+"""Seconds between two tries at keeping a game the database could not take (a full or
+failing disk): it is kept once there is room, not lost with the server running on."""
 DEFAULT_SEATS = 4
 """The seats of a new table set up no further: the lobby's form offers them first, and
 "play now" opens its tables with them."""
@@ -162,6 +166,8 @@ class Lobby:
         self._sitters: dict[tuple[Table, int], str] = {}
         """The identity of the person each table's seat was given to."""
         self._saving: set[asyncio.Task] = set()
+        self._closing = asyncio.Event()
+        """Set as the tables close: a game not kept yet gets one last try."""
         self._ids: dict[Table, str] = {}
         """Each table's id in the database, where it is saved as it changes."""
         self._refusals_logged = WarningLimiter(log, interval=REFUSAL_LOG_INTERVAL, clock=clock)
@@ -686,9 +692,13 @@ class Lobby:
         # that came before its table's last save, it is kept under one row, rated once.
         # (A table the lobby no longer holds has no id: its game gets a row of its own.)
         kept_as = (self._ids.get(table) or secrets.token_hex(8), table.games_played)
-        write = self.storage.keep_game(kept_as, table.name, record["rules"],
-                                       table.started or datetime.now(timezone.utc), seats,
-                                       record, places)
+        storage, started = self.storage, table.started or datetime.now(timezone.utc)
+
+        def write() -> Awaitable[int]:
+            # Written again under the same (table, number) if tried again: one row.
+            return storage.keep_game(kept_as, table.name, record["rules"], started, seats,
+                                     record, places)
+
         task = asyncio.get_running_loop().create_task(
             self._keep(table.name, table.games_played + 1, write, places is not None),
             name=f"keep {table.name}")
@@ -696,20 +706,40 @@ class Lobby:
         task.add_done_callback(self._saving.discard)
         return task
 
-    async def _keep(self, name: str, number: int, write: Awaitable[int],
+    async def _keep(self, name: str, number: int, write: Callable[[], Awaitable[int]],
                     finished: bool) -> int | None:
-        """Wait for game ``number`` of table ``name`` to be written, and log it under
-        that number (as its start was) with its id in the database (`diamant export`'s)."""
+        """Write game ``number`` of table ``name``, and log it under that number (as its
+        start was) with its id in the database (`diamant export`'s). A write that fails
+        (a full disk) is tried again every :data:`KEEP_RETRY` seconds, and once more as
+        the tables close: the game is lost only if it still cannot be written then."""
         assert self.storage is not None
-        try:
-            game_id = await write
-        except Exception as exc:
-            log.exception("table %r: could not keep its game", name)
-            # The host must see it, wherever the log goes: the games are being lost.
-            tell_host(f"Could not save the game of table {name!r} in the database "
-                      f"{self.storage.path}: {exc}. Check the disk and the data folder "
-                      f"(space left, permissions); until then games are lost.")
-            return None
+        path, failed = self.storage.path, False
+        while True:
+            try:
+                game_id = await write()
+                break
+            except Exception as exc:
+                if self._closing.is_set():
+                    log.error("table %r: game %d could not be kept before the stop, and "
+                              "is lost: %s", name, number, exc)
+                    tell_host(f"Could not save game {number} of table {name!r} in the "
+                              f"database {path} before stopping: {exc}. It is lost.")
+                    return None
+                if not failed:
+                    log.exception("table %r: could not keep its game %d; tried again "
+                                  "every %g s", name, number, KEEP_RETRY)
+                    # The host must see it, wherever the log goes: the game is at stake.
+                    tell_host(f"Could not save game {number} of table {name!r} in the "
+                              f"database {path}: {exc}. Check the disk and the data folder "
+                              f"(space left, permissions); the server tries again every "
+                              f"{KEEP_RETRY:g} s, and once more as it stops.")
+                failed = True
+            try:
+                await asyncio.wait_for(self._closing.wait(), KEEP_RETRY)
+            except TimeoutError:
+                pass
+        if failed:
+            tell_host(f"Game {number} of table {name!r} is saved now, in {path}.")
         log.info("table %r: game %d %s, id %d in the database", name, number,
                  "kept" if finished else "saved as far as it went", game_id,
                  extra={"event": "game_saved", "table": name, "game": number,
@@ -781,6 +811,7 @@ class Lobby:
 
     async def close_tables(self) -> None:
         """Stop all tables (their games are not saved: :meth:`save_games` does that)."""
+        self._closing.set()  # the games not kept yet: one last try, now
         tables = list(self.tables.values())
         self.tables.clear()
         self._owners.clear()

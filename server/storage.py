@@ -504,6 +504,11 @@ class Storage:
                 try:
                     outcomes.append((write.run(db), None))
                 except Exception as exc:
+                    if isinstance(exc, sqlite3.Error) and not db.in_transaction:
+                        # SQLite undid the whole transaction itself (a full disk does):
+                        # the batch failed with it, and this is the error to tell, not
+                        # the savepoint that went with it ("no such savepoint").
+                        raise
                     db.execute("ROLLBACK TO one")
                     outcomes.append((None, self._error(exc)))
                 db.execute("RELEASE one")

@@ -13,8 +13,9 @@ from contextlib import closing
 
 import pytest
 
+from diamant_server import lobby as lobby_module
 from diamant_server.lobby import Lobby
-from diamant_server.storage import DATABASE, SCHEMA_VERSION, Storage, migrate
+from diamant_server.storage import DATABASE, SCHEMA_VERSION, Storage, StorageError, migrate
 from diamant_tui.engine.view import Decision
 from diamant_tui.table import Table, TableSettings, TableStatus
 from test_ssh_restart import until
@@ -267,3 +268,50 @@ async def test_a_game_going_on_after_a_restart_is_not_logged_as_started_again(tm
         storage.close()
     started = [r for r in caplog.records if getattr(r, "event", None) == "game_started"]
     assert [r.game for r in started] == [1]
+
+
+
+async def test_a_game_the_database_could_not_take_is_kept_once_it_can(tmp_path, monkeypatch):
+    """A crash loses nothing, nor does a disk that fails for a while (full, or another
+    process holding the database): a game that ends meanwhile is written as soon as it
+    can be (the host is told meanwhile), finished and rated once, not lost with the
+    server running on."""
+    monkeypatch.setattr(lobby_module, "KEEP_RETRY", 0.05)
+    storage = Storage.open(tmp_path)
+    await storage._write(lambda db: db.execute("PRAGMA busy_timeout = 50"))
+    lobby = Lobby(tmp_path, storage=storage)
+    table = lobby.create(TableSettings(name="den", seats=3, bots=BOTS, seed=7, pace=0), None)
+    blocker = sqlite3.connect(tmp_path / DATABASE, isolation_level=None)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")  # every write of the server's fails now
+        table.start()
+        await until(lambda: table.status is TableStatus.FINISHED)
+        await asyncio.sleep(0.3)  # tried again, and still nothing written
+        blocker.execute("ROLLBACK")
+        assert games_in(tmp_path) == []
+        await until(lambda: games_in(tmp_path) == [(1, 1)])
+    finally:
+        blocker.close()
+        await lobby.close()
+        storage.close()
+    assert games_in(tmp_path) == [(1, 1)]
+    assert rated_games(tmp_path) == 1
+
+
+async def test_a_write_on_a_full_disk_says_the_disk_is_full(tmp_path):
+    """What the host reads names what is wrong: SQLite's "database or disk is full",
+    not the savepoint that undoing the write tripped over."""
+    storage = Storage.open(tmp_path)
+    try:
+        pages = await storage._write(
+            lambda db: db.execute("PRAGMA page_count").fetchone()[0])
+        # No page more for the server's database; another writer took every free one.
+        await storage._write(lambda db: db.execute(f"PRAGMA max_page_count = {pages + 1}"))
+        with closing(sqlite3.connect(tmp_path / DATABASE)) as db, db:
+            db.execute("CREATE TABLE filler (x BLOB)")
+            db.execute("INSERT INTO filler VALUES (randomblob(400000))")
+        with pytest.raises(StorageError) as failed:
+            await storage.save_table("t1", "den", {}, {"big": "x" * 20000})
+        assert str(failed.value).endswith("database or disk is full")
+    finally:
+        storage.close()
