@@ -5,7 +5,10 @@ keep each of those games twice, rated twice. So a server holds an exclusive lock
 file ``diamant.lock`` in its data folder for as long as it runs. The lock is the operating
 system's (``flock``; ``msvcrt.locking`` on Windows): it goes with the process however the
 process ends (a stop, a crash, ``kill -9``), so a lock left behind never stops a start.
-The file stays, holding the process id of the server that last held it, for the message.
+The file holds the process id of the server that holds it, for the message, and is
+emptied when that server stops cleanly: a process id found in it by the next start is
+that of a server that did not stop cleanly (``kill -9``, out of memory, a power cut), which
+the next server says in its log (:attr:`FolderLock.left_by`).
 
 ``diamant backup`` and ``diamant export`` only read the database (SQLite lets them do so
 beside a server): they do not take the lock.
@@ -49,9 +52,11 @@ def not_a_folder(folder: Path) -> str | None:
 class FolderLock:
     """The lock on one data folder, held from :meth:`take` until :meth:`release`."""
 
-    def __init__(self, path: Path, fd: int) -> None:
+    def __init__(self, path: Path, fd: int, left_by: int | None = None) -> None:
         self.path = path
         self._fd: int | None = fd
+        self.left_by = left_by
+        """The process id of the server before this one, if it did not stop cleanly."""
 
     @classmethod
     def take(cls, folder: Path) -> "FolderLock":
@@ -75,19 +80,27 @@ class FolderLock:
             holder = _holder(fd)
             os.close(fd)
             raise FolderInUse(in_use(folder, holder))
+        # Whoever held it last and left its process id in it never stopped cleanly.
+        left_by = _holder(fd, RUNNING)
         # The holder's process id, for the message a second server prints.
         try:
             os.ftruncate(fd, 0)
             os.lseek(fd, 0, os.SEEK_SET)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            os.write(fd, f"{os.getpid()} {RUNNING}\n".encode())
         except OSError:
             pass  # the lock is what matters; the message then names no process
-        return cls(path, fd)
+        return cls(path, fd, left_by)
 
-    def release(self) -> None:
-        """Let the folder go (closing the file does: the lock is the open file's)."""
+    def release(self, *, clean: bool = False) -> None:
+        """Let the folder go (closing the file does: the lock is the open file's);
+        ``clean``: the server stopped cleanly, everything saved (the file is emptied)."""
         if self._fd is not None:
             fd, self._fd = self._fd, None
+            if clean:
+                try:
+                    os.ftruncate(fd, 0)
+                except OSError:
+                    pass  # the next start then says this one did not stop cleanly
             os.close(fd)
 
 
@@ -126,10 +139,19 @@ def _lock(fd: int) -> bool:
     return True
 
 
-def _holder(fd: int) -> int | None:
-    """The process id the holder wrote in the lock file, if it can be read."""
+RUNNING = "running"
+"""Written after the process id: a file from a Diamant that left its id there after a
+clean stop too (before this mark) is not taken for a crash."""
+
+
+def _holder(fd: int, mark: str | None = None) -> int | None:
+    """The process id the holder wrote in the lock file, if it can be read (with
+    ``mark``: only if the mark follows it)."""
     try:
         os.lseek(fd, 0, os.SEEK_SET)
-        return int(os.read(fd, 32).decode().strip()) or None
-    except (OSError, ValueError):
+        words = os.read(fd, 64).decode().split()
+        if mark is not None and words[1:2] != [mark]:
+            return None
+        return int(words[0]) or None
+    except (OSError, ValueError, IndexError):
         return None

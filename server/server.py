@@ -168,10 +168,12 @@ class GameServer:
         make) the host key and start listening."""
         # First: another server on this folder would rebuild and play the same tables.
         self._lock = FolderLock.take(self.config.data_path)
+        # A start that fails keeps the mark of a crash before it, for the next start.
+        failed_clean = self._lock.left_by is None
         try:
             self.storage = Storage.open(self.config.data_path)
         except BaseException:
-            self._release_lock()
+            self._release_lock(clean=failed_clean)
             raise
         self._undo_lazy_tasks = keep_tasks_lazy(asyncio.get_running_loop())
         self.lobby.storage = self.bans.storage = self.mutes.storage = self.storage
@@ -186,6 +188,12 @@ class GameServer:
                 log.info("%s in force", counted(len(self.mutes.in_force()), "mute"))
             if await self.reports.load():
                 log.info("%s open", counted(len(self.reports.open()), "report"))
+            if self._lock.left_by is not None:
+                log.warning("the server before this one (process %d) did not stop cleanly "
+                            "(killed, out of memory, or the machine stopped): what it had "
+                            "not saved is lost (at most the choices of its last second); "
+                            "its tables are rebuilt from their last saves",
+                            self._lock.left_by, extra={"event": "unclean_stop"})
             # Before anyone can connect: people who come back find their seats.
             restored = await self.lobby.restore_tables(self.config.restore_wait)
             if restored:
@@ -199,12 +207,12 @@ class GameServer:
             self.storage.close()
             self.storage = None
             self._undo_lazy_tasks()
-            self._release_lock()
+            self._release_lock(clean=failed_clean)
             raise
 
-    def _release_lock(self) -> None:
+    def _release_lock(self, *, clean: bool = False) -> None:
         if self._lock is not None:
-            self._lock.release()
+            self._lock.release(clean=clean)
             self._lock = None
 
     async def _listen(self, key: asyncssh.SSHKey) -> None:
@@ -363,8 +371,11 @@ class GameServer:
         await self._within(self._close_storage(), grace, "saving the games")
         if self._storage_closed:
             # Not before: a server started on this folder meanwhile would read tables
-            # still being saved. (If the saves overran, the process's end lets it go.)
-            self._release_lock()
+            # still being saved. (If the saves overran, the process's end lets it go,
+            # and the next start says this one did not stop cleanly.)
+            self._release_lock(clean=all(save.done() and not save.cancelled()
+                                         and save.exception() is None
+                                         for save in saves.values()))
         saved = [name for name, save in saves.items() if save.done()
                  and not save.cancelled() and save.exception() is None]
         await self._within(self.metrics.stop(), 1.0, "stopping the metrics endpoint")

@@ -188,3 +188,24 @@ async def test_a_guests_rematch_code_gives_the_seat_back_after_kill_9(tmp_path, 
     finally:
         proc.terminate()
         assert await asyncio.wait_for(proc.wait(), 60) == 0
+
+
+async def test_the_log_tells_a_restart_after_a_crash_from_one_after_a_stop(tmp_path):
+    """Started again after ``kill -9``, the server says in its log that the one before it
+    did not stop cleanly (what it had not saved is lost), naming its process; started
+    again after a stop, it says nothing of the kind."""
+    proc, _ = await serve(tmp_path)
+    crashed = proc.pid
+    proc.send_signal(signal.SIGKILL)
+    await proc.wait()
+
+    proc, _ = await serve(tmp_path)
+    proc.terminate()
+    assert await asyncio.wait_for(proc.wait(), 60) == 0
+    log = (await proc.stderr.read()).decode()
+    assert f"the server before this one (process {crashed}) did not stop cleanly" in log
+
+    proc, _ = await serve(tmp_path)
+    proc.terminate()
+    assert await asyncio.wait_for(proc.wait(), 60) == 0
+    assert "did not stop cleanly" not in (await proc.stderr.read()).decode()
