@@ -190,10 +190,11 @@ class GameServer:
                 log.info("%s open", counted(len(self.reports.open()), "report"))
             if self._lock.left_by is not None:
                 log.warning("the server before this one (process %d) did not stop cleanly "
-                            "(killed, out of memory, or the machine stopped): what it had "
-                            "not saved is lost (at most the choices of its last second); "
-                            "its tables are rebuilt from their last saves",
-                            self._lock.left_by, extra={"event": "unclean_stop"})
+                            "(killed, out of memory, the machine stopped, or its last saves "
+                            "failed): what it had not saved is lost (after a crash, at most "
+                            "the choices of its last second); its tables are rebuilt from "
+                            "their last saves", self._lock.left_by,
+                            extra={"event": "unclean_stop"})
             # Before anyone can connect: people who come back find their seats.
             restored = await self.lobby.restore_tables(self.config.restore_wait)
             if restored:
