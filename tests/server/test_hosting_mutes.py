@@ -379,6 +379,7 @@ async def test_a_muted_person_opens_a_public_table_under_a_name_of_the_servers(
         assert [row.name for row in server.lobby.summaries()] == ["cave-1"]
         assert "insulte" not in mal.text
         await mal.close()
+        await until(lambda: server.lobby.get("cave-1") is None)  # the seat given up
 
         again = players("mal")
         await again.connect(server.port, key=key, command="play entre-nous --private")
