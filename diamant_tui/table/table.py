@@ -487,11 +487,13 @@ class Table:
             raise NotNow("ask for the rematch yourself first.")
         self._seats[seat].away = False  # hurrying is being at the keyboard
         seconds = self._clock.hurry()
-        self._updates.publish((Hurried(seat, late, seconds, rematch=rematch),), changed=False)
+        hurried = Hurried(seat, late, seconds, rematch=rematch)
+        self._updates.publish((hurried,), changed=False)
         if rematch:
             # Once their time is up, the rematch starts, a computer playing for each of
             # them until they are back (as for anyone away when it starts).
             self._stop_vote_timer()
+            self._updates.rematch_hurry = hurried
             self._vote_timer = asyncio.get_running_loop().call_later(
                 seconds, self._votes_time_up)
         else:
@@ -499,6 +501,7 @@ class Table:
 
     def _votes_time_up(self) -> None:
         self._vote_timer = None
+        self._updates.rematch_hurry = None
         if self.status is not TableStatus.FINISHED or not self._state.votes:
             return  # (the voters left meanwhile: nobody waits any more)
         for seat in self._seats.late_voters(self._state.votes):
@@ -507,6 +510,7 @@ class Table:
             self._updates.publish(())
 
     def _stop_vote_timer(self) -> None:
+        self._updates.rematch_hurry = None
         if self._vote_timer is not None:
             self._vote_timer.cancel()
             self._vote_timer = None

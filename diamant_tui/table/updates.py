@@ -16,12 +16,13 @@ import asyncio
 import functools
 import logging
 import math
+from dataclasses import replace
 from typing import Callable, Iterable
 
 from ..engine.events import DecisionMade, Event, RoundStarted
 from ..engine.view import Phase
 from .clock import TurnClock
-from .info import ChatLine, TableEvent, TableStatus, TableUpdate
+from .info import ChatLine, Hurried, TableEvent, TableStatus, TableUpdate
 from .seats import Attendee, Listener, Seats
 from .state import TableState
 
@@ -88,6 +89,9 @@ class Updates:
         self._behind: set[Attendee] = set()
         """Members not yet sent a change put off for them (:meth:`told_first`): the
         update put off goes to them too, not only to those owed marks."""
+        self.rematch_hurry: Hurried | None = None
+        """The hurry whose time runs at the final scores (set and cleared by the table):
+        told again to whoever comes back to them meanwhile (:meth:`subscribe`)."""
 
     def subscribe(self, member: Attendee, callback: Listener) -> Callable[[], None]:
         """Send ``member``'s updates to ``callback``, starting with one now; returns the
@@ -101,13 +105,25 @@ class Updates:
             sent.add(member)
         if self._ahead:
             self._ahead_seen.add(member)
-        self._send(member, callback, (), self._shared(), earlier=self._round_so_far())
+        self._send(member, callback, self._hurry_for(member), self._shared(),
+                   earlier=self._round_so_far())
 
         def unsubscribe() -> None:
             if self._seats.members.get(member) is callback:
                 self._seats.members[member] = None
 
         return unsubscribe
+
+    def _hurry_for(self, member: Attendee) -> tuple[TableEvent, ...]:
+        """Someone back at the final scores while a rematch is hurried: it starts with
+        them too, a computer playing for them until they press a key, so they are told
+        as those hurried were, with the seconds left. They had been told nothing, and
+        found a new game begun under them."""
+        hurried, left = self.rematch_hurry, self._clock.left()
+        if (hurried is None or not left or self._state.status is not TableStatus.FINISHED
+                or member.seat is None or member.seat in self._state.votes):
+            return ()
+        return (replace(hurried, late=(member.seat,), seconds=float(math.ceil(left))),)
 
     def publish(self, events: Iterable[TableEvent], *,
                 decider: Attendee | None = None, mark: bool = False,

@@ -138,3 +138,35 @@ async def test_at_the_final_scores_who_asked_for_a_rematch_may_hurry_who_has_not
         await until(pilot, lambda: table.status is TableStatus.PLAYING, timeout=60)
         assert table.seats[bob.seat].away
     await table.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_who_comes_back_while_a_rematch_is_hurried_reads_when_it_starts(lang, monkeypatch):
+    """bob went back to the lobby at the final scores; ann asked for a rematch and
+    hurried cle, who had not answered. bob comes back before cle's time is up: the
+    rematch starts with him too, a computer playing for him until he presses a key, so
+    his terminal rings and he reads where the rematch's question is answered that it
+    starts soon, as cle does. He was told nothing, and found a game begun under him."""
+    monkeypatch.setattr(clock, "HURRY_TIME", 5.0)
+    table = Table(TableSettings(name="den", seats=4, bots=("cards:9",), pace=0, seed=7))
+    ann, bob, cle = (table.sit(name, f"k-{name}") for name in ("ann", "bob", "cle"))
+    anns = DiamantApp(lang=lang, member=ann)
+    async with anns.run_test(size=(80, 24)) as pilot:
+        await finish(table, ann, bob, cle)
+        bob.leave()
+        await until(pilot, lambda: anns.t("final.title") in screen_text(anns))
+        await pilot.press("r")
+        await until(pilot, lambda: anns.screen.update_.may_hurry, timeout=10)
+        await pilot.press("h")
+        back = table.sit("bob", "k-bob")
+        bobs = DiamantApp(lang=lang, member=back)
+        rung: list[bool] = []
+        bobs.bell = lambda: rung.append(True)
+        async with bobs.run_test(size=(80, 24)) as bob_pilot:
+            told = bobs.t("final.hurried", name="ann", seconds="§").split("§")[0]
+            await until(bob_pilot, lambda: " ".join(told.split())
+                        in " ".join(screen_text(bobs).split()), timeout=10)
+            assert rung == [True]
+            await until(bob_pilot, lambda: table.status is TableStatus.PLAYING, timeout=60)
+            assert table.seats[back.seat].away
+    await table.close()

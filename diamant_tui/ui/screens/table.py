@@ -343,13 +343,15 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         if view is not None:
             first = self.view is None
             self._show_view(view, update)
-            if first and not update.events:
+            if first and all(isinstance(event, Hurried) for event in update.events):
+                # (A rematch hurried as they come back is told with their arrival.)
                 self._show_arrival(view, update.earlier)
         self._show_events(view, update)
         self._show_chat(update.chat, arriving=arriving)
         await self._finish_if_over(view, update)
         if not self.is_attached:
             return  # closed as the final scores mounted (the person left, the session ended)
+        self._tell_rematch_hurried(view, update)
         self._refresh_keys()
 
     def _show_part(self, part: str) -> None:
@@ -504,11 +506,6 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
                 continue  # the ticks in the player list say who has chosen
             if isinstance(event, Hurried) and self.seat in event.late:
                 self.app.bell()  # whoever walked away may hear it from across the room
-                if event.rematch and self._final is not None:
-                    # Where the rematch's question is answered, as long as they have.
-                    self._final.show_refusal(
-                        self.app.t("final.hurried", name=names[event.seat],
-                                   seconds=f"{event.seconds:g}"), event.seconds)
             text = described(self.app.translator, names, event)
             if text is None:
                 continue
@@ -577,6 +574,18 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             self._log.clear()
             self._story.begin()
             self._show_banner([], turn_open=False)
+
+    def _tell_rematch_hurried(self, view: PlayerView | None, update: TableUpdate) -> None:
+        """Those hurried to answer the rematch's question read, where it is answered and
+        as long as they have, that it starts soon: once the final scores are made, so
+        that someone who comes back to them as the rematch is hurried reads it too."""
+        if self._final is None or view is None:
+            return
+        for event in update.events:
+            if isinstance(event, Hurried) and event.rematch and self.seat in event.late:
+                self._final.show_refusal(
+                    self.app.t("final.hurried", name=view.players[event.seat].name,
+                               seconds=f"{event.seconds:g}"), event.seconds)
 
     async def _make_final(self, view: PlayerView) -> None:
         """Make the final scores, veiled, at the first game's end (held through every
