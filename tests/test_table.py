@@ -444,6 +444,24 @@ async def test_a_spectator_never_shows_under_a_players_name():
     await table.close()
 
 
+async def test_a_name_whose_lines_the_chat_still_shows_is_not_given_to_someone_else():
+    """A guest "rude" insults the table and leaves before the game; a stranger whose
+    name is also rude sits down. The chat still shows "rude: ..." to everyone: the
+    newcomer shows as "rude²", so the line is not read as theirs (nor their name found
+    for it by /report or /ignore). The guest, back under the same identity, is "rude"."""
+    table = Table(settings(bots=(), seats=4))
+    table.sit("ann", "k-ann")
+    rude = table.sit("rude", "guest-1")
+    rude.say("you are all idiots")
+    rude.leave()
+    stranger = table.sit("rude", "k-gil")
+    assert stranger.name == "rude²"
+    assert table.watch("rude", "k-vic").name == "rude³"  # a spectator too
+    stranger.leave()
+    assert table.sit("rude", "guest-1").name == "rude"  # their own lines
+    await table.close()
+
+
 async def test_a_full_or_running_table_turns_people_away():
     table = Table(settings())
     table.sit("ann", "k1")

@@ -39,10 +39,17 @@ class Chat:
 
     def __init__(self, limits: ChatLimits, table_name: str) -> None:
         self._lines: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
+        self._said_by: deque[str] = deque(maxlen=CHAT_KEPT)
+        """The identity that said each line kept, in the same order."""
         self._allowances = ChatAllowances(limits, table_name)
 
     def __iter__(self) -> Iterator[ChatLine]:
         return iter(self._lines)
+
+    def authors_besides(self, identity: str) -> set[str]:
+        """The names lines kept here were said under by others than ``identity``."""
+        return {line.author for line, said_by in zip(self._lines, self._said_by)
+                if said_by != identity}
 
     def say(self, identity: str, name: str, watching: bool, text: str, people: int) -> ChatLine:
         """Keep a line said now under ``name``: at most 200 characters, no control
@@ -55,6 +62,7 @@ class Chat:
         self._allowances.count(identity, watching, now, people)
         chat = ChatLine(name, line, watching=watching)
         self._lines.append(chat)
+        self._said_by.append(identity)
         return chat
 
     def may_chat(self, identity: str, watching: bool) -> None:

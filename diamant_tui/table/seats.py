@@ -49,6 +49,9 @@ class Seats:
         self.awaited: set[int] = set()
         """The seats of the people a table rebuilt at its final scores waits for: at the
         table when it was saved, not back yet, their say in the rematch kept for them."""
+        self.said_names: Callable[[str], set[str]] = lambda identity: set()
+        """The names the table's chat still shows lines of, said by others than the
+        identity given (set by the table, from its chat)."""
 
     def __iter__(self) -> Iterator[Seat]:
         return iter(self._seats)
@@ -165,9 +168,12 @@ class Seats:
                                  None) or distinct_name(seat.name, taken)
 
     def _names_taken_from(self, identity: str) -> set[str]:
-        """The names others (people, computer players, spectators) show under here."""
+        """The names others (people, computer players, spectators) show under here, or
+        said the lines the chat still shows under: someone who left is still the author
+        of those, and a stranger sitting down under their name read as the author."""
         taken = {s.name for s in self._seats if s.kind is not SeatKind.EMPTY and s.identity != identity}
         taken |= {m.name for m in self.members if m.identity != identity}
+        taken |= self.said_names(identity)
         return taken
 
     def join(self, member: Attendee) -> None:

@@ -154,6 +154,7 @@ class Table:
             take_progress=lambda base: take_progress(base, self.settings, self._state,
                                                      self._seats.rng))
         self._chat = Chat(chat, self.settings.name)
+        self._seats.said_names = self._chat.authors_besides
         clock = self._clock = TurnClock(self.settings.timer)
         self._updates = Updates(self._state, self._seats, self._chat, clock,
                                 table_name=self.name,
