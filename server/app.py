@@ -146,8 +146,11 @@ class ServerApp(DiamantApp):
         if held is not None and (command is None or command.verb != "watch"):
             self._sit(held[0])  # a dropped connection: straight back to the seat
             if command is not None and command.verb == "play" and command.name != held[0].name:
-                # Asked for another table: say why this one, and how to get there.
-                self.tell(self.t("server.back_to_held_seat", table=held[0].name,
+                # Asked for another table: say why this one, and how to get there. (A
+                # seat kept over a restart may be at a table still waiting for players.)
+                waiting = held[0].status is TableStatus.WAITING
+                self.tell(self.t("server.back_to_waiting_seat" if waiting
+                                 else "server.back_to_held_seat", table=held[0].name,
                                  asked=command.name[:20]))
             return
         if command is None:

@@ -309,6 +309,7 @@ CATALOGUE: dict[str, str] = {
     "create.cancel": "Cancel (Esc)",
     "server.no_seat_for_code": "No seat is waiting for the code {code}: check it (it works until your game ends), or choose a table in the list.",
     "server.back_to_held_seat": "You still have a seat at table {table}, its game going on: you are back in it. To play at {asked}, leave it first (q).",
+    "server.back_to_waiting_seat": "You still have a seat at table {table}, waiting for its players: you are back in it. To play at {asked}, leave it first (q).",
     "server.joined_as_it_is": "Table {name} was open already: you joined it as it is ({rules}, {seats} seats). --rules, --seats and --bots only set up a new table.",
     "server.joined_public": "Table {name} was open already and is not private: anyone can see it in the lobby. --private only sets up a new table: for a private one, choose a name nobody uses.",
     "server.replaced": "You connected again from elsewhere; this connection is closed.",

@@ -302,6 +302,7 @@ CATALOGUE: dict[str, str] = {
     "create.cancel": "Cancelar (Esc)",
     "server.no_seat_for_code": "Ningún asiento espera el código {code}: revísalo (vale hasta que acaba tu partida) o elige una mesa de la lista.",
     "server.back_to_held_seat": "Sigues teniendo un asiento en la mesa {table}, cuya partida continúa: has vuelto a él. Para jugar en {asked}, déjala antes (q).",
+    "server.back_to_waiting_seat": "Sigues teniendo un asiento en la mesa {table}, que espera a sus jugadores: has vuelto a él. Para jugar en {asked}, déjala antes (q).",
     "server.joined_as_it_is": "La mesa {name} ya estaba abierta: te has unido a ella tal como está ({rules}, {seats} asientos). --rules, --seats y --bots solo configuran una mesa nueva.",
     "server.joined_public": "La mesa {name} ya estaba abierta y no es privada: cualquiera la ve en la sala. --private solo configura una mesa nueva: para una privada, elige un nombre que nadie use.",
     "server.replaced": "Te has vuelto a conectar desde otro sitio; esta conexión se cierra.",

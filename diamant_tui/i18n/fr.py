@@ -306,6 +306,7 @@ CATALOGUE: dict[str, str] = {
     "create.cancel": "Annuler (Échap)",
     "server.no_seat_for_code": "Aucune place n'attend le code {code} : vérifiez-le (il vaut jusqu'à la fin de votre partie), ou choisissez une table dans la liste.",
     "server.back_to_held_seat": "Vous avez toujours une place à la table {table}, dont la partie continue : vous y revoilà. Pour jouer à {asked}, quittez-la d'abord (q).",
+    "server.back_to_waiting_seat": "Vous avez toujours une place à la table {table}, qui attend ses joueurs : vous y revoilà. Pour jouer à {asked}, quittez-la d'abord (q).",
     "server.joined_as_it_is": "La table {name} était déjà ouverte : vous l'avez rejointe telle quelle ({rules}, {seats} places). --rules, --seats et --bots ne règlent qu'une nouvelle table.",
     "server.joined_public": "La table {name} était déjà ouverte et n'est pas privée : tout le monde la voit dans le salon. --private ne règle qu'une nouvelle table : pour une table privée, choisissez un nom que personne n'utilise.",
     "server.replaced": "Vous vous êtes reconnecté ailleurs ; cette connexion est fermée.",

@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import re
 import shlex
+from dataclasses import replace
 
 import pytest
 
+from conftest import TEST_CONFIG
+from diamant_server.server import GameServer
 from diamant_tui.table import TableSettings
 from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
@@ -99,6 +102,37 @@ async def test_asking_for_another_table_while_a_seat_is_held_says_why_this_one(
     assert ("Vous avez toujours une place à la table back, dont la partie continue : vous y "
             "revoilà. Pour jouer à other, quittez-la d'abord (q).") in said
     assert server.lobby.get("other") is None  # nothing opened for nothing
+
+
+async def test_a_seat_kept_at_a_waiting_table_over_a_restart_is_not_told_as_a_game(
+        tmp_path, players, make_key):
+    """gil sat down at cave, which waits for its players, and the server restarted: his
+    seat is kept for him. Asking to play elsewhere he is put back in it and told why, as
+    at a game under way, but that it waits for its players: he read that its game was
+    going on, at a table where nothing had begun."""
+    gil_key = make_key()
+    first = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await first.start()
+    try:
+        gil = players("gil")
+        await gil.connect(first.port, key=gil_key, command="play cave --seats 4")
+        await gil.wait_for("cave")
+    finally:
+        await first.stop()
+    again = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))
+    await again.start()
+    try:
+        back = players("gil")
+        await back.connect(again.port, key=gil_key, command="play other",
+                           env={"LANG": "es_ES.UTF-8"})
+        text = await back.wait_for("déjala antes")
+        said = " ".join(" ".join(line.partition("▌")[2].split())
+                        for line in text.splitlines() if "▌" in line)
+        assert ("Sigues teniendo un asiento en la mesa cave, que espera a sus jugadores: "
+                "has vuelto a él. Para jugar en other, déjala antes (q).") in said
+        assert again.lobby.get("other") is None
+    finally:
+        await again.stop()
 
 
 LOCAL_ACCOUNT = "root"
