@@ -462,6 +462,21 @@ async def test_a_name_whose_lines_the_chat_still_shows_is_not_given_to_someone_e
     await table.close()
 
 
+async def test_a_computer_player_never_takes_the_name_of_lines_the_chat_still_shows():
+    """A guest named Bruno, in seat 2, says something and leaves before the game; it
+    starts, and the computer player for seat 2 would be Bruno: his line
+    would read as the computer's. It takes another computer's name."""
+    table = Table(settings(bots=(), seats=3))
+    table.sit("ann", "k-ann")
+    bruno = table.sit("Bruno", "guest-1")
+    bruno.say("bonne chance")
+    bruno.leave()
+    table.start()  # (as its opener starts it early: computers in the free seats)
+    names = [seat.name for seat in table.seats]
+    assert "Bruno" not in names and len(set(names)) == 3, names
+    await table.close()
+
+
 async def test_a_full_or_running_table_turns_people_away():
     table = Table(settings())
     table.sit("ann", "k1")

@@ -247,10 +247,18 @@ class Seats:
     # -- computer players ----------------------------------------------------------
 
     def seat_bot(self, seat: int, spec: str) -> None:
-        """Put the computer player ``spec`` in ``seat``, named after the seat."""
+        """Put the computer player ``spec`` in ``seat``, named after the seat, or after
+        another seat when the chat still shows lines said under that name: someone who
+        has left said them, and they would read as the computer's."""
         seed = self.rng.random()
         bot = make_bot(spec, rng=random.Random(seed))
-        name = distinct_name(BOT_NAMES[seat], {s.name for s in self._seats if s.kind is not SeatKind.EMPTY})
+        taken = {s.name for s in self._seats if s.kind is not SeatKind.EMPTY}
+        said = self.said_names("")  # (a computer says nothing: every author is another)
+        name = BOT_NAMES[seat]
+        if look_alike_key(name) in {look_alike_key(n) for n in said}:
+            keys = {look_alike_key(n) for n in taken | said}
+            name = next((n for n in BOT_NAMES if look_alike_key(n) not in keys), name)
+        name = distinct_name(name, taken | said)
         self._seats[seat] = Seat(name, SeatKind.BOT, spec, bot, seed, connected=True)
 
     def fill(self, spec: str) -> None:
