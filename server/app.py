@@ -36,7 +36,7 @@ from .console import client_environment, configure_app
 from .eventlog import SessionLog
 from .history_screen import HistoryScreen
 from .leaderboard_screen import LeaderboardScreen
-from .lobby import Lobby, LobbyError, default_bot
+from .lobby import Lobby, LobbyError, check_table_name, default_bot
 from .lobby_screen import MUTE_NOTE_SHOWN, LobbyScreen
 from .logtext import loggable
 from .session import SessionRefused
@@ -158,6 +158,7 @@ class ServerApp(DiamantApp):
         table = self.lobby.get(command.name)
         if command.verb == "watch":
             if table is None:
+                check_table_name(command.name)  # one no table can have: the rule is said
                 raise LobbyError("lobby.error.no_table", name=command.name[:20])
             self.watch(table)
             return

@@ -94,8 +94,10 @@ async def test_the_lobby_shows_names_as_typed(server, players, make_key, user, l
 @pytest.mark.parametrize("word", ["[/bold]", "[bold]x[/bold]", "[@click=app.quit]"])
 async def test_words_given_after_the_host_are_shown_as_typed(server, players, make_key, word):
     """A table to watch or play, or a resume code, given on the ssh command line: the
-    message that says it cannot be done quotes it as typed (a code cut to 12 characters)."""
-    for command, says in ((f"watch {shlex.quote(word)}", f"There is no table called {word}:"),
+    message that says it cannot be done quotes it as typed (a code cut to 12 characters).
+    A name no table can have is said to be one, with the rule, for watch as for play
+    (watch said there was no table of that name, to check: as it was typed, it was)."""
+    for command, says in ((f"watch {shlex.quote(word)}", f"{word!r} cannot name a table"),
                           (f"play {shlex.quote(word)}", f"{word!r} cannot name a table"),
                           (f"resume {shlex.quote(word)}", f"No seat is waiting for the code {word[:12]}:")):
         person = players("ann")
@@ -106,12 +108,12 @@ async def test_words_given_after_the_host_are_shown_as_typed(server, players, ma
 
 
 async def test_control_characters_in_a_command_never_reach_the_terminal(server, players, make_key):
-    """``watch $'a\\x1b[2Jb'``: the message shows the name with a space for the control
-    character; the escape sequence is not sent to the person's terminal."""
+    """``watch $'a\\x1b[2Jb'``: the message shows the name with the control characters
+    written out; the escape sequence is not sent to the person's terminal."""
     person = players("ann")
     await person.connect(server.port, key=make_key(), command="watch 'a\x1b[2Jb\x07'")
-    text = await person.wait_for("There is no table called")
-    assert "a [2Jb" in text
+    text = await person.wait_for("cannot name a table")
+    assert "'a\\x1b[2Jb\\x07'" in text
     assert b"a\x1b[2Jb" not in person.raw and b"2Jb\x07" not in person.raw
 
 
@@ -158,3 +160,16 @@ def test_the_readme_describes_the_user_names_asyncssh_accepts():
                             ("aשלום", "RandALCat")):
         with pytest.raises(SASLPrepError, match=reason):
             saslprep(refused)
+
+
+async def test_watching_a_table_nobody_opened_says_to_check_its_name(server, players, make_key):
+    """A name a table could have, but none has: there is no such table, check the name."""
+    person = players("ann")
+    await person.connect(server.port, key=make_key(), command="watch nosuch")
+    text = await person.wait_for(lambda t: "There is no table called nosuch:" in squash_spaces(t))
+    assert "cannot name a table" not in text
+
+
+def squash_spaces(text: str) -> str:
+    """``text``'s words with one space between each, wherever its lines were broken."""
+    return " ".join(text.split())
