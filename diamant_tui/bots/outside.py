@@ -42,6 +42,18 @@ TIME_LIMIT = 1.0
 simulator by default."""
 
 
+def said(exc: BaseException, room: int = 160) -> str:
+    """``exc`` as ``Type: message`` on one line, cut to about ``room`` characters.
+
+    A player's exception may say anything over many lines; the one line that names the
+    player must stay one line, whatever it quotes.
+    """
+    text = " ".join(str(exc).split())
+    if len(text) > room:
+        text = text[:room - 3] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 class BotLoadError(ValueError):
     """A player from outside that cannot be loaded; the message says why and what to do."""
 
@@ -83,6 +95,8 @@ def _entry_points():
 def load_class(spec: str) -> type:
     """The class named by ``spec`` (a file, a module or an entry point), checked."""
     name, sep, attr = spec.partition(":")
+    if not sep and _names_a_file(name):
+        raise BotLoadError(_class_missing(name))
     if not sep:
         found = [ep for ep in _entry_points() if ep.name == name]
         if not found:
@@ -92,27 +106,44 @@ def load_class(spec: str) -> type:
         except (Exception, SystemExit) as exc:
             raise BotLoadError(
                 f"computer player {name!r} (from an installed package) could not be loaded: "
-                f"{type(exc).__name__}: {exc}"
+                f"{said(exc)}"
             ) from None
         return _checked_class(cls, spec)
-    if name.endswith(".py") or "/" in name or "\\" in name:
+    if _names_a_file(name):
         module = _load_file(Path(name))
     else:
         try:
             module = _import(name)
         except ImportError as exc:
             raise BotLoadError(
-                f"{spec!r}: no module {name!r} can be imported ({exc}); name a module on the "
-                "Python path, or a file ending in .py."
+                f"{spec!r}: no module {name!r} can be imported ({' '.join(str(exc).split())}); "
+                "name a module on the Python path, or a file ending in .py."
             ) from None
         except (Exception, SystemExit) as exc:
             raise BotLoadError(
-                f"{spec!r}: importing module {name!r} failed: {type(exc).__name__}: {exc}"
+                f"{spec!r}: importing module {name!r} failed: {said(exc)}"
             ) from None
     cls = getattr(module, attr, None)
     if cls is None:
         raise BotLoadError(f"{spec!r}: {name} defines no {attr!r}.")
     return _checked_class(cls, spec)
+
+
+def _names_a_file(name: str) -> bool:
+    return name.endswith(".py") or "/" in name or "\\" in name
+
+
+def _class_missing(name: str) -> str:
+    """What to say of a file named without a class: which class to name, if it has one."""
+    module = _load_file(Path(name))
+    offered = [value.__name__ for value in vars(module).values()
+               if inspect.isclass(value) and value.__module__ == module.__name__
+               and callable(getattr(value, "decide", None))]
+    if not offered:
+        return (f"{name!r} names a file but no class, and it defines no class with a "
+                "decide(view) method; write one and name it after a colon: FILE.py:Class.")
+    return (f"{name!r} names a file but no class; name the class in it after a colon, "
+            f"e.g. {name}:{offered[0]}.")
 
 
 def _import(name: str):
@@ -154,7 +185,7 @@ def _load_file(path: Path):
         if isinstance(exc, SyntaxError) and exc.lineno:
             where = f" (line {exc.lineno})"
         raise BotLoadError(
-            f"{str(path)!r} could not be loaded{where}: {type(exc).__name__}: {exc}"
+            f"{str(path)!r} could not be loaded{where}: {said(exc)}"
         ) from None
     return module
 
@@ -177,8 +208,11 @@ def build(spec: str, rng: random.Random):
     try:
         bot = cls(rng=rng) if takes_rng else cls()
     except (Exception, SystemExit) as exc:
+        # A constructor asking for more is the usual mistake: say what it may ask for.
+        hint = ("; its class must be built with no argument, or with rng= alone"
+                if isinstance(exc, TypeError) else "")
         raise BotLoadError(
-            f"computer player {spec!r} could not be built: {type(exc).__name__}: {exc}"
+            f"computer player {spec!r} could not be built: {said(exc)}{hint}."
         ) from None
     try:
         bot.spec = spec
@@ -228,7 +262,7 @@ def checked_watch(bot, view: PlayerView, name: str) -> str | None:
     try:
         watch(view)
     except (Exception, SystemExit) as exc:
-        return (f"computer player {name!r} raised {type(exc).__name__}: {exc} in watch() "
+        return (f"computer player {name!r} raised {said(exc)} in watch() "
                 f"(round {view.round}, card {view.step}); it is not shown the game from "
                 "camp any more")
     return None
@@ -261,7 +295,7 @@ def checked_decision(bot, view: PlayerView, name: str, limit: float | None = TIM
             problem = f"thought for more than {limit:g} s to decide {where}."
         raise BotFailure(name, problem) from None
     except (Exception, SystemExit) as exc:
-        raise BotFailure(name, f"raised {type(exc).__name__}: {exc} {where}.") from None
+        raise BotFailure(name, f"raised {said(exc)} {where}.") from None
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_PROF, 0)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from typing import NoReturn
 
@@ -91,25 +93,10 @@ def _one_line_error(parser: argparse.ArgumentParser):
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print the figures."""
-    progress = None
+    progress = _ProgressBar() if sys.stderr.isatty() else None
     try:
-        specs = parse_lineup(args.bots)
-        if args.jobs < 1:
-            raise ValueError(f"--jobs {args.jobs}: use at least one process.")
-        if args.time_limit < 0:
-            raise ValueError(f"--time-limit {args.time_limit:g}: give 0 (no limit) or more.")
-        limit = args.time_limit or None
-        Rules.parse(args.rules)
-        progress = _ProgressBar() if sys.stderr.isatty() else None
-        if args.tournament:
-            result = tournament(args.rules, specs, args.games, size=args.size,
-                                count=args.lineups, seed=args.seed, jobs=args.jobs,
-                                engine=args.engine, exact=args.exact, limit=limit,
-                                progress=progress)
-        else:
-            result = simulate(args.rules, specs, args.games, seed=args.seed, jobs=args.jobs,
-                              engine=args.engine, exact=args.exact, limit=limit,
-                              progress=progress)
+        with _players_print_to_stderr():
+            result = _played(args, progress)
     except (DiamantError, BotSpecError, BotFailure, ValueError) as exc:
         if progress is not None:
             print(file=sys.stderr)
@@ -122,6 +109,49 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_table(result))
     return 0
+
+
+@contextlib.contextmanager
+def _players_print_to_stderr():
+    """While players are loaded and play, what they print goes to standard error.
+
+    Standard output is the figures alone (``--json`` is read by programs), whatever a
+    player prints while it is written; the processes of ``--jobs`` inherit the file
+    descriptor, so it is moved, not only ``sys.stdout``.
+    """
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:  # no standard output to move: sys.stdout alone is
+        saved = None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stdout.flush()
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+def _played(args: argparse.Namespace, progress):
+    """The simulation or tournament ``args`` describe, its arguments checked first."""
+    specs = parse_lineup(args.bots)
+    if args.jobs < 1:
+        raise ValueError(f"--jobs {args.jobs}: use at least one process.")
+    if args.time_limit < 0:
+        raise ValueError(f"--time-limit {args.time_limit:g}: give 0 (no limit) or more.")
+    limit = args.time_limit or None
+    Rules.parse(args.rules)
+    if args.tournament:
+        return tournament(args.rules, specs, args.games, size=args.size,
+                          count=args.lineups, seed=args.seed, jobs=args.jobs,
+                          engine=args.engine, exact=args.exact, limit=limit,
+                          progress=progress)
+    return simulate(args.rules, specs, args.games, seed=args.seed, jobs=args.jobs,
+                    engine=args.engine, exact=args.exact, limit=limit,
+                    progress=progress)
 
 
 def format_table(result: SimResult) -> str:

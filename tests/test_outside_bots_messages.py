@@ -1,0 +1,86 @@
+"""What a person writing their own computer player reads when it goes wrong: one line,
+saying what was wrong and what to do, and the figures of ``diamant sim`` left intact."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from diamant_tui.bots import BotSpecError, parse_lineup
+
+PLAYERS = """\
+from diamant_tui.engine.view import Decision
+
+
+class Chatty:
+    \"\"\"Prints what it sees, as one does while writing a player.\"\"\"
+
+    def decide(self, view):
+        print("I see card", view.step)
+        return Decision.LEAVE if view.step > 3 else Decision.CONTINUE
+
+
+class Wordy:
+    def decide(self, view):
+        raise ValueError("first line\\nsecond line\\n" * 50)
+
+
+class Levelled:
+    def __init__(self, level):
+        self.level = level
+
+    def decide(self, view):
+        return Decision.LEAVE
+"""
+
+
+@pytest.fixture
+def bot_dir(tmp_path, monkeypatch):
+    (tmp_path / "mine.py").write_text(PLAYERS)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def diamant(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diamant_tui", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_player_that_prints_leaves_the_figures_of_diamant_sim_whole(bot_dir, jobs):
+    """The player's own prints go to standard error; standard output is the JSON alone."""
+    done = diamant("sim", "--bots", "ev,mine.py:Chatty,risk", "--games", "4", "--json",
+                   "--jobs", jobs, cwd=bot_dir)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert [b["bot"] for b in figures["bots"]] == ["ev", "mine.py:Chatty", "risk"]
+    assert "I see card 1" in done.stderr
+
+
+def test_a_failure_told_over_many_lines_is_one_line(bot_dir):
+    done = diamant("sim", "--bots", "ev,mine.py:Wordy,risk", "--games", "2", cwd=bot_dir)
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(
+        "diamant sim: error: computer player 'mine.py:Wordy' raised ValueError: "
+        "first line second line first line")
+    assert lines[0].endswith("(round 1, card 1).") and len(lines[0]) < 300
+
+
+def test_a_file_named_without_its_class_is_told_to_name_one(bot_dir):
+    with pytest.raises(BotSpecError) as caught:
+        parse_lineup("ev,mine.py")
+    assert "name the class in it after a colon, e.g. mine.py:Chatty" in str(caught.value)
+
+
+def test_a_class_that_needs_arguments_is_told_how_it_is_built(bot_dir):
+    done = diamant("sim", "--bots", "ev,mine.py:Levelled,risk", "--games", "2", cwd=bot_dir)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "diamant sim: error: computer player 'mine.py:Levelled' could not be built: "
+        "TypeError: Levelled.__init__() missing 1 required positional argument: 'level'; "
+        "its class must be built with no argument, or with rng= alone."]
