@@ -81,6 +81,19 @@ def test_a_class_that_needs_arguments_is_told_how_it_is_built(bot_dir):
     done = diamant("sim", "--bots", "ev,mine.py:Levelled,risk", "--games", "2", cwd=bot_dir)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "diamant sim: error: computer player 'mine.py:Levelled' could not be built: "
+        "diamant sim: error: computer player 2 of 3: 'mine.py:Levelled' could not be built: "
+        "TypeError: Levelled.__init__() missing 1 required positional argument: 'level'; "
+        "its class must be built with no argument, or with rng= alone."]
+
+
+def test_diamant_play_refuses_a_class_it_cannot_build_before_its_screen_opens(bot_dir):
+    """Named on the command line, it is refused there, as a misspelt name is (it used to
+    open the setup screen, and Enter ended the program with a traceback)."""
+    done = subprocess.run([sys.executable, "-m", "diamant_tui", "play", "--bots",
+                           "mine.py:Levelled,ev"], cwd=bot_dir, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "diamant play: computer player 1 of 2: 'mine.py:Levelled' could not be built: "
         "TypeError: Levelled.__init__() missing 1 required positional argument: 'level'; "
         "its class must be built with no argument, or with rng= alone."]

@@ -24,6 +24,7 @@ from .outside import (
     BotFailure,
     BotLoadError,
     build,
+    check_built,
     checked_decision,
     entry_point_names,
     load_class,
@@ -136,6 +137,7 @@ def parse_spec(spec: str) -> tuple[BotKind, float | None]:
 def _outside_kind(spec: str) -> BotKind:
     try:
         cls = load_class(spec)
+        check_built(spec)
     except BotLoadError as exc:
         raise BotSpecError(str(exc)) from None
     summary = (inspect.getdoc(cls) or cls.__name__).splitlines()[0]

@@ -211,14 +211,22 @@ def build(spec: str, rng: random.Random):
         # A constructor asking for more is the usual mistake: say what it may ask for.
         hint = ("; its class must be built with no argument, or with rng= alone"
                 if isinstance(exc, TypeError) else "")
-        raise BotLoadError(
-            f"computer player {spec!r} could not be built: {said(exc)}{hint}."
-        ) from None
+        raise BotLoadError(f"{spec!r} could not be built: {said(exc)}{hint}.") from None
     try:
         bot.spec = spec
     except AttributeError:
         pass  # a read-only spec of its own is kept
     return bot
+
+
+@lru_cache(maxsize=None)
+def check_built(spec: str) -> None:
+    """Build one player of ``spec`` and let it go, so that a class whose constructor fails
+    is refused where it is named, as a misspelt name is (not when a game starts).
+
+    Once per name and program: only a success is remembered.
+    """
+    build(spec, random.Random(0))
 
 
 # -- every decision, checked ----------------------------------------------------------

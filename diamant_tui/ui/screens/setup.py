@@ -8,6 +8,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Select
 
+from ...bots import BotSpecError
 from ...engine.cards import Rules
 from ...engine.errors import DiamantError
 from ...i18n import LANGUAGE_NAMES
@@ -144,5 +145,6 @@ class SetupScreen(DiamantScreen):
             return
         try:
             self.app.start_local_game(self.choices.with_(name=name))
-        except DiamantError as error:
+        except (DiamantError, BotSpecError) as error:
+            # (a player from outside checked when named may still fail to be built now)
             self.notify(str(error), severity="error", markup=False)
