@@ -152,6 +152,12 @@ BAD_FILES = [
     ({**GOOD, "meta": {"seats": {"ann": "person"}}}, "meta: seats gives no seat for bob, cy",
      HINT),
     ({**GOOD, "rules": "chess"}, "unknown rule set 'chess'; choose one of", HINT),
+    # A hand-edited name must not reach the terminal as it is: an escape clears it, a
+    # newline splits the one line (the server never gives a name either).
+    ({**GOOD, "players": ["ann", "bob", "c\x1b[2Jy"]},
+     "players: the name 'c\\x1b[2Jy' holds a control or formatting character", HINT),
+    ({**GOOD, "players": ["ann", "bob\ncy", "dan"]},
+     "players: the name 'bob\\ncy' holds a control or formatting character", HINT),
     (None, "cannot read the file: No such file or directory.",
      "Check the file's name and that you may read it."),
     ("folder", "cannot read the file: it is a folder.",
@@ -172,7 +178,7 @@ def bad_file(tmp_path, content) -> str:
 
 @pytest.mark.parametrize(("content", "words", "hint"), BAD_FILES, ids=[
     "bad-json", "cut-short", "not-utf8", "not-an-object", "bad-meta", "unknown-rules",
-    "missing", "folder"])
+    "escape-in-name", "newline-in-name", "missing", "folder"])
 @pytest.mark.parametrize("mode", [(), ("--json",), ("--summary",)],
                          ids=["screen", "json", "summary"])
 def test_every_bad_file_is_refused_alike_in_every_mode(tmp_path, capsys, content, words,
@@ -184,6 +190,7 @@ def test_every_bad_file_is_refused_alike_in_every_mode(tmp_path, capsys, content
     assert main(["replay", path, *mode]) == 1
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "\x1b" not in err
     assert err.startswith(f"diamant replay: {path}: {words}")
     assert err.rstrip().endswith(hint)
 
