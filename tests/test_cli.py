@@ -171,3 +171,34 @@ def test_the_bounds_of_timer_and_pace_are_taken_and_told_in_help(capsys, started
     help_text = " ".join(out.split())
     assert "more than 0 and at most 600 (default: no timer)" in help_text
     assert "the least seconds from one card to the next, 0 to 10 (default: 0.7)" in help_text
+
+
+@pytest.mark.parametrize("command", [
+    ["replay", "{record}", "--summary"],
+    ["replay", "{record}", "--json"],
+    ["sim", "--bots", "ev,risk,carry:20", "--games", "20", "--json"],
+])
+def test_output_read_by_a_program_that_stopped_reading_ends_quietly(tmp_path, command):
+    """``diamant replay game.json --summary | head -3``: once the reader has gone, there
+    is nobody left to tell anything; no traceback on the terminal."""
+    import os
+    import subprocess
+    import sys
+
+    from diamant_tui.engine.record import FORMAT
+
+    names = ["ann", "bob", "cy"]
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps({"format": FORMAT, "rules": "classic", "players": names,
+                                  "rounds": [{"cards": ["T3"], "decisions": [
+                                      {n: "leave" for n in names}]}] * 5}))
+    read, write = os.pipe()
+    os.close(read)  # the reader has already gone
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "diamant_tui", *(a.format(record=record) for a in command)],
+            stdout=write, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert "Traceback" not in done.stderr and done.stderr == "", done.stderr
+    assert done.returncode == 141
