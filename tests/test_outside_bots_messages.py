@@ -28,6 +28,14 @@ class Wordy:
         raise ValueError("first line\\nsecond line\\n" * 50)
 
 
+class Blind:
+    def decide(self, view):
+        return Decision.LEAVE if view.step >= 2 else Decision.CONTINUE
+
+    def watch(self, view):
+        raise LookupError("no camp here")
+
+
 class Levelled:
     def __init__(self, level):
         self.level = level
@@ -97,3 +105,16 @@ def test_diamant_play_refuses_a_class_it_cannot_build_before_its_screen_opens(bo
         "diamant play: computer player 1 of 2: 'mine.py:Levelled' could not be built: "
         "TypeError: Levelled.__init__() missing 1 required positional argument: 'level'; "
         "its class must be built with no argument, or with rng= alone."]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_watch_that_raises_is_told_once_in_a_whole_simulation(bot_dir, jobs):
+    """README: "One that raises is logged once, by name, and not called again" (it was
+    told again in every game, hundreds of lines for a few hundred games)."""
+    done = diamant("sim", "--bots", "ev,mine.py:Blind,risk", "--games", "120", "--jobs", jobs,
+                   "--engine", cwd=bot_dir)
+    assert done.returncode == 0, done.stderr
+    told = [line for line in done.stderr.splitlines() if "watch()" in line]
+    assert len(told) == 1, done.stderr
+    assert told[0].startswith("computer player 'mine.py:Blind' raised LookupError: no camp "
+                              "here in watch() (round 1, card ")

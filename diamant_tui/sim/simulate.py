@@ -55,7 +55,8 @@ def seating(game: int, seats: int) -> list[int]:
 
 
 def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None,
-              limit: float | None = None) -> Game:
+              limit: float | None = None,
+              failed_watching: dict[str, str] | None = None) -> Game:
     """Play ``game`` to the end, seat ``s`` deciding with ``bots[s]`` from its view alone.
 
     Cards come from the game's own RNG, or from ``decks`` (rounds, ids): each round's card
@@ -66,7 +67,8 @@ def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None,
 
     Players back in camp are shown each step of the round that follows, at the moments
     those in the cave decide (their ``watch(view)``, if they have one); one whose
-    ``watch`` raises is logged once, by name, and not shown the game any more.
+    ``watch`` raises is not shown the game any more, and what went wrong is logged, or
+    kept in ``failed_watching`` (by the player's name, its first failure) when given.
     """
     enc = encoding(game.rules)
     watchers = {s for s, bot in enumerate(bots) if getattr(bot, "watch", None) is not None}
@@ -77,7 +79,10 @@ def play_game(game: Game, bots: Sequence[Bot], decks: np.ndarray | None = None,
                 problem = checked_watch(bots[s], game.view_for(s), game.names[s])
                 if problem is not None:
                     watchers.discard(s)
-                    log.warning("%s.", problem)
+                    if failed_watching is None:
+                        log.warning("%s.", problem)
+                    else:
+                        failed_watching.setdefault(game.names[s], problem)
             game.apply_decisions({
                 s: checked_decision(bots[s], game.view_for(s), game.names[s], limit)
                 for s in game.players_in_cave
@@ -189,8 +194,12 @@ class _Chunk:
     limit: float | None = TIME_LIMIT
 
 
-def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(scores by bot, cards per round, disaster flags) for the chunk's games."""
+_Part = tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, str]]
+
+
+def _play_chunk(chunk: _Chunk) -> _Part:
+    """(scores by bot, cards per round, disaster flags, failures of ``watch`` by player)
+    for the chunk's games."""
     if chunk.fast:
         # The rules give seats no order, so each player simply keeps its column here.
         rng = np.random.default_rng([chunk.seed, chunk.first])
@@ -200,12 +209,13 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             for spec in chunk.specs
         ]
         done = fast.play(chunk.rules, policies, chunk.count, rng)
-        return done.scores, done.cards, done.disasters
+        return done.scores, done.cards, done.disasters, {}
     seats = len(chunk.specs)
     names = seat_names(chunk.specs)
     scores = np.zeros((chunk.count, seats), dtype=np.int64)
     cards = np.zeros((chunk.count, ROUNDS), dtype=np.int64)
     disasters = np.zeros((chunk.count, ROUNDS), dtype=bool)
+    failed_watching: dict[str, str] = {}
     for i in range(chunk.count):
         g = chunk.first + i
         game_seed = int(np.random.SeedSequence([chunk.seed, g]).generate_state(1)[0])
@@ -214,13 +224,26 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         bots = [make_bot(chunk.specs[b], seed=_seed(chunk.seed, g, names[b]), exact=chunk.exact)
                 for b in order]
         config = GameConfig(tuple(names[b] for b in order), chunk.rules)
-        game = play_game(Game(config, seed=game_seed), bots, limit=chunk.limit)
+        game = play_game(Game(config, seed=game_seed), bots, limit=chunk.limit,
+                         failed_watching=failed_watching)
         final = game.scores()
         for s, b in enumerate(order):
             scores[i, b] = final[s]
         cards[i] = [r.cards for r in game.round_results]
         disasters[i] = [r.disaster is not None for r in game.round_results]
-    return scores, cards, disasters
+    return scores, cards, disasters, failed_watching
+
+
+_WATCH_FAILURES_TOLD: set[str] = set()
+"""Players whose failing ``watch`` this program has told of: each is told once, however
+many games (and line-ups of a tournament, and processes of ``--jobs``) it failed in."""
+
+
+def _tell_watch_failures(failed_watching: dict[str, str]) -> None:
+    for name, problem in failed_watching.items():
+        if name not in _WATCH_FAILURES_TOLD:
+            _WATCH_FAILURES_TOLD.add(name)
+            log.warning("%s.", problem)
 
 
 def _seed(seed: int, game: int, name: str) -> int:
@@ -265,6 +288,7 @@ def simulate(
     done = 0
     for chunk, part in zip(chunks, _run(chunks, jobs)):
         parts.append(part)
+        _tell_watch_failures(part[3])
         done += chunk.count
         if progress is not None:
             progress(done, games)
@@ -284,7 +308,7 @@ def simulate(
     )
 
 
-def _run(chunks: list[_Chunk], jobs: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _run(chunks: list[_Chunk], jobs: int) -> Iterator[_Part]:
     if jobs <= 1 or len(chunks) == 1:
         yield from map(_play_chunk, chunks)
         return
