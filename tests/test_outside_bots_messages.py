@@ -118,3 +118,19 @@ def test_a_watch_that_raises_is_told_once_in_a_whole_simulation(bot_dir, jobs):
     assert len(told) == 1, done.stderr
     assert told[0].startswith("computer player 'mine.py:Blind' raised LookupError: no camp "
                               "here in watch() (round 1, card ")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_player_file_imports_the_modules_beside_it(bot_dir, jobs):
+    """As ``python bot.py`` would: a player split into a file and its helpers, named from
+    another folder (it used to fail with "No module named 'helper'")."""
+    (bot_dir / "team").mkdir()
+    (bot_dir / "team" / "helper.py").write_text("LIMIT = 12\n")
+    (bot_dir / "team" / "bot.py").write_text(
+        "import helper\n\n\nclass Banker:\n    def decide(self, view):\n"
+        "        import helper as later  # an import made while playing finds it too\n"
+        "        return 'leave' if view.me.carried >= later.LIMIT else 'continue'\n")
+    done = diamant("sim", "--bots", "team/bot.py:Banker,ev,risk", "--games", "30", "--json",
+                   "--jobs", jobs, cwd=bot_dir)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["bots"][0]["bot"] == "team/bot.py:Banker"

@@ -177,6 +177,12 @@ def _load_file(path: Path):
         raise BotLoadError(f"{str(path)!r} cannot be loaded as Python code.")
     module = importlib.util.module_from_spec(loader_spec)
     sys.modules[module_name] = module
+    # As `python file.py` would, the file's folder is on the path, so that the modules
+    # beside it import (when it loads and while it plays); at the end of the path, so
+    # that a file of theirs named like a module of ours cannot take its place.
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.append(folder)
     try:
         loader_spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:
