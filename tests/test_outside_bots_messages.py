@@ -134,3 +134,56 @@ def test_a_player_file_imports_the_modules_beside_it(bot_dir, jobs):
                    "--jobs", jobs, cwd=bot_dir)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["bots"][0]["bot"] == "team/bot.py:Banker"
+
+
+ODD = """\
+class Odd(BaseException):
+    \"\"\"Not an Exception (as pytest.fail raises, or an async library's cancellation).\"\"\"
+
+
+class Deciding:
+    def decide(self, view):
+        raise Odd("not an Exception")
+
+
+class Watching:
+    def decide(self, view):
+        return "leave"
+
+    def watch(self, view):
+        raise Odd("not an Exception")
+
+
+class Building:
+    def __init__(self):
+        raise Odd("not an Exception")
+
+    def decide(self, view):
+        return "leave"
+"""
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("odd.py:Deciding", "computer player 'odd.py:Deciding' raised Odd: not an Exception "
+                        "(round 1, card 1)."),
+    ("odd.py:Building", "computer player 2 of 3: 'odd.py:Building' could not be built: "
+                        "Odd: not an Exception."),
+    ("loads_odd.py:Deciding", "computer player 2 of 3: '{dir}/loads_odd.py' could not be "
+                              "loaded: Odd: not an Exception"),
+])
+def test_a_player_raising_what_is_not_an_exception_is_told_in_one_line(bot_dir, spec, words):
+    (bot_dir / "odd.py").write_text(ODD)
+    (bot_dir / "loads_odd.py").write_text(ODD + "\nraise Odd('not an Exception')\n")
+    done = diamant("sim", "--bots", f"ev,{spec},risk", "--games", "2", cwd=bot_dir)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "diamant sim: error: " + words.format(dir=bot_dir.resolve())], done.stderr
+
+
+def test_a_watch_raising_what_is_not_an_exception_is_told_and_the_game_goes_on(bot_dir):
+    (bot_dir / "odd.py").write_text(ODD)
+    done = diamant("sim", "--bots", "ev,odd.py:Watching,risk", "--games", "4", "--engine",
+                   cwd=bot_dir)
+    assert done.returncode == 0, done.stderr
+    assert "raised Odd: not an Exception in watch()" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -12,8 +12,9 @@ constructor takes one) and needs a single method, ``decide(view) -> Decision`` (
 :class:`~diamant_tui.bots.base.Bot`; ``watch(view)`` is optional). :func:`checked_decision`
 runs one decision and turns whatever goes wrong (an exception, an answer that is not a
 decision, too long a think) into a :class:`BotFailure` that names the player;
-a player's ``sys.exit()``, when loading or deciding, is one more failure of the player,
-never the end of the program;
+a player's ``sys.exit()``, or anything else it raises that is not an :class:`Exception`
+(as ``pytest.fail`` does), when loading or deciding, is one more failure of the player,
+never the end of the program (Ctrl+C alone still ends it);
 :func:`checked_watch` shows a player a step from camp and says what went wrong, if anything.
 """
 
@@ -103,7 +104,9 @@ def load_class(spec: str) -> type:
             raise BotLoadError(f"no installed package offers a computer player {name!r}.")
         try:
             cls = found[0].load()
-        except (Exception, SystemExit) as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 (see the module docstring)
             raise BotLoadError(
                 f"computer player {name!r} (from an installed package) could not be loaded: "
                 f"{said(exc)}"
@@ -119,7 +122,9 @@ def load_class(spec: str) -> type:
                 f"{spec!r}: no module {name!r} can be imported ({' '.join(str(exc).split())}); "
                 "name a module on the Python path, or a file ending in .py."
             ) from None
-        except (Exception, SystemExit) as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 (see the module docstring)
             raise BotLoadError(
                 f"{spec!r}: importing module {name!r} failed: {said(exc)}"
             ) from None
@@ -185,7 +190,9 @@ def _load_file(path: Path):
         sys.path.append(folder)
     try:
         loader_spec.loader.exec_module(module)
-    except (Exception, SystemExit) as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 (see the module docstring)
         del sys.modules[module_name]
         where = ""
         if isinstance(exc, SyntaxError) and exc.lineno:
@@ -213,7 +220,9 @@ def build(spec: str, rng: random.Random):
         takes_rng = False
     try:
         bot = cls(rng=rng) if takes_rng else cls()
-    except (Exception, SystemExit) as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 (see the module docstring)
         # A constructor asking for more is the usual mistake: say what it may ask for.
         hint = ("; its class must be built with no argument, or with rng= alone"
                 if isinstance(exc, TypeError) else "")
@@ -275,7 +284,9 @@ def checked_watch(bot, view: PlayerView, name: str) -> str | None:
         return None
     try:
         watch(view)
-    except (Exception, SystemExit) as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 (see the module docstring)
         return (f"computer player {name!r} raised {said(exc)} in watch() "
                 f"(round {view.round}, card {view.step}); it is not shown the game from "
                 "camp any more")
@@ -308,7 +319,9 @@ def checked_decision(bot, view: PlayerView, name: str, limit: float | None = TIM
         else:
             problem = f"thought for more than {limit:g} s to decide {where}."
         raise BotFailure(name, problem) from None
-    except (Exception, SystemExit) as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 (see the module docstring)
         raise BotFailure(name, f"raised {said(exc)} {where}.") from None
     finally:
         if alarm:
