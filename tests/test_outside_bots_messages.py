@@ -54,7 +54,7 @@ def bot_dir(tmp_path, monkeypatch):
 
 def diamant(*args: str, cwd) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "diamant_tui", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -187,3 +187,30 @@ def test_a_watch_raising_what_is_not_an_exception_is_told_and_the_game_goes_on(b
     assert done.returncode == 0, done.stderr
     assert "raised Odd: not an Exception in watch()" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+SWALLOWS = """\
+class Swallows:
+    \"\"\"Goes on whatever happens: a bare except around its work swallows being stopped.\"\"\"
+
+    def decide(self, view):
+        while True:
+            try:
+                sum(range(10_000))
+            except:  # noqa: E722
+                pass
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_player_that_swallows_being_stopped_does_not_hang_diamant_sim(bot_dir, jobs):
+    """README: "one that never ends is interrupted" (a bare except swallowed the
+    interruption, and diamant sim ran for ever)."""
+    (bot_dir / "swallows.py").write_text(SWALLOWS)
+    done = diamant("sim", "--bots", "ev,swallows.py:Swallows,risk", "--games", "4",
+                   "--time-limit", "0.2", "--jobs", jobs, cwd=bot_dir)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "diamant sim: error: computer player 'swallows.py:Swallows' thought for more than "
+        "0.2 s to decide (round 1, card 1), and went on when told to stop."], done.stderr
+    assert done.stdout == ""

@@ -36,6 +36,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..engine.view import Decision, PlayerView
+from .stuck import armed, give_up_if_late, stopped, was_stopped
 
 ENTRY_POINT_GROUP = "diamant.bots"
 TIME_LIMIT = 1.0
@@ -250,9 +251,31 @@ def check_built(spec: str) -> None:
 class _TooSlow(BaseException):
     """Raised inside a decision that runs past its time (never caught by ``except Exception``)."""
 
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        # Should the player swallow it, the later alarms know whom to name, and why.
+        stopped(_deciding[0], _too_slow(signum, _deciding[1], _deciding[2]))
+
+
+_deciding: list = ["", 0.0, ""]
+"""The name, limit and moment of the decision under the alarm, for :class:`_TooSlow`."""
+
+
+def _too_slow(signum: int, limit: float, where: str) -> str:
+    if signum == signal.SIGALRM:
+        return f"gave no answer within {limit * WALL_FACTOR:g} s {where}."
+    return f"thought for more than {limit:g} s to decide {where}."
+
 
 def _on_alarm(signum, frame):
+    if was_stopped():  # it went on when told to stop: see :mod:`diamant_tui.bots.stuck`
+        give_up_if_late()
+        return
     raise _TooSlow(signum)
+
+
+REPEAT = 0.1
+"""Seconds between the alarms that follow the first, while a decision goes on after it."""
 
 
 WALL_FACTOR = 10
@@ -306,25 +329,24 @@ def checked_decision(bot, view: PlayerView, name: str, limit: float | None = TIM
     alarm = (limit is not None and hasattr(signal, "setitimer")
              and threading.current_thread() is threading.main_thread())
     if alarm:
+        _deciding[:] = [name, limit, where]
         previous = (signal.signal(signal.SIGPROF, _on_alarm),
                     signal.signal(signal.SIGALRM, _on_alarm))
-        signal.setitimer(signal.ITIMER_PROF, limit)
-        signal.setitimer(signal.ITIMER_REAL, limit * WALL_FACTOR)
+        armed()
+        signal.setitimer(signal.ITIMER_PROF, limit, REPEAT)
+        signal.setitimer(signal.ITIMER_REAL, limit * WALL_FACTOR, REPEAT)
     start = time.thread_time()
     try:
         answer = bot.decide(view)
     except _TooSlow as slow:
-        if slow.args and slow.args[0] == signal.SIGALRM:
-            problem = f"gave no answer within {limit * WALL_FACTOR:g} s {where}."
-        else:
-            problem = f"thought for more than {limit:g} s to decide {where}."
-        raise BotFailure(name, problem) from None
+        raise BotFailure(name, _too_slow(slow.args[0], limit, where)) from None
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 (see the module docstring)
         raise BotFailure(name, f"raised {said(exc)} {where}.") from None
     finally:
         if alarm:
+            armed()
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGPROF, previous[0])

@@ -10,6 +10,7 @@ import sys
 from typing import NoReturn
 
 from ..bots import BotFailure, BotSpecError, describe_kinds, parse_lineup, personality_example
+from ..bots import stuck
 from ..bots.outside import TIME_LIMIT
 from ..engine.cards import Rules
 from ..engine.errors import DiamantError
@@ -94,6 +95,7 @@ def _one_line_error(parser: argparse.ArgumentParser):
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print the figures."""
     progress = _ProgressBar() if sys.stderr.isatty() else None
+    stuck.PREFIX = "diamant sim: error: "  # the line a player that will not stop ends on
     try:
         with _players_print_to_stderr():
             result = _played(args, progress)

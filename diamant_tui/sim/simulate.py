@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
+import tempfile
 import zlib
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
@@ -21,7 +25,8 @@ import numpy as np
 
 from . import fast
 from ..bots import Bot, checked_decision, make_bot, parse_spec
-from ..bots.outside import TIME_LIMIT, checked_watch
+from ..bots import stuck
+from ..bots.outside import TIME_LIMIT, BotFailure, checked_watch
 from ..engine.encoding import encoding
 from ..engine.cards import Rules
 from ..engine.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig
@@ -312,5 +317,23 @@ def _run(chunks: list[_Chunk], jobs: int) -> Iterator[_Part]:
     if jobs <= 1 or len(chunks) == 1:
         yield from map(_play_chunk, chunks)
         return
-    with multiprocessing.get_context("spawn").Pool(min(jobs, len(chunks))) as pool:
-        yield from pool.imap(_play_chunk, chunks)
+    with tempfile.TemporaryDirectory(prefix="diamant-sim-") as folder:
+        # A process whose player will not stop ends itself, saying who in this file.
+        report = os.path.join(folder, "stuck.json")
+        pool = ProcessPoolExecutor(min(jobs, len(chunks)),
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_in_worker, initargs=(report,))
+        try:
+            yield from pool.map(_play_chunk, chunks)
+        except BrokenProcessPool:
+            told = stuck.reported(report)
+            if told is not None:
+                raise BotFailure(*told) from None
+            raise GameSetupError("a process of --jobs ended before its games were played "
+                                 "(out of memory?); try fewer --jobs.") from None
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_worker(report: str) -> None:
+    stuck.REPORT_FILE = report
