@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 
 from ..engine.errors import RecordError
 from ..engine.record import Replay, read_record
@@ -78,13 +79,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         replay = _load(args.file)
     except _BadFile as exc:
-        print(f"diamant replay: {exc}", file=sys.stderr)
+        print(printable(f"diamant replay: {exc}"), file=sys.stderr)
         return BAD_FILE
     if args.json:
         print(json.dumps(replay.outcome(), ensure_ascii=False))
     else:
-        print(summary(replay))
+        print(printable(summary(replay)))
     return 0
+
+
+def printable(text: str) -> str:
+    """``text`` with every control or formatting character but the newline written as an
+    escape (``\\x1b``): a record's names are as its file holds them, and one edited to
+    hold an escape must not reach the terminal as it is (the screen shows them safely)."""
+    return "".join(
+        ch if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf")
+        else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+        for ch in text)
 
 
 def watch(args: argparse.Namespace) -> int:
@@ -93,10 +104,10 @@ def watch(args: argparse.Namespace) -> int:
     try:
         replay = _watchable(args)
     except _BadFile as exc:
-        print(f"diamant replay: {exc}", file=sys.stderr)
+        print(printable(f"diamant replay: {exc}"), file=sys.stderr)
         return BAD_FILE
     except _CannotWatch as exc:
-        print(f"diamant replay: {exc}", file=sys.stderr)
+        print(printable(f"diamant replay: {exc}"), file=sys.stderr)
         return CANNOT_RUN
     from ..ui import DiamantApp  # only here: the printing modes need no interface
 

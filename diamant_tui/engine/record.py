@@ -11,7 +11,6 @@ message that names the round and step. Nothing is ever repaired on the way.
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
@@ -281,11 +280,6 @@ def _new_game(rules: Any, players: Any) -> Game:
         raise RecordError(f"unknown rule set {_short(rules)}; choose one of {allowed}.")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise RecordError("players must be a list of non-empty player names.")
-    for name in players:
-        # A server never gives such a name; one edited in would reach a terminal as it is.
-        if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
-            raise RecordError(f"players: the name {_short(name)} holds a control or "
-                              "formatting character; a player's name is printable text.")
     try:
         # A record states no number of rounds: it holds a game of the printed rules' five.
         return Game(GameConfig(tuple(players), Rules.parse(rules)))
