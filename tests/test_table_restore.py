@@ -563,3 +563,38 @@ async def test_a_rebuilt_waiting_table_may_be_started_by_someone_there():
     assert again.seats[0].away and not again.seats[0].connected
     assert again.seats[2].kind is SeatKind.BOT
     await again.close()
+
+
+class FullDisk:
+    """A disk that refuses every write until it is given room."""
+
+    def __init__(self) -> None:
+        self.full = True
+        self.kept: list[str] = []
+
+    async def save(self, snapshot: dict) -> None:
+        if self.full:
+            raise OSError(28, "No space left on device")
+        self.kept.append(json.dumps(snapshot))
+
+
+async def test_saves_failing_one_after_another_are_logged_once_then_counted(caplog):
+    """On a full disk every change of every table fails to be saved: the first failure
+    is logged whole, the next ones not each again (they were, a traceback for every
+    change, filling the log, often on that same disk), and the first save that works
+    again says how many failed."""
+    caplog.set_level(logging.INFO, logger="diamant_tui.table")
+    disk = FullDisk()
+    table = Table(TableSettings(name="t", seats=6, pace=0, seed=5), save=disk.save)
+    for name in ("ann", "bob", "cy", "dan"):
+        table.sit(name, f"key:{name}")
+        await table.saved()
+    failures = [r for r in caplog.records if "could not be saved" in r.getMessage()]
+    assert len(failures) == 1 and failures[0].exc_info is not None
+    disk.full = False
+    table.sit("eve", "key:eve")
+    await table.saved()
+    assert disk.kept
+    again = [r.getMessage() for r in caplog.records if "saved again" in r.getMessage()]
+    assert again == ["table t: saved again, after 4 failed save(s)"]
+    await table.close()

@@ -44,6 +44,10 @@ disk, and a card not saved is drawn again after a restart (the generator is save
 server stopped in between saves it first; one that crashes loses the choices made in the
 second before, which their people make again, having seen nothing new."""
 
+FAILURES_TOLD_EVERY = 60.0
+"""Seconds between two log lines about a table's saves failing one after the other (a
+full disk fails every save: the first is logged whole, the others counted)."""
+
 B = TypeVar("B")
 """What the table says a snapshot was taken of, for the progress after it."""
 
@@ -65,6 +69,10 @@ class Journal(Generic[B]):
         self._base: B | None = None
         """The base of the last snapshot kept (None: none kept, or its save failed)."""
         self._dirty = False
+        self._failures = 0
+        """Saves failed since the last one that succeeded."""
+        self._failures_told = 0.0
+        """When the last line about those failures was logged (the loop's clock)."""
         self._whole = False
         """The next save must be a snapshot (:meth:`changed_outside`)."""
         self._task: asyncio.Task[None] | None = None
@@ -134,5 +142,25 @@ class Journal(Generic[B]):
                     self._base = base
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("table %s: could not be saved", self._table_name)
+            except Exception as exc:
+                self._failed(exc)
+            else:
+                if self._failures:
+                    log.warning("table %s: saved again, after %d failed save(s)",
+                                self._table_name, self._failures)
+                    self._failures = 0
+
+    def _failed(self, exc: Exception) -> None:
+        """Log a failed save: the first of a run whole, with its traceback; the next
+        ones (a full disk fails every save, at every change of every table) at most
+        once every :data:`FAILURES_TOLD_EVERY` seconds, counted, on one line."""
+        self._failures += 1
+        now = asyncio.get_running_loop().time()
+        if self._failures == 1:
+            log.error("table %s: could not be saved", self._table_name, exc_info=exc)
+        elif now - self._failures_told >= FAILURES_TOLD_EVERY:
+            log.error("table %s: could not be saved, %d times in a row now: %s",
+                      self._table_name, self._failures, exc)
+        else:
+            return
+        self._failures_told = now
