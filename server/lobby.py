@@ -35,7 +35,7 @@ from .identity import Identity, person_of
 from .logtext import WarningLimiter, loggable
 from .presence import Here
 from .ratings import places_from_scores
-from .storage import Sitter, Storage, StorageError
+from .storage import Kept, Sitter, Storage, StorageError
 
 log = logging.getLogger(__name__)
 TableHook = Callable[[str, Table], None]
@@ -694,7 +694,7 @@ class Lobby:
         kept_as = (self._ids.get(table) or secrets.token_hex(8), table.games_played)
         storage, started = self.storage, table.started or datetime.now(timezone.utc)
 
-        def write() -> Awaitable[int]:
+        def write() -> Awaitable[Kept]:
             # Written again under the same (table, number) if tried again: one row.
             return storage.keep_game(kept_as, table.name, record["rules"], started, seats,
                                      record, places)
@@ -706,7 +706,7 @@ class Lobby:
         task.add_done_callback(self._saving.discard)
         return task
 
-    async def _keep(self, name: str, number: int, write: Callable[[], Awaitable[int]],
+    async def _keep(self, name: str, number: int, write: Callable[[], Awaitable[Kept]],
                     finished: bool) -> int | None:
         """Write game ``number`` of table ``name``, and log it under that number (as its
         start was) with its id in the database (`diamant export`'s). A write that fails
@@ -716,7 +716,7 @@ class Lobby:
         path, failed = self.storage.path, False
         while True:
             try:
-                game_id = await write()
+                kept = await write()
                 break
             except Exception as exc:
                 if self._closing.is_set():
@@ -740,11 +740,17 @@ class Lobby:
                 pass
         if failed:
             tell_host(f"Game {number} of table {name!r} is saved now, in {path}.")
+        if kept.already:
+            # (A table rebuilt at its final scores ends its game again: not a new one,
+            # which a log collector counting the games kept would count twice.)
+            log.info("table %r: game %d was kept already, id %d in the database", name,
+                     number, kept.id)
+            return kept.id
         log.info("table %r: game %d %s, id %d in the database", name, number,
-                 "kept" if finished else "saved as far as it went", game_id,
+                 "kept" if finished else "saved as far as it went", kept.id,
                  extra={"event": "game_saved", "table": name, "game": number,
-                        "game_id": game_id, "finished": finished})
-        return game_id
+                        "game_id": kept.id, "finished": finished})
+        return kept.id
 
     def _in_background(self, write: Awaitable[None], what: str) -> None:
         async def run() -> None:

@@ -76,6 +76,15 @@ class Sitter:
 
 
 @dataclass(frozen=True)
+class Kept:
+    """A game kept by :meth:`Storage.keep_game`: its id, and whether it had been kept
+    finished already (a game ended again after a restart: left as it was)."""
+
+    id: int
+    already: bool = False
+
+
+@dataclass(frozen=True)
 class SavedTable:
     """A table in progress as it was last saved."""
 
@@ -625,12 +634,12 @@ class Storage:
 
     def keep_game(self, kept_as: tuple[str, int], table: str, rules: str, started: datetime,
                   seats: Sequence[Sitter], record: dict,
-                  places: Sequence[int] | None = None) -> Awaitable[int]:
+                  places: Sequence[int] | None = None) -> Awaitable[Kept]:
         """Keep game ``kept_as`` (its table's id, as the open tables know it, and its
         number at that table) in one transaction: its row made if it has none yet (as
         :meth:`start_game`), then its ``record`` (handed over) kept as far as it has gone,
         or, given each seat's ``places``, the game finished (as :meth:`finish_game`).
-        Resolves to the game's id.
+        Resolves to the game's id, and whether it was finished already (:class:`Kept`).
 
         A game finished already is left as it is: a server stopped after a game ended
         but before its table was saved ends that game again when it starts, and a game
@@ -639,20 +648,20 @@ class Storage:
         when = _time(started)
         ended = None if places is None else _ended(record)
 
-        def run(db: sqlite3.Connection) -> int:
+        def run(db: sqlite3.Connection) -> Kept:
             row = db.execute("SELECT id, finished FROM games WHERE table_id = ? AND number = ?",
                              kept_as).fetchone()
             if row is None:
                 game_id = _new_game(db, table, rules, when, sitters, {}, kept_as)
             elif row[1]:
-                return int(row[0])
+                return Kept(int(row[0]), already=True)
             else:
                 game_id = int(row[0])
             if places is None:
                 db.execute("UPDATE games SET record = ? WHERE id = ?", (_json(record), game_id))
             else:
                 _finish(db, game_id, record, places, ended)
-            return game_id
+            return Kept(game_id)
 
         return self._write(run)
 

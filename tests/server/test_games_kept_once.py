@@ -238,6 +238,44 @@ async def test_a_waiting_table_someone_came_back_to_stays(tmp_path):
         storage.close()
 
 
+async def test_a_table_rebuilt_at_its_final_scores_does_not_log_its_game_kept_again(
+        tmp_path, caplog):
+    """Its game was kept as it ended: rebuilt at its final scores after a restart, the
+    table ends it again (in case the stop came between the table's save and the game's),
+    and the log says it was kept already, not "game 1 kept" a second time with the
+    event a log collector counts."""
+    caplog.set_level(logging.INFO, logger="diamant_server")
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    table = lobby.create(TableSettings(name="den", seats=3, bots=("cards:2",) * 2, seed=7,
+                                       pace=0), None)
+    ann = table.sit("ann", "key:ann")
+    while table.status is not TableStatus.FINISHED:
+        view = table.game.view_for(ann.seat) if table.game else None
+        if view is not None and view.decision_due and view.my_decision is None:
+            ann.decide(Decision.LEAVE)
+        await asyncio.sleep(0.005)
+    await lobby.flush()
+    await asyncio.sleep(0.1)  # the table's last save
+    await lobby.close()
+    storage.close()
+    kept = [r for r in caplog.records if getattr(r, "event", None) == "game_saved"]
+    assert len(kept) == 1
+
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    try:
+        assert await lobby.restore_tables(120) == ["den"]
+        await lobby.flush()
+        kept = [r for r in caplog.records if getattr(r, "event", None) == "game_saved"]
+        assert len(kept) == 1, [r.getMessage() for r in kept]
+        assert "table 'den': game 1 was kept already, id 1 in the database" in caplog.text
+        assert len(games_in(tmp_path)) == 1
+    finally:
+        await lobby.close()
+        storage.close()
+
+
 async def test_a_game_going_on_after_a_restart_is_not_logged_as_started_again(tmp_path,
                                                                              caplog):
     """Its start was logged once, as it began: rebuilt after a restart (its table's own
