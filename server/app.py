@@ -99,6 +99,8 @@ class ServerApp(DiamantApp):
         self.waiting_timeout = waiting_timeout
         self._waiting_since: float | None = None
         """Since when this session has been at a table with no game going on."""
+        self._mute_told: str | None = None
+        """What this person was last told of a mute of theirs (made, lifted, over)."""
         env = client_environment(session.term_type, session.environment)
         configure_app(self, env, log, session.id)
 
@@ -472,6 +474,11 @@ class ServerApp(DiamantApp):
             text = self.t("admin.unmuted")
         else:
             text = message.mute.message(self.t)
+        if self._mute_told is not None:
+            # The last one told no longer holds: a toast of it stood over the lobby's
+            # note line, hiding that the mute was lifted, for the rest of its time.
+            self.withdraw(self._mute_told)
+        self._mute_told = text
         self._tell_wherever(text)
 
     def report(self, message: ReportAsked) -> None:

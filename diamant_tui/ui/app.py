@@ -252,6 +252,18 @@ class DiamantApp(App):
         super().notify(message, title=title, severity=severity, timeout=timeout,
                        markup=False)
 
+    def withdraw(self, message: str) -> None:
+        """Take away the toasts that say ``message`` (as :meth:`notify` was given it):
+        what they say no longer holds."""
+        message = printable(message)
+        gone = [note for note in self._notifications if note.message == message]
+        for note in gone:
+            self._unnotify(note, refresh=False)
+        for note in [note for note in self._notes_shown if note[0] == message]:
+            del self._notes_shown[note]
+        if gone:
+            self._refresh_notifications()
+
     def bell(self) -> None:
         """Ring the terminal's bell now, not with the next frame: a driver that sends
         whole frames (the server's) would hold it until the screen next changes."""
