@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from diamant_server.app import seated_in_a_game, table_settings
+from diamant_server.app import table_settings
 from diamant_server.commands import CommandError, parse_command
 from diamant_server.console import client_environment, configure_app
 from diamant_server.lobby import Lobby
@@ -178,7 +178,7 @@ class FloorApp(App[None]):
     @property
     def seated_in_a_game(self) -> bool:
         """As the game's server app says (the fair share of the loop reads it)."""
-        return seated_in_a_game(self.member)
+        return self.member is not None and self.member.seated_in_a_game
 
     def compose(self) -> ComposeResult:
         if not self.parts:

@@ -52,12 +52,6 @@ IDLE_CHECK = 30.0
 """Seconds a session may stay at a table with no game going on, by default."""
 
 
-def seated_in_a_game(member: Member | None) -> bool:
-    """Whether ``member`` holds a seat in a game being played (a turn may be theirs)."""
-    return (member is not None and member.seat is not None and member.active
-            and member.table.status is TableStatus.PLAYING)
-
-
 def _set_up_as_asked(settings: TableSettings, command: Command) -> bool:
     """Whether a table has the rule set, seats and computer players ``command`` asks for."""
     return (settings.rules, settings.seats, len(settings.bots)) == (
@@ -108,12 +102,6 @@ class ServerApp(DiamantApp):
     def lang(self) -> str:
         """The code of this app's language."""
         return self.translator.lang
-
-    @property
-    def seated_in_a_game(self) -> bool:
-        """Whether this person holds a seat in a game being played: a turn may be theirs,
-        so their session gets more of the server's loop than a spectator's."""
-        return seated_in_a_game(self.member)
 
     # --- where the person lands ---------------------------------------------------------
 
@@ -329,7 +317,7 @@ class ServerApp(DiamantApp):
         """Quit; a person whose game goes on at their seat is told, once the screen is
         theirs again, that the seat is kept and the command that takes them back to it
         (a guest's with their resume code: the help screen that showed it is gone)."""
-        if self.in_game_at_seat():
+        if self.seated_in_a_game:
             if self.identity.guest:
                 back = self.session.ssh_command(
                     f"resume {self.lobby.resume_code(self.identity.key)}")

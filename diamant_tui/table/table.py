@@ -73,6 +73,13 @@ class Member:
         """Still at the table (not left, not replaced by a newer connection)."""
         return self in self.table._seats.members
 
+    @property
+    def seated_in_a_game(self) -> bool:
+        """Holding a seat in a game being played: a turn may be theirs, and quitting
+        leaves their seat to a computer player."""
+        return (self.seat is not None and self.active
+                and self.table.status is TableStatus.PLAYING)
+
     def subscribe(self, callback: Callable[[TableUpdate], None]) -> Callable[[], None]:
         """Send ``callback`` an update now and after every change; returns the unsubscriber."""
         return self.table._subscribe(self, callback)

@@ -283,17 +283,18 @@ class DiamantApp(App):
         second Ctrl+Q quits; behind the "enlarge your terminal" overlay, where the
         question could not be read, the first does."""
         if (isinstance(self.screen, QuitQuestion) or self.size_guard_shown()
-                or not self.in_game_at_seat()):
+                or not self.seated_in_a_game):
             self.quit_now()
             return
         self.push_screen(QuitQuestion(self.quit_question(), read_first=READ_FIRST),
                          lambda yes: self.quit_now() if yes else None)
 
-    def in_game_at_seat(self) -> bool:
-        """Whether this person holds a seat in a game going on (not watching, not over)."""
-        member = self.member
-        return (member is not None and member.active and member.seat is not None
-                and member.table.status is TableStatus.PLAYING)
+    @property
+    def seated_in_a_game(self) -> bool:
+        """Whether this person holds a seat in a game being played (not watching, not
+        over): a turn may be theirs (a server gives them more of its loop), and quitting
+        asks first."""
+        return self.member is not None and self.member.seated_in_a_game
 
     def quit_question(self) -> str:
         """What Ctrl+Q asks before quitting a game going on: here the game ends with the
