@@ -136,9 +136,13 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             margin: 1 0 0 0;
         }
         #final-votes {
+            /* One line: at eight seats, long names do not fit, and a line wrapped
+               into one row was cut after a comma, as if nobody came after it. */
             width: 100%;
             height: 1;
             color: $text-muted;
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
         }
         #final-buttons {
             /* A dialog's row of buttons, but right under the votes: the line that
