@@ -87,6 +87,9 @@ class HistoryScreen(DiamantScreen):
         self.connect = connect
         self.games: list[PastGame] | None = None
         """The games read (None until the answer has come)."""
+        self.total = 0
+        """How many games the person sat at in all: more than those listed, the list
+        says it is only the latest."""
         self._failed = False
         self._players_width = PLAYERS_WIDTH
         """The players' column's width the list was last filled for."""
@@ -102,6 +105,8 @@ class HistoryScreen(DiamantScreen):
         with Vertical(id="history-area"):
             yield table
             yield Static(id="history-status")
+        # Outside the list's area, which a long list fills: always in sight.
+        yield Static(id="history-more")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -126,6 +131,8 @@ class HistoryScreen(DiamantScreen):
         if self.storage is not None and person is not None:
             try:
                 games = await self.storage.history(person, SHOWN)
+                if len(games) >= SHOWN:
+                    self.total = await self.storage.games_of(person)
             except StorageError:
                 self._failed = True
         self.games = games
@@ -151,6 +158,11 @@ class HistoryScreen(DiamantScreen):
             text = "" if self.games else t("history.empty")
         status.update(literal(text))
         status.display = bool(text)
+        more = self.query_one("#history-more", Static)
+        shown = len(self.games or ())
+        more.display = not self._failed and self.total > shown
+        if more.display:
+            more.update(literal(t("history.more", shown=shown, count=self.total)))
         row = table.cursor_row
         table.clear()
         width = self._players_width = players_width(self.app.size.width)

@@ -818,6 +818,13 @@ class Storage:
 
         return await self._read(query)
 
+    async def games_of(self, person: str) -> int:
+        """How many games ``person`` sat at, finished or not (all of them, where
+        :meth:`history` gives the last few)."""
+        row = await self._read(lambda db: db.execute(
+            "SELECT count(*) FROM seats WHERE person = ?", (person,)).fetchone())
+        return int(row[0])
+
     async def standing_of(self, who: str) -> Standing | None:
         """``who``'s own line of the leaderboard, wherever it falls (its rank shared with
         equal ratings, as :meth:`leaderboard` shares it); None if they are not rated, or

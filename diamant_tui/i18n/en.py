@@ -451,6 +451,7 @@ CATALOGUE: dict[str, str] = {
     "history.date": "{year}-{month}-{day}",
     "history.place": "{place} of {count}",
     "history.unfinished": "not finished",
+    "history.more": "The latest {shown} of your {count} game.|The latest {shown} of your {count} games.",
     "history.empty": "No games yet: the games you play will be listed here.",
     "history.guest": "Games are kept for players who connect with an SSH key. To get one, run ssh-keygen, then connect again:\n{command}",
     "history.key.watch": "Watch again",

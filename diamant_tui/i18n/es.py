@@ -444,6 +444,7 @@ CATALOGUE: dict[str, str] = {
     "history.date": "{day}/{month}/{year}",
     "history.place": "{place} de {count}",
     "history.unfinished": "sin terminar",
+    "history.more": "Las {shown} últimas de tus {count} partidas.|Las {shown} últimas de tus {count} partidas.",
     "history.empty": "Aún no hay partidas: aquí aparecerán las que juegues.",
     "history.guest": "Las partidas se guardan para quienes se conectan con una clave SSH. Para tener una, ejecuta ssh-keygen y vuelve a conectarte:\n{command}",
     "history.key.watch": "Volver a ver",

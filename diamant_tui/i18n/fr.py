@@ -448,6 +448,7 @@ CATALOGUE: dict[str, str] = {
     "history.date": "{day}/{month}/{year}",
     "history.place": "{place} sur {count}",
     "history.unfinished": "inachevée",
+    "history.more": "Les {shown} dernières de vos {count} parties.|Les {shown} dernières de vos {count} parties.",
     "history.empty": "Aucune partie pour l'instant : celles que vous jouerez s'afficheront ici.",
     "history.guest": "Les parties sont gardées pour les joueurs qui se connectent avec une clé SSH. Pour en avoir une, lancez ssh-keygen, puis reconnectez-vous :\n{command}",
     "history.key.watch": "Revoir",

@@ -445,6 +445,7 @@ CATALOGUE: dict[str, str] = {
     "history.date": "{day}.{month}.{year}",
     "history.place": "{place} з {count}",
     "history.unfinished": "не завершена",
+    "history.more": "Ваших ігор: {count}; тут останні {shown}.|Ваших ігор: {count}; тут останні {shown}.|Ваших ігор: {count}; тут останні {shown}.",
     "history.empty": "Ігор ще немає: тут з'являться ігри, які ви зіграєте.",
     "history.guest": "Ігри зберігаються для гравців, які під'єднуються з SSH-ключем. Щоб мати ключ, запустіть ssh-keygen і під'єднайтеся знову:\n{command}",
     "history.key.watch": "Переглянути",

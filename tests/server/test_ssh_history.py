@@ -455,3 +455,42 @@ async def test_the_command_a_guest_is_given_to_have_games_kept_stands_whole(serv
     text = await gus.wait_for("ssh-keygen")
     command = f"ssh -t -p {server.port} Maximiliano_Ruiz@127.0.0.1"
     assert command in [line.strip() for line in text.splitlines()], text
+
+
+@pytest.mark.parametrize("lang, note", [
+    ("en_US.UTF-8", "The latest 25 of your 33 games."),
+    ("fr_FR.UTF-8", "Les 25 dernières de vos 33 parties."),
+    ("es_ES.UTF-8", "Las 25 últimas de tus 33 partidas."),
+    ("uk_UA.UTF-8", "Ваших ігор: 33; тут останні 25."),
+])
+async def test_a_regular_with_more_games_than_listed_is_told_the_list_is_not_all(
+        server, players, make_key, monkeypatch, lang, note):
+    """My games lists the latest games only: someone who played more reads, under a
+    list that fills the 80x24 screen, that these are the latest of how many, where the
+    list stopped at its last row as if it were all of them (their first games, the
+    evening's among them once the list has filled, nowhere to be seen)."""
+    import diamant_server.history_screen as screen
+
+    monkeypatch.setattr(screen, "SHOWN", 25)
+    key = make_key()
+    ann = person_of(key)
+    await fill(server.storage, ann)  # three games of ann's
+    for day in range(30):
+        game = await server.storage.start_game(
+            "den", "classic", when(1 + day % 28), [Sitter("ann", ann), Sitter("bob", BOB)])
+        await server.storage.finish_game(game, fake_record(
+            [("ann", ann, None), ("bob", BOB, None)], [day, 5]), [1, 2])
+    me = await in_lobby(players, server, key=key, env={"LANG": lang})
+    me.press("h")
+    text = await me.wait_for(lambda t: note in flat(t))
+    assert re.search(r"⏎ \S", text.splitlines()[-1]), "the key bar still shows"
+
+
+async def test_a_regular_whose_games_are_all_listed_reads_no_such_note(server, players,
+                                                                        make_key):
+    key = make_key()
+    await fill(server.storage, person_of(key))
+    me = await in_lobby(players, server, key=key)
+    me.press("h")
+    text = await me.wait_for("⏎ Watch again")
+    assert "The latest" not in text
