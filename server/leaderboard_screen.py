@@ -69,12 +69,14 @@ class LeaderboardScreen(DiamantScreen):
         table.add_column(Text(""), key="you")
         for column in COLUMNS:
             table.add_column(Text(t(f"board.col.{column}")), key=column)
-        # The list grows with its rows, and scrolls once they fill the screen; the notes
-        # sit right under it.
+        # The list grows with its rows, and scrolls once they fill the screen; the note
+        # that it is empty sits right under it. Where the person stands is outside its
+        # area: a full list (a busy server, where it matters most) would push it out of
+        # sight.
         with Vertical(id="board-area"):
             yield table
             yield Static(id="board-status", classes="records-note")
-            yield Static(id="board-mine", classes="records-note")
+        yield Static(id="board-mine", classes="records-note")
         yield Static(literal(t("board.footnote")), id="board-footnote", classes="records-note")
         yield KeyBar()
 

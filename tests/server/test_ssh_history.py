@@ -494,3 +494,37 @@ async def test_a_regular_whose_games_are_all_listed_reads_no_such_note(server, p
     me.press("h")
     text = await me.wait_for("⏎ Watch again")
     assert "The latest" not in text
+
+
+@pytest.mark.parametrize("who", ["rated", "newcomer", "guest"])
+async def test_where_i_stand_is_in_sight_under_a_leaderboard_that_fills_the_screen(
+        server, players, make_key, monkeypatch, who):
+    """On a busy server the list fills the 80x24 screen: the line that says where a
+    regular below it stands (or that a newcomer is not on it yet, or that a guest is not
+    rated) is read all the same, above the footnote, where it was pushed out of sight
+    under the list's last row."""
+    import diamant_server.leaderboard_screen as screen
+
+    monkeypatch.setattr(screen, "SHOWN", 20)
+    key = make_key()
+    ann = person_of(key)
+    await server.storage.seen(ann, "ann", "en")
+    for i in range(25):
+        other = f"key:SHA256:other{i}"
+        await server.storage.seen(other, f"reg{i}", "en")
+        sitters = [Sitter(f"reg{i}", other), Sitter("ann", ann if who == "rated" else None)]
+        game = await server.storage.start_game("den", "classic", when(1), sitters)
+        await server.storage.finish_game(game, fake_record(
+            [(f"reg{i}", other, None), ("ann", None, None)], [20, 3]), [1, 2])
+    if who == "guest":
+        me = players("ann")
+        await me.connect(server.port)
+        await me.wait_for("l Leaderboard")
+    else:
+        me = await in_lobby(players, server, key=key if who != "guest" else None)
+    me.press("l")
+    expected = {"rated": "You, below the list: rank 26",
+                "newcomer": "You are not on the list yet",
+                "guest": "Guests are not rated."}[who]
+    text = await me.wait_for(lambda t: len(board_rows(t)) > 10 and expected in flat(t))
+    assert "Rating: a cautious estimate" in text
