@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from diamant_tui.names import distinct_name
 from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
 from diamant_tui.ui.widgets.key_bar import KeyBar
@@ -37,11 +38,23 @@ def format_rating(value: float, t) -> str:
     return text.replace(".", t("number.decimal_mark")).replace("-", "−")
 
 
-def shown_name(standing: Standing, t) -> str:
-    """A person's name as they chose it; a computer level as it is named, said to be one."""
+def shown_name(standing: Standing, t, names: dict[str, str] | None = None) -> str:
+    """A person's name as they chose it (as ``names`` marks it, see :func:`told_apart`);
+    a computer level as it is named, said to be one."""
     if standing.computer:
         return t("board.computer", name=standing.name)
-    return standing.name
+    return (names or {}).get(standing.who, standing.name)
+
+
+def told_apart(standings: list[Standing]) -> dict[str, str]:
+    """Each person's name on the list, marked as a table marks it (``ann²``) when
+    someone first seen earlier shows under it, or under a name that looks like it: any
+    key may log in under any name, and the regular who had it first keeps it plain."""
+    names: dict[str, str] = {}
+    for standing in sorted((s for s in standings if not s.computer),
+                           key=lambda s: (s.arrival, s.who)):
+        names[standing.who] = distinct_name(standing.name, names.values())
+    return names
 
 
 class LeaderboardScreen(DiamantScreen):
@@ -120,12 +133,14 @@ class LeaderboardScreen(DiamantScreen):
         me = person_of(self.identity.key)
         table.clear()
         own_row = None
+        names = told_apart(standings)
         for index, standing in enumerate(standings):
             mark = standing.who == me
             if mark:
                 own_row = index
             style = "bold" if mark else ""
-            cells = (YOU if mark else "", str(standing.rank), printable(shown_name(standing, t)),
+            cells = (YOU if mark else "", str(standing.rank),
+                     printable(shown_name(standing, t, names)),
                      format_rating(standing.rating.shown, t), str(standing.rating.games),
                      str(standing.rating.wins))
             table.add_row(*(Text(cell, style=style, justify="left" if i in (0, 2) else "right")

@@ -165,6 +165,9 @@ class Standing:
     name: str
     computer: bool
     rating: Rating
+    arrival: int = 0
+    """When the person was first seen, as an order (the earlier the smaller; 0 for a
+    computer level): who keeps a name that several people showed under."""
 
 
 @dataclass(frozen=True)
@@ -859,20 +862,20 @@ class Storage:
         room does not show someone its admins have sent away at the top of its list."""
         now = _time(datetime.now(timezone.utc))
         rows = await self._read(lambda db: db.execute(
-            f"""SELECT r.who, p.name, r.mu, r.sigma, r.games, r.wins
+            f"""SELECT r.who, p.name, r.mu, r.sigma, r.games, r.wins, p.rowid
                 FROM ratings r LEFT JOIN players p ON p.person = r.who
                 WHERE r.{_NOT_BANNED}
                 ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.who LIMIT ?""",
             (now, limit)).fetchall())
         standings: list[Standing] = []
-        for place, (who, name, mu, sigma, games, wins) in enumerate(rows, start=1):
+        for place, (who, name, mu, sigma, games, wins, arrival) in enumerate(rows, start=1):
             rating = Rating(mu, sigma, games, wins)
             # Equal ratings share a place (1, 1, 3): the order of two equal lines is
             # only the order they are listed in, not a ranking.
             last = standings[-1] if standings else None
             rank = last.rank if last is not None and math.isclose(
                 last.rating.shown, rating.shown, rel_tol=1e-9, abs_tol=1e-9) else place
-            standings.append(_standing(rank, who, name, rating))
+            standings.append(_standing(rank, who, name, rating, arrival or 0))
         return standings
 
 
@@ -926,12 +929,13 @@ _NOT_BANNED = """who NOT IN (SELECT 'key:' || value FROM bans
 leaderboard leaves those out."""
 
 
-def _standing(rank: int, who: str, name: str | None, rating: Rating) -> Standing:
+def _standing(rank: int, who: str, name: str | None, rating: Rating,
+              arrival: int = 0) -> Standing:
     """A line of the leaderboard: a person under the name they were last seen with, a
     computer level under its own."""
     computer = who.startswith(BOT_PREFIX)
     shown = who.removeprefix(BOT_PREFIX) if computer else (name or who)
-    return Standing(rank, who, shown, computer, rating)
+    return Standing(rank, who, shown, computer, rating, arrival)
 
 
 def _ended(record: dict) -> str:

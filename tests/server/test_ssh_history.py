@@ -528,3 +528,27 @@ async def test_where_i_stand_is_in_sight_under_a_leaderboard_that_fills_the_scre
                 "guest": "Guests are not rated."}[who]
     text = await me.wait_for(lambda t: len(board_rows(t)) > 10 and expected in flat(t))
     assert "Rating: a cautious estimate" in text
+
+
+async def test_two_people_under_one_name_are_told_apart_on_the_leaderboard(
+        server, players, make_key):
+    """Anyone may log in under any name: a second key under "ann" (or a look-alike
+    "Аnn") shows marked on the leaderboard, as at a table, so that the regular first
+    seen under it keeps it plain and nobody can pass for her there, whoever rates
+    higher."""
+    key = make_key()
+    ann = person_of(key)
+    await server.storage.seen(ann, "ann", "en")
+    for other, name in (("key:SHA256:impostor", "ann"), ("key:SHA256:cyrillic", "Аnn")):
+        await server.storage.seen(other, name, "en")
+        game = await server.storage.start_game("den", "classic", when(1), [
+            Sitter(name, other), Sitter("ann", ann)])
+        await server.storage.finish_game(game, fake_record(
+            [(name, other, None), ("ann", ann, None)], [20, 3]), [1, 2])
+    me = await in_lobby(players, server, key=key)
+    me.press("l")
+    text = await me.wait_for(lambda t: len(board_rows(t)) == 3)
+    names = [row.replace("▶", "").split()[1] for row in board_rows(text)]
+    assert sorted(names) == ["ann", "ann²", "Аnn³"], names
+    mine = next(row for row in board_rows(text) if "▶" in row)
+    assert mine.split()[2] == "ann", "the regular first seen keeps her name"
