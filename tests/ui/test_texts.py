@@ -336,3 +336,31 @@ def test_a_chat_refusal_counts_its_lines_in_words_of_each_language(allowance, ke
     assert "2 lines " in two.text(Translator("en"))
     assert "2 рядки " in two.text(Translator("uk"))
     assert "5 рядків " in five.text(Translator("uk"))
+
+
+async def test_a_relic_on_the_path_shows_what_it_is_worth_if_taken_now():
+    """In the 2016 edition a relic has no printed value: the card on the path shows what
+    taking it now brings (5 for the game's first three relics taken, 10 for the next
+    two, counted in the order they lie), as the relic tokens left show it at a table.
+    (The card showed no value, and a person choosing to leave alone had to count.)"""
+    table = FixedTable(rules=Rules.RELICS)
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for taker in ("Bruno", "Chiara"):  # two relics taken, one by one
+            table.reveal(T(9))
+            table.everyone("continue")
+            table.reveal(Relic())
+            table.decide(**{name: "leave" if name == taker else "continue"
+                            for name in ("Ana", "Bruno", "Chiara", "Dmytro")})
+            table.reveal(H("spiders"))
+            table.everyone("continue")
+            table.reveal(H("spiders"))
+            await until(pilot, lambda: summary_shown(app))
+        table.reveal(Relic())  # the third relic taken will be worth 5, the fourth 10
+        table.everyone("continue")
+        table.reveal(Relic())
+        await pilot.pause()
+        text = screen_text(app)
+        edges = [line for line in text.splitlines() if "┗" in line]
+        assert edges and "5" in edges[0] and "10" in edges[0], text
+        assert edges[0].index("5") < edges[0].index("10")

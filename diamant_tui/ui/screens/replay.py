@@ -27,7 +27,7 @@ from ...engine.view import Phase, PlayerView
 from ..describe import describe
 from ..literal import literal, printable
 from ..messages import LeaveReplay
-from ..widgets.cave_path import CavePath
+from ..widgets.cave_path import CavePath, shown_path
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.event_banner import SHOWN, EventBanner
 from ..widgets.game_log import KeptLog
@@ -170,8 +170,9 @@ class ReplayScreen(DiamantScreen):
                 number, self.steps, self._table, self._when)
             self.query_one(RoundBar).state = BarState.of(view)
             cave_path = self.query_one(CavePath)
-            if cave_path.path != view.path:
-                cave_path.path = view.path
+            path = shown_path(view)
+            if cave_path.path != path:
+                cave_path.path = path
                 # Forced: a scroll bar the path brings is not there yet (see TableScreen).
                 self.query_one("#path-scroll", VerticalScroll).scroll_end(animate=False,
                                                                           force=True)

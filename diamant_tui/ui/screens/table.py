@@ -29,7 +29,7 @@ from ..messages import LeaveTable, TableUpdated, TakeSeat
 from ..refusals import refusal_text
 from ..round_story import RoundStory
 from ..widgets.blank_containers import Column, Row, SharedBlank
-from ..widgets.cave_path import CavePath, PathScroll
+from ..widgets.cave_path import CavePath, PathScroll, shown_path
 from ..widgets.deck_info import DeckInfo, DeckState
 from ..widgets.decision import ChoiceButton, DecisionPanel, DecisionState
 from ..widgets.event_banner import SHOWN, EventBanner
@@ -427,11 +427,12 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         parts = self._parts
         self._round_bar.state = BarState.of(view)
         cave_path = parts.cave_path
-        if cave_path.path != view.path:
+        path = shown_path(view)
+        if cave_path.path != path:
             # Scrolled to its end only when it takes another height: a scroll is one more
             # message and frame for every seat at every card.
-            moved = cave_path.changes_height(view.path)
-            cave_path.path = view.path
+            moved = cave_path.changes_height(path)
+            cave_path.path = path
             if moved:
                 # Forced: the scroll bar a taller path brings is not there yet, and
                 # Textual scrolls nothing without it (the newest cards stayed out of sight).

@@ -19,8 +19,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ...engine.cards import Hazard, Relic, Treasure
-from ...engine.view import PathCard
+from ...engine.cards import Hazard, Relic, Rules, Treasure, relic_value_in_relics
+from ...engine.view import PathCard, PlayerView
 from ..cells import wrap
 from ..describe import RUBY
 from .blank_containers import SharedBlank
@@ -51,6 +51,25 @@ BORDERS = {
     "relic": "┏━┓┃┃┗━┛",
     "disaster": "█▀█▌▐█▄█",
 }
+
+
+
+def shown_path(view: PlayerView) -> tuple[PathCard, ...]:
+    """The path as the person sees it: in the ``relics`` edition, where a relic has no
+    printed value, each relic lying on the path shows what it is worth if taken now.
+    It is worth that when taken in this round: only one person leaving alone takes
+    relics, all those on the path at once, counted in the order they lie (5 for the
+    game's first three relics taken, 10 for the next two); they leave the game with the
+    round otherwise. At a table the relic tokens left show it; here the card does."""
+    if view.rules is not Rules.RELICS:
+        return view.path
+    shown, before = [], view.relics_taken
+    for pc in view.path:
+        if isinstance(pc.card, Relic) and pc.card.value is None and not pc.taken:
+            pc = PathCard(Relic(relic_value_in_relics(before)), pc.rubies)
+            before += 1
+        shown.append(pc)
+    return tuple(shown)
 
 
 class CavePath(SizedInOneLayout, SharedLines, KeptComponentStyles, Widget):
