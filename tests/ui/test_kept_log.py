@@ -85,3 +85,29 @@ async def test_lines_written_while_the_log_is_closed_fit_its_width_when_opened_a
         (treasure,) = [row for row in rows if row.startswith("Treasure 15")]
         assert len(treasure) > 40, rows
         assert max(len(row) for row in rows) <= width
+
+
+async def test_a_terminal_narrowed_wraps_the_log_again_at_its_new_width():
+    """From 200 columns to 120 (and from the log opened over the table at 80 columns to
+    its own column at 120), the log's lines are wrapped again at its new width: none is
+    cut at the column's edge behind a horizontal scroll bar."""
+    async with seat_without_a_log() as (pilot, written):
+        app = pilot.app
+        widths = []
+        for size in ((200, 60), (120, 30), (80, 24), (120, 30)):
+            await pilot.resize_terminal(*size)
+            await settled(pilot)
+            if size == (80, 24):
+                await pilot.press("g")  # opened over the table, 54 columns inside
+                await settled(pilot)
+            (log,) = app.screen.query(RichLog)
+            width = log.scrollable_content_region.width
+            widths.append(width)
+            rows = [strip.text.rstrip() for strip in log.lines]
+            assert max(len(row) for row in rows) <= width, (size, width, rows)
+            assert log.virtual_size.width <= width, (size, log.virtual_size)
+            assert written[-1][:30] in " ".join(screen_text(app).split())
+            if size == (80, 24):
+                await pilot.press("g")
+                await settled(pilot)
+        assert len(set(widths)) == 3, widths

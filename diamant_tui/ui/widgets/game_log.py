@@ -24,6 +24,8 @@ class GameLog(RichLog):
     def __init__(self, kept: KeptLog) -> None:
         super().__init__(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         self._kept = kept
+        self._wrapped_at = 0
+        """The width the lines shown were wrapped at (0: none shown yet)."""
 
     def on_mount(self) -> None:
         self.border_title = self.app.t("log.title")
@@ -31,8 +33,17 @@ class GameLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
-        if event.size.width:
+        if not event.size.width:
+            return
+        width = self.scrollable_content_region.width
+        if self._wrapped_at and width != self._wrapped_at and self.lines:
+            # A RichLog keeps its lines as wrapped when written: at another width they
+            # would be cut at the edge (behind a scroll bar) or leave half the column
+            # empty. Written again, at the new width.
+            self._kept.refilter()
+        else:
             self._kept.flush()  # shown (again): the lines written meanwhile, at its width
+        self._wrapped_at = width
 
 
 class KeptLog:
