@@ -279,3 +279,30 @@ async def test_the_question_fits_80x24_with_eight_seats_in_every_language(
                              "» Zoe_with_a_long_: one moment please")
         assert isinstance(app.screen, TableScreen)
     await table.close()
+
+
+@pytest.mark.parametrize("lang, bar", [
+    ("en", "y Yes  n No"), ("fr", "y Oui  n Non"),
+    ("es", "y Sí  n No"), ("uk", "y Так  n Ні"),
+])
+async def test_the_key_bar_under_the_game_question_offers_its_answers(lang, bar):
+    """While the dialog asks whether to leave the game, the key bar says its keys, not
+    the table's: `c Continue` and `l Exit` under it did nothing (the dialog takes every
+    key), and nothing said `n` or Escape keeps the seat."""
+    table = waiting_table(seats=3)
+    zoe = table.sit("Zoe", "zoe")
+    table.sit("Max", "max")
+    table.sit("Lea", "lea")
+    app = app_for(zoe, [], lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "1/5" in screen_text(app))
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.pause()
+        last = screen_text(app).splitlines()[-1]
+        assert last.strip() == bar, last
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.pause()
+        assert screen_text(app).splitlines()[-1].split()[:2] == ["c", app.t("key.continue")]
+    await table.close()

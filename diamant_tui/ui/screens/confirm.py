@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Label
 
+from ..widgets.key_bar import KeyBar
 from .base import DiamantModal
 
 
@@ -40,6 +41,8 @@ class ConfirmScreen(DiamantModal):
                 # Plain content: "[y]" is a key hint, not markup.
                 yield Button(Content(t("confirm.yes")), id="yes", compact=True)
                 yield Button(Content(t("confirm.no")), id="no", compact=True)
+        # Over the key bar of the screen below, whose keys do nothing while this asks.
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#no").focus()
