@@ -34,6 +34,7 @@ from .driver import SSHDriver
 from .eventlog import SessionLog, new_session_id
 from .fair_share import CURRENT_SESSION, LoopShare
 from .input_limits import InputGate
+from .locale_charset import ForeignCharset, foreign_charset
 from .logtext import WarningLimiter, loggable
 
 if TYPE_CHECKING:
@@ -238,6 +239,10 @@ class GameSession(asyncssh.SSHServerSession):
         if not self._has_pty:
             self._without_terminal(self.command or "")
             return
+        charset = foreign_charset(self.environment)
+        if charset is not None:
+            self._not_utf8(charset)
+            return
         # A resume code in the command gives a seat: it is never logged.
         self.log.info("%s opened a %dx%d %s terminal%s", self.identity, *self.size,
                       loggable(self.term_type, TERM_MAX_LENGTH),
@@ -297,6 +302,19 @@ class GameSession(asyncssh.SSHServerSession):
         self._chan.write(farewell_text("\n".join(lines), None).encode("utf-8",
                                                                      errors="replace"))
         self._chan.exit(status)
+
+    def _not_utf8(self, charset: ForeignCharset) -> None:
+        """Tell a client whose locale names another character set than UTF-8 that the
+        game's screen would be garbled there, and how to connect, in its own character
+        set (an ISO-8859-1 terminal reads the French accents), and end the session."""
+        assert self._chan is not None
+        self.log.info("%s has a %s locale; told to connect with UTF-8", self.identity,
+                      charset.codeset)
+        text = self.t("command.not_utf8", codeset=charset.codeset,
+                      variable=charset.variable, suggested=charset.suggested,
+                      ssh=self.ssh_command(self.command or ""))
+        self._chan.write(charset.encode(farewell_text(text, self.size[0])))
+        self._chan.exit(1)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if self._input_stopped:

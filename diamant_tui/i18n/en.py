@@ -399,6 +399,7 @@ CATALOGUE: dict[str, str] = {
     "command.play_seats": "play: --seats {seats}: a table has 3 to 8 seats",
     "command.play_bots": "play: --bots {bots}: between 0 and {most} computer players, so that at least one seat is yours",
     "command.no_terminal": "Diamant needs a terminal: connect with ssh -t, for example: {ssh}",
+    "command.not_utf8": "Diamant draws its screen in UTF-8, but your locale says {codeset} ({variable}): your terminal would show it garbled. Set your terminal to UTF-8 and connect with a UTF-8 locale, for example:\n  {variable}={suggested} {ssh}",
     "login.name_refused": "The name {name} is kept for the server and its staff: nobody may log in under it, or under a name that looks like it. Connect again under another name:\n{command}",
     "login.other_name": "yourname",
     "login.no_password": "This server asks for no password. To play as a guest, let your SSH client log in with keyboard-interactive (nothing is asked): {command}. To keep your games, log in with an SSH key (ssh-keygen makes one).",

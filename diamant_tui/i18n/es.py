@@ -392,6 +392,7 @@ CATALOGUE: dict[str, str] = {
     "command.play_seats": "play: --seats {seats}: una mesa tiene de 3 a 8 asientos",
     "command.play_bots": "play: --bots {bots}: entre 0 y {most} máquinas, para que al menos un asiento sea tuyo",
     "command.no_terminal": "Diamant necesita un terminal: conéctate con ssh -t, por ejemplo: {ssh}",
+    "command.not_utf8": "Diamant dibuja su pantalla en UTF-8, pero tu locale indica {codeset} ({variable}): tu terminal la mostraría ilegible. Pon tu terminal en UTF-8 y conéctate con un locale UTF-8, por ejemplo:\n  {variable}={suggested} {ssh}",
     "login.name_refused": "El nombre {name} está reservado al servidor y a su equipo: nadie puede entrar con él ni con un nombre que se le parezca. Vuelve a conectarte con otro nombre:\n{command}",
     "login.other_name": "tunombre",
     "login.no_password": "Este servidor no pide contraseña. Para jugar como invitado, deja que tu cliente SSH entre con keyboard-interactive (no se pregunta nada): {command}. Para conservar tus partidas, entra con una clave SSH (ssh-keygen crea una).",

@@ -396,6 +396,7 @@ CATALOGUE: dict[str, str] = {
     "command.play_seats": "play : --seats {seats} : une table a de 3 à 8 places",
     "command.play_bots": "play : --bots {bots} : entre 0 et {most} ordinateurs, pour qu'il vous reste au moins une place",
     "command.no_terminal": "Diamant a besoin d'un terminal : connectez-vous avec ssh -t, par exemple : {ssh}",
+    "command.not_utf8": "Diamant dessine son écran en UTF-8, mais votre locale indique {codeset} ({variable}) : votre terminal l'afficherait illisible. Réglez votre terminal en UTF-8 et connectez-vous avec une locale UTF-8, par exemple :\n  {variable}={suggested} {ssh}",
     "login.name_refused": "Le nom {name} est réservé au serveur et à son équipe : personne ne peut se connecter sous ce nom, ni sous un nom qui lui ressemble. Reconnectez-vous sous un autre nom :\n{command}",
     "login.other_name": "votrenom",
     "login.no_password": "Ce serveur ne demande aucun mot de passe. Pour jouer en invité, laissez votre client SSH se connecter en keyboard-interactive (rien n'est demandé) : {command}. Pour garder vos parties, connectez-vous avec une clé SSH (ssh-keygen en crée une).",

@@ -271,3 +271,47 @@ async def test_help_lists_the_commands_as_a_normal_answer(server, players, make_
         # Read in an 80-column terminal without a line wrapped.
         assert all(cell_len(line) <= 80 for line in lines), said
     assert not server.lobby.tables
+
+
+@pytest.mark.parametrize("env, encoding, says", [
+    ({"LANG": "fr_FR.ISO-8859-1"}, "latin-1",
+     "Diamant dessine son écran en UTF-8, mais votre locale indique ISO-8859-1"),
+    ({"LANG": "es_ES.UTF-8", "LC_ALL": "es_ES.iso885915@euro"}, "iso8859-15",
+     "Diamant dibuja su pantalla en UTF-8, pero tu locale indica iso885915"),
+    ({"LANG": "en_US.UTF-8", "LC_CTYPE": "uk_UA.KOI8-U", "LC_MESSAGES": "uk_UA.UTF-8"},
+     "koi8-u", "Діамант малює екран у UTF-8, а ваша локаль вказує KOI8-U"),
+    ({"LANG": "en_GB.CP1252"}, "cp1252", "Diamant draws its screen in UTF-8, but your"),
+])
+async def test_a_locale_that_is_not_utf8_is_told_how_to_connect_in_its_own_charset(
+        server, players, make_key, env, encoding, says):
+    """A client whose locale names another character set (``fr_FR.ISO-8859-1``; LC_ALL
+    before LC_CTYPE before LANG) has a terminal that would show every border, card and
+    accent of the game's UTF-8 screen as garbage. It is told so before any screen is
+    drawn, in its language and in its own character set, with the command to connect
+    with a UTF-8 locale; no table is opened."""
+    person = players("ann")
+    await person.connect(server.port, key=make_key(), command="play cave", env=env)
+    await person.wait_closed()
+    text = bytes(person.raw).decode(encoding)
+    assert b"\x1b[?1049h" not in person.raw  # no game screen was drawn
+    assert says in " ".join(text.split()), text
+    variable = next(name for name in ("LC_ALL", "LC_CTYPE", "LANG") if name in env)
+    suggested = env[variable].split(".")[0] + ".UTF-8"
+    assert f"{variable}={suggested} ssh -t" in text, text
+    assert text.rstrip().endswith("play cave"), text
+    assert person.chan.get_exit_status() == 1
+    assert server.lobby.get("cave") is None
+
+
+@pytest.mark.parametrize("env", [
+    {"LANG": "C"}, {"LANG": "POSIX"}, {"LANG": "C.UTF-8"}, {"LANG": "fr_FR"},
+    {"LANG": "fr_FR.ISO-8859-1", "LC_ALL": "fr_FR.utf8"}, {"LANG": "de_DE.UTF-8@euro"},
+    {"LANG": "fr_FR.ISO-8859-1\x1b[2J"},
+])
+async def test_a_locale_that_names_no_other_charset_plays(server, players, make_key, env):
+    """C, POSIX (whatever the terminal is), a UTF-8 locale overriding another, a locale
+    naming no character set, or a value that is no locale at all: the lobby opens."""
+    person = players("ann")
+    await person.connect(server.port, key=make_key(), env=env)
+    await person.wait_for("lobby|salon")
+    await person.close()
