@@ -18,7 +18,9 @@ from textual.widgets import Button, Input, Label, Select, Static
 from diamant_tui.engine.cards import Rules
 from diamant_tui.table import TableSettings
 from diamant_tui.ui.literal import literal
+from diamant_tui.ui.bindings import translate_bindings
 from diamant_tui.ui.setup_choices import TIMERS, default_level, levels
+from diamant_tui.ui.widgets.key_bar import KeyBar
 from diamant_tui.ui.widgets.steady_input import SteadyInput
 
 from .lobby import DEFAULT_SEATS, LobbyError, check_table_name
@@ -50,12 +52,17 @@ class _AnswerOnce:
         self._answered = True
         return super().dismiss(result)  # type: ignore[misc]
 
+    def _on_mount(self) -> None:
+        # Its key bar (over the lobby's, whose keys do nothing while it is open) says
+        # its keys in the person's language.
+        translate_bindings(self, self.app.t)  # type: ignore[attr-defined]
+
 
 class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
     """The choices of a new table. Enter in the name field (focused at first) opens it;
     with no name typed the table takes the free name shown, e.g. ``cave-1``."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+    BINDINGS = [Binding("escape", "cancel", "key.cancel")]
 
     def __init__(self, *, pace: float, free_name: str,
                  in_use: Callable[[str], bool] = lambda name: False) -> None:
@@ -96,6 +103,7 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
             with Horizontal(id="buttons"):
                 yield Button(t("create.open"), variant="primary", id="create", compact=True)
                 yield Button(t("create.cancel"), id="cancel", compact=True)
+        yield KeyBar()
 
     @staticmethod
     def _select(name: str, options: list, value: object) -> Select:
@@ -206,7 +214,7 @@ class ResumeScreen(_AnswerOnce, ModalScreen["str | None"]):
     told that theirs brings them back to their own seats: the code is a guest's (one they
     were, from another machine), never shown to them as themselves."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+    BINDINGS = [Binding("escape", "cancel", "key.cancel")]
 
     def __init__(self, *, guest: bool = True) -> None:
         super().__init__()
@@ -220,6 +228,7 @@ class ResumeScreen(_AnswerOnce, ModalScreen["str | None"]):
             yield Static(t("lobby.resume_prompt" if self._guest else "lobby.resume_prompt_key"))
             yield SteadyInput(placeholder="ABC123", max_length=12, id="code", compact=True)
             yield Static(t("create.cancel"), classes="hint")
+        yield KeyBar()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -44,6 +44,10 @@ class KeyLine(Widget):
             self.refresh()
 
     def render(self) -> Text:
+        if self.screen is not self.app.screen:
+            # A dialog over the screen takes every key: its own key bar says which, and
+            # this line, above it, would offer keys that do nothing.
+            return Text()
         key_style = self.get_component_rich_style("key-line--key")
         words_style = self.get_component_rich_style("key-line--description")
         found = {binding.action: binding for _, binding, _, _ in

@@ -257,7 +257,13 @@ class LobbyScreen(DiamantScreen):
         self.query_one(DataTable).focus()
         self._tell_told()
 
+    def on_screen_suspend(self) -> None:
+        for line in self.query(KeyLine):  # (none while the screen is made again)
+            line.refresh()  # a dialog over the lobby: its keys go
+
     def on_screen_resume(self) -> None:
+        for line in self.query(KeyLine):
+            line.refresh()
         if self.rebuilding:
             return  # the rebuild shows the header and the tables afresh
         self._show_header()  # a resume code may have been given at a table meanwhile

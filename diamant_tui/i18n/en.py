@@ -251,6 +251,7 @@ CATALOGUE: dict[str, str] = {
     "key.log": "Log",
     "key.chat": "Chat",
     "key.close_chat": "Cancel",
+    "key.cancel": "Cancel",
     "key.close_list": "Close the list",
     "key.quit": "Quit",
     "quit.how.title": "Do you want to quit?",

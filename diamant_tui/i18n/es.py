@@ -244,6 +244,7 @@ CATALOGUE: dict[str, str] = {
     "key.log": "Registro",
     "key.chat": "Chat",
     "key.close_chat": "Cancelar",
+    "key.cancel": "Cancelar",
     "key.close_list": "Cerrar la lista",
     "key.quit": "Salir",
     "quit.how.title": "¿Quieres salir?",

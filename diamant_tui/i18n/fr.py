@@ -248,6 +248,7 @@ CATALOGUE: dict[str, str] = {
     "key.log": "Journal",
     "key.chat": "Discuter",
     "key.close_chat": "Annuler",
+    "key.cancel": "Annuler",
     "key.close_list": "Fermer la liste",
     "key.quit": "Quitter",
     "quit.how.title": "Vous voulez quitter ?",

@@ -245,6 +245,7 @@ CATALOGUE: dict[str, str] = {
     "key.log": "Журнал",
     "key.chat": "Чат",
     "key.close_chat": "Скасувати",
+    "key.cancel": "Скасувати",
     "key.close_list": "Закрити список",
     "key.quit": "Вийти",
     "quit.how.title": "Хочете вийти?",

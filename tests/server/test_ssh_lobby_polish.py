@@ -400,3 +400,25 @@ async def test_the_resume_dialog_tells_someone_with_a_key_their_key_brings_them_
             line.strip(" │╭╮╰╯─") for line in t.splitlines()))
         assert (key_says if key is None else guest_says) not in " ".join(text.split())
         await person.close()
+
+
+@pytest.mark.parametrize("lang, bar", [
+    ("en", "esc Cancel"), ("fr", "esc Annuler"), ("es", "esc Cancelar"),
+    ("uk", "esc Скасувати"),
+])
+async def test_the_key_bar_under_the_lobbys_dialogs_says_their_key(
+        server, players, make_key, lang, bar):
+    """The dialog to open a table (``n``) and the one asking for a resume code (``r``)
+    take every key: the key bar under them says Escape cancels, not the lobby's keys
+    (``q Quit``, ``p Play now``), which there type into the name or do nothing."""
+    t = Translator(lang)
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), env={"LANG": f"{lang}_XX.UTF-8"})
+    await ann.wait_for(re.escape(t("lobby.key.play_now")))
+    for key, title in (("n", t("create.title")), ("r", t("lobby.key.resume"))):
+        ann.press(key)
+        await ann.wait_for(re.escape(title))
+        await ann.wait_for(lambda text: text.splitlines()[-1].strip() == bar)
+        assert t("lobby.key.play_now") not in ann.text
+        ann.press("escape")
+        await ann.wait_for(re.escape(t("lobby.key.play_now")))
