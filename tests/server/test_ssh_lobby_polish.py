@@ -422,3 +422,26 @@ async def test_the_key_bar_under_the_lobbys_dialogs_says_their_key(
         assert t("lobby.key.play_now") not in ann.text
         ann.press("escape")
         await ann.wait_for(re.escape(t("lobby.key.play_now")))
+
+
+async def test_tab_and_enter_typed_together_in_the_open_dialog_open_the_next_choice(
+        server, players, make_key):
+    """Tab then Enter, in one packet (quick typing over SSH): the Tab moves to the rule
+    set and the Enter opens its list, as when typed slowly. (The Enter reached the name
+    box, which still had the focus, and opened a table with every choice left as it
+    was.)"""
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key())
+    await ann.wait_for("lobby")
+    ann.press("n")
+    await ann.wait_for("Open a table")
+    ann.send(b"\t\r")
+    await ann.wait_for("Relics \\(2016\\)")  # the rule set's list, open
+    await asyncio.sleep(0.5)
+    assert "Open a table" in ann.text and server.lobby.get("cave-1") is None
+    ann.send(b"\x1b[B\r")  # relics
+    await ann.wait_for(lambda text: "Relics (2016)" in text and "Classic (2005)" not in text)
+    ann.send(b"\x1b[Z\r")  # shift+tab back to the name, Enter opens the table
+    await ann.wait_for("Waiting for the game")
+    table = server.lobby.get("cave-1")
+    assert table is not None and table.settings.rules.value == "relics"

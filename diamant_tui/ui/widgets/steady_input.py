@@ -9,6 +9,10 @@ from textual import events
 from textual.widgets import Input
 
 
+_FOCUS_KEYS = {"tab": "focus_next", "shift+tab": "focus_previous"}
+"""The keys that move the focus (Textual's app bindings), and the screen's method for each."""
+
+
 class SteadyInput(Input):
     """An ``Input`` with a steady cursor, which runs its own key bindings in order.
 
@@ -41,15 +45,32 @@ class SteadyInput(Input):
         self._on_submit = on_submit
 
     @property
+    def _moved_on(self) -> bool:
+        """Whether the focus went to another widget of the screen this box is on, the
+        one taking keys."""
+        screen = self.screen
+        return screen is self.app.screen and screen.focused not in (None, self)
+
+    @property
     def _focused(self) -> bool:
         # Not ``has_focus``, which follows the focus only once its Blur is handled.
         return self.screen.focused is self
 
     async def _on_key(self, event: events.Key) -> None:
-        if self._on_submit is not None and not self._focused:
+        if not self._focused and (self._on_submit is not None or self._moved_on):
+            # Typed after the key that took the focus away, in the same packet: for
+            # whatever has the focus now (see the class docstring).
             event.stop()
             event.prevent_default()
             self.app.post_message(events.Key(event.key, event.character))
+            return
+        if event.key in _FOCUS_KEYS and self._focused:
+            # Tab moves the focus as the box handles it, not once it has bubbled up to
+            # the app: an Enter typed with it (one packet) went to this box, still
+            # focused, and submitted a form instead of opening its next choice.
+            event.stop()
+            event.prevent_default()
+            getattr(self.screen, _FOCUS_KEYS[event.key])()
             return
         if not event.is_printable:
             for binding in self._bindings.key_to_bindings.get(event.key, ()):
