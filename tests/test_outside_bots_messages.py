@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from diamant_tui.bots import BotSpecError, parse_lineup
+from test_outside_bots import diamant
 
 PLAYERS = """\
 from diamant_tui.engine.view import Decision
@@ -50,11 +51,6 @@ def bot_dir(tmp_path, monkeypatch):
     (tmp_path / "mine.py").write_text(PLAYERS)
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def diamant(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diamant_tui", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

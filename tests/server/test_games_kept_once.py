@@ -139,13 +139,11 @@ def test_a_version_6_database_keeps_its_games_known_by_no_table(tmp_path):
                        "'t1', 0)")
 
 
-async def test_a_table_rebuilt_at_its_final_scores_waits_for_its_people(tmp_path):
-    """Stopped while its people decided on a rematch, the table is rebuilt finished and
-    waits for them as a game does (``restore_wait``), listed in the lobby; then, with
-    nobody back, it is forgotten. Before, nobody being connected yet, it was forgotten
-    at once and the rematch with it."""
-    storage = Storage.open(tmp_path)
-    lobby = Lobby(tmp_path, storage=storage)
+async def stopped_at_the_final_scores(folder) -> None:
+    """A server on ``folder`` stopped at the final scores of table ``den``, whose game
+    ann played to its end with two computer players, its last save made."""
+    storage = Storage.open(folder)
+    lobby = Lobby(folder, storage=storage)
     table = lobby.create(TableSettings(name="den", seats=3, bots=("cards:2",) * 2, seed=7,
                                        pace=0), None)
     ann = table.sit("ann", "key:ann")
@@ -158,6 +156,29 @@ async def test_a_table_rebuilt_at_its_final_scores_waits_for_its_people(tmp_path
     await asyncio.sleep(0.1)  # the table's last save
     await lobby.close()
     storage.close()
+
+
+async def stopped_waiting(folder) -> None:
+    """A server on ``folder`` stopped while ann and bob waited at table ``hall`` (four
+    seats, opened by ann) for its game, its last save made."""
+    storage = Storage.open(folder)
+    lobby = Lobby(folder, storage=storage)
+    table = lobby.create(TableSettings(name="hall", seats=4, bots=(), seed=7, pace=0),
+                         "key:ann")
+    table.sit("ann", "key:ann")
+    table.sit("bob", "key:bob")
+    await lobby.flush()
+    await table.saved()
+    await lobby.close()
+    storage.close()
+
+
+async def test_a_table_rebuilt_at_its_final_scores_waits_for_its_people(tmp_path):
+    """Stopped while its people decided on a rematch, the table is rebuilt finished and
+    waits for them as a game does (``restore_wait``), listed in the lobby; then, with
+    nobody back, it is forgotten. Before, nobody being connected yet, it was forgotten
+    at once and the rematch with it."""
+    await stopped_at_the_final_scores(tmp_path)
 
     now = [1000.0]
     storage = Storage.open(tmp_path)
@@ -179,16 +200,7 @@ async def test_a_waiting_table_nobody_comes_back_to_is_forgotten_after_the_wait(
     kept, listed in the lobby for ``restore_wait``; with nobody back by then, it is
     forgotten, and not rebuilt at the next start. (It stayed listed for ever, seats
     held for people who never came.)"""
-    storage = Storage.open(tmp_path)
-    lobby = Lobby(tmp_path, storage=storage)
-    table = lobby.create(TableSettings(name="hall", seats=4, bots=(), seed=7, pace=0),
-                         "key:ann")
-    table.sit("ann", "key:ann")
-    table.sit("bob", "key:bob")
-    await lobby.flush()
-    await table.saved()
-    await lobby.close()
-    storage.close()
+    await stopped_waiting(tmp_path)
 
     now = [1000.0]
     storage = Storage.open(tmp_path)
@@ -215,15 +227,7 @@ async def test_a_waiting_table_nobody_comes_back_to_is_forgotten_after_the_wait(
 
 async def test_a_waiting_table_someone_came_back_to_stays(tmp_path):
     """One person back at the rebuilt waiting table keeps it open past the wait."""
-    storage = Storage.open(tmp_path)
-    lobby = Lobby(tmp_path, storage=storage)
-    table = lobby.create(TableSettings(name="hall", seats=4, bots=(), seed=7, pace=0),
-                         "key:ann")
-    table.sit("ann", "key:ann")
-    table.sit("bob", "key:bob")
-    await table.saved()
-    await lobby.close()
-    storage.close()
+    await stopped_waiting(tmp_path)
 
     now = [1000.0]
     storage = Storage.open(tmp_path)
@@ -245,20 +249,7 @@ async def test_a_table_rebuilt_at_its_final_scores_does_not_log_its_game_kept_ag
     and the log says it was kept already, not "game 1 kept" a second time with the
     event a log collector counts."""
     caplog.set_level(logging.INFO, logger="diamant_server")
-    storage = Storage.open(tmp_path)
-    lobby = Lobby(tmp_path, storage=storage)
-    table = lobby.create(TableSettings(name="den", seats=3, bots=("cards:2",) * 2, seed=7,
-                                       pace=0), None)
-    ann = table.sit("ann", "key:ann")
-    while table.status is not TableStatus.FINISHED:
-        view = table.game.view_for(ann.seat) if table.game else None
-        if view is not None and view.decision_due and view.my_decision is None:
-            ann.decide(Decision.LEAVE)
-        await asyncio.sleep(0.005)
-    await lobby.flush()
-    await asyncio.sleep(0.1)  # the table's last save
-    await lobby.close()
-    storage.close()
+    await stopped_at_the_final_scores(tmp_path)
     kept = [r for r in caplog.records if getattr(r, "event", None) == "game_saved"]
     assert len(kept) == 1
 

@@ -96,12 +96,16 @@ async def test_asking_for_another_table_while_a_seat_is_held_says_why_this_one(
     again = players("ann")
     await again.connect(server.port, key=ann_key, command="play other",
                         env={"LANG": "fr_FR.UTF-8"})
-    text = await again.wait_for("quittez-la d'abord")
-    said = " ".join(" ".join(line.partition("▌")[2].split())
-                    for line in text.splitlines() if "▌" in line)
+    said = toast_words(await again.wait_for("quittez-la d'abord"))
     assert ("Vous avez toujours une place à la table back, dont la partie continue : vous y "
             "revoilà. Pour jouer à other, quittez-la d'abord (q).") in said
     assert server.lobby.get("other") is None  # nothing opened for nothing
+
+
+def toast_words(screen: str) -> str:
+    """The words of the toasts on ``screen`` (right of their edge, ▌), in one line."""
+    return " ".join(" ".join(line.partition("▌")[2].split())
+                    for line in screen.splitlines() if "▌" in line)
 
 
 async def test_a_seat_kept_at_a_waiting_table_over_a_restart_is_not_told_as_a_game(
@@ -125,9 +129,7 @@ async def test_a_seat_kept_at_a_waiting_table_over_a_restart_is_not_told_as_a_ga
         back = players("gil")
         await back.connect(again.port, key=gil_key, command="play other",
                            env={"LANG": "es_ES.UTF-8"})
-        text = await back.wait_for("déjala antes")
-        said = " ".join(" ".join(line.partition("▌")[2].split())
-                        for line in text.splitlines() if "▌" in line)
+        said = toast_words(await back.wait_for("déjala antes"))
         assert ("Sigues teniendo un asiento en la mesa cave, que espera a sus jugadores: "
                 "has vuelto a él. Para jugar en other, déjala antes (q).") in said
         assert again.lobby.get("other") is None
