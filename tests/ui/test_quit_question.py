@@ -107,3 +107,21 @@ async def test_the_setup_screen_quits_at_once():
         await pilot.pause()
         await pilot.press("ctrl+q")
         await until(pilot, lambda: app.return_code == 0)
+
+
+async def test_the_answers_stand_under_the_middle_of_the_question():
+    """The Yes and No buttons are centred in the dialog (they stood at its left edge,
+    under the question's first words, the rest of the box empty beside them)."""
+    table = playing_table()
+    app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_game(pilot, table)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        await pilot.pause()
+        row = next(line for line in screen_text(app).splitlines() if "Yes [y]" in line)
+        inside = row[row.index("│") + 1:row.rindex("│")]
+        left = len(inside) - len(inside.lstrip())
+        right = len(inside) - len(inside.rstrip())
+        assert abs(left - right) <= 3, row
+    await table.close()
