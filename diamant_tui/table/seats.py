@@ -163,9 +163,7 @@ class Seats:
         for seat in self._seats:
             if seat.kind is SeatKind.BOT and look_alike_key(seat.name) == key:
                 taken = self._names_taken_from(identity) | {name}
-                keys = {look_alike_key(t) for t in taken}
-                seat.name = next((n for n in BOT_NAMES if look_alike_key(n) not in keys),
-                                 None) or distinct_name(seat.name, taken)
+                seat.name = _bot_name_unlike(taken) or distinct_name(seat.name, taken)
 
     def _names_taken_from(self, identity: str) -> set[str]:
         """The names others (people, computer players, spectators) show under here, or
@@ -256,8 +254,7 @@ class Seats:
         said = self.said_names("")  # (a computer says nothing: every author is another)
         name = BOT_NAMES[seat]
         if look_alike_key(name) in {look_alike_key(n) for n in said}:
-            keys = {look_alike_key(n) for n in taken | said}
-            name = next((n for n in BOT_NAMES if look_alike_key(n) not in keys), name)
+            name = _bot_name_unlike(taken | said) or name
         name = distinct_name(name, taken | said)
         self._seats[seat] = Seat(name, SeatKind.BOT, spec, bot, seed, connected=True)
 
@@ -281,3 +278,9 @@ class Seats:
         if seated and member.seat is None:
             raise OnlyPlayers("you are watching this table; only its players can do that.")
         return member.seat
+
+
+def _bot_name_unlike(taken: set[str]) -> str | None:
+    """The first computer player's name that looks like none of ``taken``, if any."""
+    keys = {look_alike_key(name) for name in taken}
+    return next((name for name in BOT_NAMES if look_alike_key(name) not in keys), None)
