@@ -580,8 +580,8 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         """Those hurried to answer the rematch's question read, where it is answered and
         as long as they have, that it starts soon: once the final scores are made, so
         that someone who comes back to them as the rematch is hurried reads it too."""
-        if self._final is None or view is None:
-            return
+        if update.status is not TableStatus.FINISHED or self._final is None or view is None:
+            return  # (a rematch is hurried only at the final scores: no card pays for this)
         for event in update.events:
             if isinstance(event, Hurried) and event.rematch and self.seat in event.late:
                 self._final.show_refusal(
