@@ -186,19 +186,14 @@ class ServerApp(DiamantApp):
                                   table.name, extra={"event": "refused", "reason": "muted",
                                                      "table": table.name})
             # Told once the table's screen is up (after the join that follows).
-            self.call_later(self._tell_where, table, self.t("admin.muted_table_name",
-                                                            name=table.name))
+            self.call_later(self._tell_wherever,
+                            self.t("admin.muted_table_name", name=table.name))
         return table
 
     def _muted(self) -> bool:
         """Whether the host has muted this person now."""
         muted = self.chat_watch.muted
         return muted is not None and muted(self.identity) is not None
-
-    def _tell_where(self, table: Table, text: str) -> None:
-        """Tell ``text`` at ``table`` if this person is there, else where they are."""
-        if self.member is None or self.member.table is not table or not self._tell_at_table(text):
-            self.tell(text)
 
     def play_now(self) -> None:
         """Seat this person at the next game: back at the seat they hold (a game going
@@ -300,10 +295,14 @@ class ServerApp(DiamantApp):
         if self.identity.guest:
             self._give_resume_code()
 
+    def _resume_command(self) -> tuple[str, str]:
+        """This guest's resume code, and the ssh line that gives their seat back with it."""
+        code = self.lobby.resume_code(self.identity.key)
+        return code, self.session.ssh_command(f"resume {code}")
+
     def _give_resume_code(self) -> None:
         """Tell a guest the code that gives their seat back from a new connection."""
-        code = self.lobby.resume_code(self.identity.key)
-        command = self.session.ssh_command(f"resume {code}")
+        code, command = self._resume_command()
         # The rules/help screen keeps showing it; the table's screen says it once, now.
         self.help_note = self.t("help.resume", code=code, command=command)
         if not self._tell_at_table(self.help_note):
@@ -318,11 +317,8 @@ class ServerApp(DiamantApp):
         theirs again, that the seat is kept and the command that takes them back to it
         (a guest's with their resume code: the help screen that showed it is gone)."""
         if self.seated_in_a_game:
-            if self.identity.guest:
-                back = self.session.ssh_command(
-                    f"resume {self.lobby.resume_code(self.identity.key)}")
-            else:
-                back = self.session.ssh_command()
+            back = (self._resume_command()[1] if self.identity.guest
+                    else self.session.ssh_command())
             self.session.farewell = self.session.farewell or self.t(
                 "farewell.seat_kept", name=self.member.table.name, command=back)
         super().quit_now()
