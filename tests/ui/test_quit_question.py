@@ -39,6 +39,12 @@ async def in_game(pilot, table: Table) -> None:
     await pilot.pause()
 
 
+async def asked_to_quit(pilot) -> None:
+    """Press Ctrl+Q and wait for the question it asks."""
+    await pilot.press("ctrl+q")
+    await until(pilot, lambda: isinstance(pilot.app.screen, QuitQuestion))
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
 async def test_ctrl_q_in_a_game_asks_and_no_plays_on(lang):
     """The question is on screen, whole, in the person's language; the app goes on and
@@ -48,8 +54,7 @@ async def test_ctrl_q_in_a_game_asks_and_no_plays_on(lang):
     app = DiamantApp(lang=lang, member=table.sit("Zoe", "zoe"))
     async with app.run_test(size=(80, 24)) as pilot:
         await in_game(pilot, table)
-        await pilot.press("ctrl+q")
-        await until(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        await asked_to_quit(pilot)
         assert flowing(t("confirm.quit")) in flowing(screen_text(app))
         assert app.return_code is None and app.is_running
         await pilot.press("n")
@@ -64,8 +69,7 @@ async def test_a_second_ctrl_q_quits():
     app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
     async with app.run_test(size=(80, 24)) as pilot:
         await in_game(pilot, table)
-        await pilot.press("ctrl+q")
-        await until(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        await asked_to_quit(pilot)
         await pilot.press("ctrl+q")
         await until(pilot, lambda: app.return_code == 0)
     await table.close()
@@ -116,8 +120,7 @@ async def test_the_answers_stand_under_the_middle_of_the_question():
     app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
     async with app.run_test(size=(80, 24)) as pilot:
         await in_game(pilot, table)
-        await pilot.press("ctrl+q")
-        await until(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        await asked_to_quit(pilot)
         await pilot.pause()
         row = next(line for line in screen_text(app).splitlines() if "Yes [y]" in line)
         inside = row[row.index("│") + 1:row.rindex("│")]

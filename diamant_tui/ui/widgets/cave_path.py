@@ -53,7 +53,6 @@ BORDERS = {
 }
 
 
-
 def shown_path(view: PlayerView) -> tuple[PathCard, ...]:
     """The path as the person sees it: in the ``relics`` edition, where a relic has no
     printed value, each relic lying on the path shows what it is worth if taken now.
