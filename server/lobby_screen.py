@@ -334,6 +334,10 @@ class LobbyScreen(DiamantScreen):
                 for s in self.lobby.summaries(self.identity.key, everything=everything)]
         if rows == self._rows:
             return
+        # The cursor stays on the table the person chose, wherever the list now has it
+        # (one above it gone, its game begun): left on its row, it would stand on
+        # whichever table slid there, and Enter seat them at a table they never chose.
+        chosen = self._selected()
         self._rows = rows
         table = self.query_one(DataTable)
         cursor = table.cursor_row
@@ -343,7 +347,10 @@ class LobbyScreen(DiamantScreen):
             name, *rest, private = (printable(cell) for cell in row)
             table.add_row(Text(marked_name(name, bool(private), self.app.t)), *map(Text, rest),
                           key=row[0])
-        if rows:
+        names = [row[0] for row in rows]
+        if chosen in names:
+            table.move_cursor(row=names.index(chosen))
+        elif rows:  # (gone: the row it stood on, the nearest table)
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         self.query_one("#empty", Static).display = not rows
 

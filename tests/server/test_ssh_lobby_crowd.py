@@ -1,0 +1,53 @@
+"""The lobby of a busy server: its list changes under the person reading it."""
+
+from __future__ import annotations
+
+from diamant_tui.table import TableSettings
+
+from test_ssh_colours import reversed_text
+
+
+def _open(server, name: str, **settings) -> None:
+    server.lobby.create(TableSettings(name=name, pace=0.02, **settings), "test")
+
+
+async def _lobby_with_cursor_on(server, players, make_key, name: str, downs: int):
+    """ann in the lobby (no colours: the cursor row is in reverse video), the cursor
+    moved ``downs`` rows down, onto the table ``name``."""
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), env={"NO_COLOR": "1"})
+    await ann.wait_for(lambda text: reversed_text(ann, " a-first "))
+    ann.press(*["down"] * downs)
+    await ann.wait_for(lambda text: reversed_text(ann, f" {name} "))
+    return ann
+
+
+async def test_the_cursor_stays_on_its_table_when_one_above_it_closes(
+        server, players, make_key):
+    """A table above the one chosen goes (its last person left): the cursor stays on the
+    table the person chose, not on whichever slid into its row (Enter would have seated
+    them at a table they never chose)."""
+    for name in ("a-first", "b-second", "c-third", "d-fourth"):
+        _open(server, name, seats=5)
+    ann = await _lobby_with_cursor_on(server, players, make_key, "c-third", 2)
+    await server.lobby.close_table("a-first")
+    await ann.wait_for(lambda text: "a-first" not in text)
+    await ann.wait_for(lambda text: reversed_text(ann, " c-third "))
+    assert not reversed_text(ann, " d-fourth ")
+
+
+async def test_the_cursor_follows_its_table_when_its_game_begins(server, players, make_key):
+    """The table chosen starts its game while the person reads the list, and moves down
+    among the tables playing: the cursor goes with it (the row it left now shows another
+    table, waiting)."""
+    _open(server, "a-first", seats=5)
+    _open(server, "b-second", seats=3, bots=("carry:20",) * 2)  # one seat for a person
+    _open(server, "c-third", seats=5)
+    ann = await _lobby_with_cursor_on(server, players, make_key, "b-second", 1)
+    bob = players("bob")
+    await bob.connect(server.port, key=make_key(), command="play b-second")
+    await bob.wait_for("Round 1/5")
+    # Waiting tables first: b-second, playing now, is listed last.
+    await ann.wait_for(lambda text: text.find("c-third") < text.find("b-second"))
+    await ann.wait_for(lambda text: reversed_text(ann, " b-second "))
+    assert not reversed_text(ann, " c-third ")
