@@ -94,6 +94,16 @@ def check_table_name(name: str) -> str:
     return name
 
 
+def listed_order(name: str) -> tuple[tuple[int, str, int], ...]:
+    """The key that lists table names as a person counts them: ``cave-2`` before
+    ``cave-10`` (the names play now gives), ``alpha`` before ``Beta``, whatever the case."""
+    return tuple((0, part, 0) if n % 2 == 0 else (1, "", int(part))
+                 for n, part in enumerate(_DIGITS.split(name.casefold())))
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
 @dataclass(frozen=True)
 class TableSummary:
     """One line of the lobby's list of tables."""
@@ -385,7 +395,7 @@ class Lobby:
                 private=private,
             ))
         order = {TableStatus.WAITING: 0, TableStatus.PLAYING: 1, TableStatus.FINISHED: 2}
-        return sorted(rows, key=lambda r: (order[r.status], r.name))
+        return sorted(rows, key=lambda r: (order[r.status], listed_order(r.name)))
 
     def prune(self) -> None:
         """Forget finished tables that nobody is at or looking at any more, and waiting

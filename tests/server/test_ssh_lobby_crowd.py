@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from diamant_tui.table import TableSettings
+from diamant_server.lobby import Lobby
 
 from test_ssh_colours import reversed_text
 
@@ -51,3 +52,18 @@ async def test_the_cursor_follows_its_table_when_its_game_begins(server, players
     await ann.wait_for(lambda text: text.find("c-third") < text.find("b-second"))
     await ann.wait_for(lambda text: reversed_text(ann, " b-second "))
     assert not reversed_text(ann, " c-third ")
+
+
+async def test_tables_are_listed_in_the_order_a_person_counts_them(tmp_path):
+    """Play now names the tables it opens ``cave-1``, ``cave-2``...: on a busy evening
+    ``cave-10`` comes after ``cave-9``, not between ``cave-1`` and ``cave-2``; and a
+    name's capitals do not put it before every name in small letters."""
+    lobby = Lobby(tmp_path)
+    names = [f"cave-{n}" for n in range(1, 12)] + ["Zed", "alpha", "Beta"]
+    for name in names:
+        lobby.create(TableSettings(name=name, seats=5), "x")
+    try:
+        assert [row.name for row in lobby.summaries()] == [
+            "alpha", "Beta", *(f"cave-{n}" for n in range(1, 12)), "Zed"]
+    finally:
+        await lobby.close()
