@@ -374,6 +374,11 @@ class LobbyScreen(DiamantScreen):
     def _with_table(self, message: type[JoinTable] | type[WatchTable]) -> None:
         name = self._selected()
         table = self.lobby.get(name) if name else None
+        if table is None and name is not None:
+            # Closed since the list's last look: say so, and show the list as it is now.
+            self.tell(self.app.t("lobby.gone", name=name))
+            self.refresh_tables()
+            return
         if table is None:
             self.tell(self.app.t("lobby.choose_first"))
             return

@@ -287,6 +287,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.timer_off": "off",
     "lobby.empty": "No tables yet: press p to play now, or n to open one of your own.",
     "lobby.choose_first": "Choose a table first (or press p to play now, n to open one).",
+    "lobby.gone": "Table {name} has just closed: choose another one.",
     "lobby.resume_prompt": "Your resume code (shown when you sat down):",
     "lobby.resume_prompt_key": "A guest's resume code (your key takes you back to your own seats as you connect):",
     "lobby.key.join": "Join",

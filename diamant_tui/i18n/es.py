@@ -280,6 +280,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.timer_off": "no",
     "lobby.empty": "Aún no hay mesas: pulsa p para jugar ya, o n para abrir una.",
     "lobby.choose_first": "Elige primero una mesa (o pulsa p para jugar ya, n para abrir una).",
+    "lobby.gone": "La mesa {name} acaba de cerrarse: elige otra.",
     "lobby.resume_prompt": "Tu código para volver (se mostró al sentarte):",
     "lobby.resume_prompt_key": "El código para volver de un invitado (tu clave te devuelve a tus asientos al conectar):",
     "lobby.key.join": "Unirse",

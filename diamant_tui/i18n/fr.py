@@ -284,6 +284,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.timer_off": "aucun",
     "lobby.empty": "Aucune table pour l'instant : appuyez sur p pour jouer maintenant, ou n pour en ouvrir une.",
     "lobby.choose_first": "Choisissez d'abord une table (ou appuyez sur p pour jouer maintenant, n pour en ouvrir une).",
+    "lobby.gone": "La table {name} vient de fermer : choisissez-en une autre.",
     "lobby.resume_prompt": "Votre code de reprise (donné quand vous vous êtes assis) :",
     "lobby.resume_prompt_key": "Le code de reprise d'un invité (votre clé vous ramène à vos places dès la connexion) :",
     "lobby.key.join": "Rejoindre",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from diamant_tui.table import TableSettings
+from diamant_server import lobby_screen
 from diamant_server.lobby import Lobby
 
 from test_ssh_colours import reversed_text
@@ -67,3 +68,20 @@ async def test_tables_are_listed_in_the_order_a_person_counts_them(tmp_path):
             "alpha", "Beta", *(f"cave-{n}" for n in range(1, 12)), "Zed"]
     finally:
         await lobby.close()
+
+
+async def test_enter_on_a_table_closed_since_the_list_was_drawn_says_it_closed(
+        server, players, make_key, monkeypatch):
+    """The list is looked at every two seconds: a table can close between two looks while
+    the person's cursor is on it. Enter then says that table has just closed, and the
+    list drops it at once; before, it said to choose a table first, as if none were."""
+    monkeypatch.setattr(lobby_screen, "REFRESH", 3600.0)  # no look between close and Enter
+    for name in ("a-first", "b-second"):
+        _open(server, name, seats=5)
+    ann = await _lobby_with_cursor_on(server, players, make_key, "a-first", 0)
+    await server.lobby.close_table("a-first")
+    ann.press("enter")
+    text = await ann.wait_for("a-first has just closed")
+    assert "Choose a table first" not in text
+    await ann.wait_for(lambda text: " a-first " not in text)
+    assert "Waiting for the game" not in ann.text  # not seated at b-second instead
