@@ -247,13 +247,15 @@ class LobbyScreen(DiamantScreen):
         self.query_one("#note", Static).update("", layout=False)
 
     async def retranslate(self) -> None:
-        """Redraw in the app's new language: headers, rows and key hints."""
+        """Redraw in the app's new language: headers, rows and key hints (the cursor on
+        the table it was on)."""
+        chosen = self._selected()
         await super().retranslate()
         self._rows = []  # the table was made anew: fill it again
         self._here = None  # and the line saying who is here
         self._note = ("", "")  # and the note line, empty (or what was told meanwhile)
         self._show_header()
-        self.refresh_tables()
+        self.refresh_tables(chosen)
         self.query_one(DataTable).focus()
         self._tell_told()
 
@@ -318,9 +320,9 @@ class LobbyScreen(DiamantScreen):
         if not self.rebuilding:
             self._show_resume(again=True)  # one line or two, as the new width allows
 
-    def refresh_tables(self) -> None:
+    def refresh_tables(self, chosen: str | None = None) -> None:
         """Show the current tables, who is on the server and a guest's resume code; redraw
-        only what changed.
+        only what changed. The cursor stays on the table it is on (or ``chosen``'s).
 
         Called every few seconds by a timer, from a task of its own: while the screen
         is made again in a new language it does nothing, and the rebuild calls it."""
@@ -337,7 +339,7 @@ class LobbyScreen(DiamantScreen):
         # The cursor stays on the table the person chose, wherever the list now has it
         # (one above it gone, its game begun): left on its row, it would stand on
         # whichever table slid there, and Enter seat them at a table they never chose.
-        chosen = self._selected()
+        chosen = chosen or self._selected()
         self._rows = rows
         table = self.query_one(DataTable)
         cursor = table.cursor_row

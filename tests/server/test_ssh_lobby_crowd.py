@@ -85,3 +85,16 @@ async def test_enter_on_a_table_closed_since_the_list_was_drawn_says_it_closed(
     assert "Choose a table first" not in text
     await ann.wait_for(lambda text: " a-first " not in text)
     assert "Waiting for the game" not in ann.text  # not seated at b-second instead
+
+
+async def test_the_cursor_stays_on_its_table_when_the_language_changes(
+        server, players, make_key):
+    """``g`` draws the lobby again in the next language: the cursor stays on the table
+    chosen, not back on the first row."""
+    for name in ("a-first", "b-second", "c-third"):
+        _open(server, name, seats=5)
+    ann = await _lobby_with_cursor_on(server, players, make_key, "c-third", 2)
+    ann.press("g")
+    await ann.wait_for("Langue")
+    await ann.wait_for(lambda text: reversed_text(ann, " c-third "))
+    assert not reversed_text(ann, " a-first ")
