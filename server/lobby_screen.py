@@ -354,6 +354,10 @@ class LobbyScreen(DiamantScreen):
             table.move_cursor(row=names.index(chosen))
         elif rows:  # (gone: the row it stood on, the nearest table)
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
+        if chosen is not None and chosen not in names and self.lobby.get(chosen) is None:
+            # Said, or the cursor would move to another table unnoticed. (A private table
+            # left is only no longer listed: it has not closed.)
+            self.tell(self.app.t("lobby.gone", name=chosen))
         self.query_one("#empty", Static).display = not rows
 
     def _show_here(self) -> None:
@@ -377,8 +381,7 @@ class LobbyScreen(DiamantScreen):
         name = self._selected()
         table = self.lobby.get(name) if name else None
         if table is None and name is not None:
-            # Closed since the list's last look: say so, and show the list as it is now.
-            self.tell(self.app.t("lobby.gone", name=name))
+            # Closed since the list's last look: the list as it is now says so.
             self.refresh_tables()
             return
         if table is None:

@@ -98,3 +98,16 @@ async def test_the_cursor_stays_on_its_table_when_the_language_changes(
     await ann.wait_for("Langue")
     await ann.wait_for(lambda text: reversed_text(ann, " c-third "))
     assert not reversed_text(ann, " a-first ")
+
+
+async def test_the_table_under_the_cursor_closing_is_said(server, players, make_key):
+    """The table the cursor is on closes while the person reads the list: the cursor
+    goes to the nearest table, and the note line says why it moved (silently, Enter
+    would seat them at a table they never chose, unawares)."""
+    for name in ("a-first", "b-second", "c-third"):
+        _open(server, name, seats=5)
+    ann = await _lobby_with_cursor_on(server, players, make_key, "b-second", 1)
+    await server.lobby.close_table("b-second")
+    await ann.wait_for("b-second has just closed")
+    assert reversed_text(ann, " c-third ")
+
