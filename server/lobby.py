@@ -94,14 +94,14 @@ def check_table_name(name: str) -> str:
     return name
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def listed_order(name: str) -> tuple[tuple[int, str, int], ...]:
     """The key that lists table names as a person counts them: ``cave-2`` before
     ``cave-10`` (the names play now gives), ``alpha`` before ``Beta``, whatever the case."""
     return tuple((0, part, 0) if n % 2 == 0 else (1, "", int(part))
                  for n, part in enumerate(_DIGITS.split(name.casefold())))
-
-
-_DIGITS = re.compile(r"(\d+)")
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from diamant_tui.table import TableSettings
+from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 from diamant_server import lobby_screen
 from diamant_server.lobby import Lobby
 
@@ -111,3 +114,22 @@ async def test_the_table_under_the_cursor_closing_is_said(server, players, make_
     await ann.wait_for("b-second has just closed")
     assert reversed_text(ann, " c-third ")
 
+
+
+async def test_a_table_closed_by_leaving_it_is_not_news_back_in_the_lobby(
+        server, players, make_key):
+    """The last person at a waiting table leaves it, and it closes: back in the lobby,
+    the list no longer has it and the note line does not tell them that it "has just
+    closed", which they did themselves (it said so, the cursor still on its name)."""
+    for name in ("a-first", "b-second"):
+        _open(server, name, seats=5)
+    ann = await _lobby_with_cursor_on(server, players, make_key, "b-second", 1)
+    ann.press("enter")
+    await ann.wait_for("waiting for players")
+    ann.press("q")
+    await ann.wait_for("Leave this table")
+    await asyncio.sleep(READ_FIRST)  # a q typed with the first is no answer
+    ann.press("q")
+    await ann.wait_for(lambda text: "a-first" in text and "b-second" not in text)
+    await asyncio.sleep(lobby_screen.REFRESH + 0.5)  # the list's next look has been
+    assert "has just closed" not in ann.text, ann.text
