@@ -420,12 +420,13 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             hint=hint,
             question=question,
             note=self.app.waiting_note(self.table),
+            watchers=update.watchers,
         )
 
     def _show_view(self, view: PlayerView, update: TableUpdate) -> None:
         self.view = view
         parts = self._parts
-        self._round_bar.state = BarState.of(view)
+        self._round_bar.state = BarState.of(view, len(update.watchers))
         cave_path = parts.cave_path
         path = shown_path(view)
         if cave_path.path != path:

@@ -1,4 +1,5 @@
-"""The top line: rule set, round and card number, and the five cave entrances.
+"""The top line: rule set, round and card number, how many watch, and the five cave
+entrances.
 
 On a narrow terminal the entrances shorten rather than vanish: the hazards that closed
 them are written with two letters, and at last the "Cave:" label goes.
@@ -35,11 +36,14 @@ class BarState:
     rounds: int
     step: int
     round_results: tuple[RoundResult, ...]
+    watchers: int = 0
+    """How many people watch the table (the players are told they are watched)."""
 
     @classmethod
-    def of(cls, view: PlayerView) -> "BarState":
-        """The bar's state for ``view``."""
-        return cls(view, view.rules, view.round, view.rounds, view.step, view.round_results)
+    def of(cls, view: PlayerView, watchers: int = 0) -> "BarState":
+        """The bar's state for ``view`` at a table ``watchers`` people watch."""
+        return cls(view, view.rules, view.round, view.rounds, view.step, view.round_results,
+                   watchers)
 
 
 class RoundBar(SizedInOneLayout, SharedLines, DrawnFromText, KeptComponentStyles, Widget):
@@ -76,11 +80,17 @@ class RoundBar(SizedInOneLayout, SharedLines, DrawnFromText, KeptComponentStyles
         left.append(" · " + t("table.round", round=view.round, rounds=view.rounds))
         left.append(" · " + t("table.card", step=view.step))
         width = self.size.width
-        for short, label in ((False, True), (True, True), (True, False)):
-            right = self._entrances(view, short, label)
-            room = width - left.cell_len - right.cell_len
-            if room >= 1:
-                return Text.assemble(left, " " * room, right)
+        # The spectators' count goes first when the line is short: the entrances tell
+        # the game, and the waiting room named the spectators.
+        watched = left.copy()
+        if self.state.watchers:
+            watched.append(" · " + t("table.watchers", count=self.state.watchers))
+        for first in (watched, left):
+            for short, label in ((False, True), (True, True), (True, False)):
+                right = self._entrances(view, short, label)
+                room = width - first.cell_len - right.cell_len
+                if room >= 1:
+                    return Text.assemble(first, " " * room, right)
         if self.size.height > 1:
             return Text("\n").join([left, self._entrances(view, False, True)])
         return left

@@ -23,7 +23,8 @@ class WaitingState:
     None), ``question`` a question asked of this person (start now? leave the table?)
     and the keys that answer it, shown in the hint's place while it is asked
     (:class:`~diamant_tui.ui.screens.table.TableScreen`), ``note`` what the host says of
-    the table under its settings (or None)."""
+    the table under its settings (or None), ``watchers`` the spectators' names, in the
+    order they came."""
 
     name: str
     rules: Rules
@@ -34,6 +35,7 @@ class WaitingState:
     hint: str | None = None
     question: tuple[str, str] | None = None
     note: str | None = None
+    watchers: tuple[str, ...] = ()
 
     @property
     def free(self) -> int:
@@ -100,6 +102,8 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
         width = widest(seat.name for seat in state.seats) + 2
         for seat in state.seats:
             lines.append(self._seat_line(seat, state.me, width))
+        if state.watchers:
+            lines.append(self._watchers_line(state.watchers))
         lines.append(Text(""))
         if state.free:
             lines.append(Text(t("waiting.free", count=state.free)))
@@ -129,6 +133,17 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
             return body
         gap = Text("\n" * (height - used - len(rows) + 1))  # from the body's last row
         return Text.assemble(body, gap, Text("\n").join(rows))
+
+    def _watchers_line(self, watchers: tuple[str, ...]) -> Text:
+        """Who watches, names as written, on one row: nobody is watched unknowingly, and
+        a crowd of spectators does not push the chat off the panel (cut with "…")."""
+        line = Text("  " + self.app.t("waiting.watchers",
+                                      names=", ".join(printable(w) for w in watchers)),
+                    style=self.get_component_rich_style("waiting--free"))
+        width = self.content_size.width
+        if width > 0:
+            line.truncate(width, overflow="ellipsis")
+        return line
 
     def _seat_line(self, seat: SeatInfo, me: int | None, width: int) -> Text:
         t = self.app.t
