@@ -137,8 +137,8 @@ class WaitingPanel(RepaintedDirectly, SizedInOneLayout, Widget):
     def _watchers_line(self, watchers: tuple[str, ...]) -> Text:
         """Who watches, names as written, on one row: nobody is watched unknowingly, and
         a crowd of spectators does not push the chat off the panel (cut with "…")."""
-        line = Text("  " + self.app.t("waiting.watchers",
-                                      names=", ".join(printable(w) for w in watchers)),
+        line = Text("     " + self.app.t("waiting.watchers",
+                                         names=", ".join(printable(w) for w in watchers)),
                     style=self.get_component_rich_style("waiting--free"))
         width = self.content_size.width
         if width > 0:
