@@ -4,9 +4,13 @@ the seats; during the game the top line counts them."""
 
 from __future__ import annotations
 
-from diamant_tui.table import Table, TableSettings
+from contextlib import AsyncExitStack
+
+import pytest
+
+from diamant_tui.table import Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
-from ui_helpers import screen_text, until
+from ui_helpers import screen_text, settled, three_at_a_table, until
 
 
 def waiting_table() -> Table:
@@ -51,3 +55,19 @@ async def test_the_top_line_counts_the_spectators_during_the_game():
         await until(pilot, lambda: "1 spectateur" in screen_text(app).splitlines()[0], timeout=15)
         table.watch("kim", "kim")
         await until(pilot, lambda: "2 spectateurs" in screen_text(app).splitlines()[0], timeout=15)
+
+
+@pytest.mark.parametrize("key", ["c", "l"])
+async def test_a_spectator_pressing_continue_or_exit_is_told_why_nothing_happens(key):
+    """A spectator's Continue and Exit keys act on nothing (the table asks nobody
+    watching for a choice), and their note line says why, in their language, for a
+    moment: pressed in silence, they looked broken."""
+    async with AsyncExitStack() as stack:
+        table, pilots = await three_at_a_table(stack)
+        wes = pilots[2]
+        await until(wes, lambda: "Раунд 1/5" in screen_text(wes.app), timeout=15)
+        await settled(wes)
+        await wes.press(key)
+        await until(wes, lambda: "Це можуть лише гравці; ви спостерігаєте."
+                    in screen_text(wes.app), timeout=5)
+        assert table.status is TableStatus.PLAYING

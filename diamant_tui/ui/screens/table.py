@@ -690,6 +690,11 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             return
         if self._asked is not None:
             self._answer_question(event)
+        elif (self.seat is None and event.key in ("c", "l") and self._part == "game"
+                and self.passes_keys()):
+            # A spectator pressing Continue or Exit as a player would: their keys are
+            # not offered and act on nothing; the note line says why, or it looked broken.
+            self._parts.decision.said(self.app.t("refused.watching"))
 
     # -- intents -------------------------------------------------------------------
 
