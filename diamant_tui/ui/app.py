@@ -30,6 +30,7 @@ from .screens.replay import ReplayScreen
 from .shared_css import share_parsed_css
 from .shared_rules import share_applied_rules
 from .span_chops import gather_frames_from_spans
+from .kept_together import keep_marks_with_their_words
 from .cursor_moves import keep_cursor_moves
 from .kept_binding_chains import keep_binding_chains
 from .dispatch_plans import plan_dispatches
@@ -74,6 +75,7 @@ send_only_changed_pieces()  # a frame leaves out what the terminal shows already
 wait_for_mounts_in_turn()  # and widgets being mounted are waited for without a task each
 lay_out_only_new_sizes()  # and a screen told the size it has keeps its layout
 keep_binding_chains()  # its key bindings' chain is worked out once while the focus stays
+keep_marks_with_their_words()  # a line never begins with French's ":" nor splits "30 s"
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
 """Keys that still work behind the "enlarge your terminal" overlay: quitting the app."""
 
