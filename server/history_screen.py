@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from diamant_tui.ui.cells import shorten
 from diamant_tui.ui.literal import literal, printable
 from diamant_tui.ui.screens.base import DiamantScreen
 from diamant_tui.ui.widgets.key_bar import KeyBar
@@ -45,9 +46,9 @@ def players_width(screen_width: int) -> int:
 
 
 def format_players(names: tuple[str, ...], width: int = PLAYERS_WIDTH) -> str:
-    """The players' names in seat order, shortened to fit a column ``width`` wide."""
-    text = printable(", ".join(names))
-    return text if len(text) <= width else text[:width - 1] + "…"
+    """The players' names in seat order, shortened to fit a column ``width`` cells wide
+    (a CJK character takes two: counting characters pushed the place off the screen)."""
+    return shorten(printable(", ".join(names)), width)
 
 
 def game_cells(past: PastGame, t, width: int = PLAYERS_WIDTH) -> tuple[str, ...]:

@@ -552,3 +552,22 @@ async def test_two_people_under_one_name_are_told_apart_on_the_leaderboard(
     assert sorted(names) == ["ann", "ann²", "Аnn³"], names
     mine = next(row for row in board_rows(text) if "▶" in row)
     assert mine.split()[2] == "ann", "the regular first seen keeps her name"
+
+
+async def test_names_in_wide_characters_leave_my_score_and_place_in_sight(server, players,
+                                                                          make_key):
+    """A name of CJK characters takes two cells a character: the players' column was cut
+    at 24 characters, 48 cells, and pushed the score and the place off an 80-column
+    screen."""
+    key = make_key()
+    me = person_of(key)
+    names = ["安", "山田太郎左衛門右衛門之助", "김민준서연지우하은", "王小明李大华"]
+    sitters = [Sitter(names[0], me)] + [Sitter(n, None, "expert") for n in names[1:]]
+    game = await server.storage.start_game("cave-7", "relic-variant", when(7), sitters)
+    await server.storage.finish_game(game, fake_record([(n, None, None) for n in names],
+                                                       [20, 10, 5, 1]), [1, 2, 3, 4])
+    person = await in_lobby(players, server, key=key)
+    person.press("h")
+    text = await person.wait_for("2025-03-07")
+    [line] = [line for line in text.splitlines() if "2025-03-07" in line]
+    assert re.search(r"Relic variant +安, 山田.*… +20 +1 of 4", line), line
