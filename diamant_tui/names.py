@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import unicodedata
 from typing import Iterable
 
@@ -24,6 +25,15 @@ NAME_MAX_CHARS = 16
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _MARKS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _BRACKETS = ("(", ")")
+_INVISIBLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+    "\U000e0100-\U000e01ef]")
+"""Unicode's default-ignorable characters that are not control or formatting characters
+(those become spaces anyway): blank Hangul fillers, Khmer's invisible vowels, variation
+selectors, the grapheme joiner. A terminal draws nothing for them, so ``ann`` with one
+added would pass for ``ann``."""
+_BLANK = "\u2800"
+"""Braille's empty pattern: a symbol, yet drawn as a blank cell, so taken for a space."""
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -34,11 +44,12 @@ def clean_text(text: str, limit: int) -> str:
 
 def clean_name(name: str, fallback: str = "player") -> str:
     """A typed name as shown to everyone: NFKC-normalised, no control characters, no
-    round brackets, at most 16 characters; ``fallback`` when nothing is left.
+    round brackets, no characters a terminal draws as nothing, at most 16 characters;
+    ``fallback`` when nothing is left.
 
     Round brackets (and their look-alikes) are the table's own: a spectator's chat lines
     read ``vic (watching)``, and a player must not be able to call themselves that."""
-    text = unicodedata.normalize("NFKC", str(name))
+    text = _visible(unicodedata.normalize("NFKC", str(name)))
     text = "".join(ch for ch in text if _map(ch) not in _BRACKETS)
     return clean_text(text, NAME_MAX_CHARS) or fallback
 
@@ -82,6 +93,11 @@ def _prototypes() -> dict[str, str]:
     return prototypes
 
 
+def _visible(text: str) -> str:
+    """``text`` without the characters drawn as nothing, Braille's blank as a space."""
+    return _INVISIBLE.sub("", text).replace(_BLANK, " ")
+
+
 def _map(text: str) -> str:
     prototypes = _prototypes()
     return "".join(prototypes.get(ch, ch) for ch in text)
@@ -95,7 +111,7 @@ def look_alike_key(name: str) -> str:
     # A trailing mark (``ann²``) is the table's own and stays as it is: ``ann2`` is told
     # apart from it at a glance, and no name can be typed with it (NFKC).
     base = name.rstrip(_MARKS)
-    text = unicodedata.normalize("NFKC", base)
+    text = " ".join(_visible(unicodedata.normalize("NFKC", base)).split())
     # Before case folding (``I`` looks like ``l``, not like ``i``) and after it (a capital
     # of another script folds to a small letter that still has a Latin look-alike).
     return _map(_map(text).casefold()) + name[len(base):]

@@ -40,6 +40,22 @@ def test_round_brackets_and_their_look_alikes_leave_names():
     assert clean_name("()") == "player"
 
 
+@pytest.mark.parametrize("typed", [
+    "ann\u3164", "ann\uffa0", "\u115fann", "a\u1160nn",  # Hangul fillers: blank letters
+    "ann\u17b4", "a\u17b5nn",                               # Khmer invisible vowels
+    "a\u034fnn", "ann\ufe0f", "ann\U000e0100",             # invisible marks
+    "ann\u2800",                                            # Braille's blank pattern
+])
+def test_invisible_letters_leave_names_so_nobody_passes_as_another(typed):
+    """SASLprep keeps these (they are letters, marks or symbols, not formatting
+    characters), and a terminal draws nothing or a blank for them: ``ann`` plus one of
+    them sat as a second ``ann`` at the same table."""
+    assert clean_name(typed) == "ann"
+    assert distinct_name(clean_name(typed), {"ann"}) == "ann²"
+    assert look_alike_key(typed) == look_alike_key("ann")
+    assert clean_name("\u3164\u2800") == "player"
+
+
 async def test_at_a_table_players_and_spectators_never_look_alike():
     table = Table(TableSettings(name="t", seats=3))
     ann = table.sit("ann", "k1")
@@ -48,4 +64,6 @@ async def test_at_a_table_players_and_spectators_never_look_alike():
     impostor = table.sit("vic (watching)", "k4")
     assert (ann.name, cyrillic.name, watcher.name) == ("ann", "\u0430nn²", "ANN³")
     assert impostor.name == "vic watching"
+    blank = table.watch("ann\u3164", "k5")
+    assert blank.name == "ann⁴"
     await table.close()

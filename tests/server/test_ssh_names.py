@@ -141,7 +141,8 @@ async def test_user_names_are_cleaned_as_the_readme_says(server, players, make_k
     """Compatibility forms are folded (NFKC), invisible characters dropped, runs of spaces
     collapsed, and the name cut to 16 characters."""
     for sent, kept in (("ｆｕｌｌ\u00adwidth", "fullwidth"), ("a  \u00a0 b", "a b"),
-                       ("abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnop")):
+                       ("abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnop"),
+                       ("ann\u3164", "ann"), ("a\u17b4nn\u2800", "ann")):
         key = make_key()
         person = players(sent)
         await person.connect(server.port, key=key)
