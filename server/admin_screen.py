@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from diamant_tui.names import NAME_MAX_CHARS
 from diamant_tui.ui.literal import printable
 from diamant_tui.ui.screens.base import DiamantScreen
 from diamant_tui.ui.screens.confirm import ConfirmScreen
@@ -23,7 +24,7 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 from .admin import NOTICE_MAX, AdminDesk, AdminError, SessionInfo
 from .admin_dialog import AdminDialog
 from .bans import ADDRESS, KEY, Ban, Sanction, normal_address
-from .lobby_screen import marked_name
+from .lobby_screen import fit_name, marked_name
 from .mutes import Mute
 from .reports import Report
 from .reports_screen import ReportsScreen
@@ -159,7 +160,11 @@ class AdminScreen(DiamantScreen):
 
     def _session_row(self, info: SessionInfo) -> tuple[str, ...]:
         t = self.app.t
-        return (info.id, info.name, short_key(info.key) if info.key else t("admin.guest"),
+        # Cut to the columns of the longest Latin name: one of wide letters (CJK) took
+        # twice that and pushed since when and idle off the screen. The key tells
+        # people apart; the dialogs name them whole.
+        return (info.id, fit_name(info.name, NAME_MAX_CHARS),
+                short_key(info.key) if info.key else t("admin.guest"),
                 info.address, marked_name(info.table, info.private, self.app.t) if info.table else "",
                 _since(info.since),
                 t("admin.idle_seconds", seconds=int(info.idle)))

@@ -485,3 +485,22 @@ async def test_a_refused_person_asking_for_help_or_without_a_terminal_is_told_wh
     text = root.raw.decode()
     assert "The name root is kept for the server and its staff" in text, text
     assert "Diamant needs a terminal" not in text
+
+
+async def test_a_name_in_wide_characters_leaves_every_column_in_sight(room, players,
+                                                                      admin_key, make_key):
+    """A name of 16 CJK characters takes 32 columns: the sessions list took them all and
+    pushed since when and how long idle off a 100-column screen, as no name of 16 Latin
+    letters does."""
+    boss = players("boss", size=(100, 30))
+    await boss.connect(room.port, key=admin_key)
+    wide = "山田太郎左衛門右衛門之助介様与一"
+    person = players(wide)
+    await person.connect(room.port, key=make_key(),
+                         command="play 黄金洞窟探検隊の秘密基地へようこそ皆")
+    await person.wait_for("Waiting")
+    text = await open_admin_screen(boss, "山田太郎")
+    [row] = [line for line in text.splitlines() if "山田太郎" in line]
+    assert re.search(r"山田太郎.*… +SHA256:.* 127\.0\.0\.1 +黄金洞窟.*… +"
+                     r"\d\d-\d\d \d\d:\d\d +\d+ s",
+                     row), row
