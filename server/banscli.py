@@ -24,6 +24,7 @@ from pathlib import Path
 from diamant_tui.names import clean_text
 
 from .bans import ADDRESS, KEY, REASON_MAX, Ban, Bans, normal_address, normal_key
+from .columns import aligned
 from .config import ConfigError, add_data_folder_arguments, load
 from .folder_lock import FolderInUse, check_free
 from .storage import Storage, StorageError
@@ -121,9 +122,7 @@ def _print_bans(saved: list, database: Path) -> None:
         # The reason was typed by an admin: shown as text, never as a terminal's codes.
         rows.append((ban.kind, ban.value, ban.until_text() or "for good", _shown(ban.made),
                      clean_text(ban.by, REASON_MAX), clean_text(ban.reason, REASON_MAX)))
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    sys.stdout.write("".join("  ".join([c.ljust(w) for c, w in zip(row[:5], widths)]
-                                       + [row[5]]).rstrip() + "\n" for row in rows))
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in aligned(rows)))
     sys.stdout.write("To lift one, with the server stopped: diamant bans --lift "
                      "KEY_OR_ADDRESS\n")
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from diamant_tui.engine.record import record_to_json
 
+from .columns import aligned
 from .config import ConfigError, add_data_folder_arguments, load
 from .records import followed, is_special_file, write_atomically
 from .storage import GameSummary, Storage, StorageError, database_file, refused_target
@@ -135,9 +136,4 @@ def _print_list(games: list[GameSummary], database: Path) -> None:
         rows.append((str(game.id), game.started.replace("T", " ").removesuffix("Z")[:16],
                      game.table, game.rules, "finished" if game.finished else "unfinished",
                      ", ".join(game.players)))
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    lines = []
-    for row in rows:
-        cells = [row[0].rjust(widths[0])] + [c.ljust(w) for c, w in zip(row[1:5], widths[1:])]
-        lines.append("  ".join(cells + [row[5]]) + "\n")
-    _to_standard_output("".join(lines))
+    _to_standard_output("".join(line + "\n" for line in aligned(rows, right=1)))

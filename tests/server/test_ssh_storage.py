@@ -16,6 +16,7 @@ import time
 from dataclasses import replace
 
 import pytest
+from rich.cells import cell_len
 from conftest import TEST_CONFIG
 from diamant_tui.cli import main
 from diamant_tui.engine.record import PERSON, read_record
@@ -73,12 +74,12 @@ async def test_a_game_played_over_ssh_is_kept_with_its_places_and_ratings(server
     assert board[person].rating.wins == (past.place == 1)
 
 
-async def finished_game(folder) -> int:
+async def finished_game(folder, name: str = "den") -> int:
     """Play a game of computer players at a real table; returns its id in the database."""
     storage = Storage.open(folder)
     lobby = Lobby(folder, storage=storage)
     try:
-        table = lobby.create(TableSettings(name="den", seats=3, bots=("cards:2",) * 3,
+        table = lobby.create(TableSettings(name=name, seats=3, bots=("cards:2",) * 3,
                                            seed=7, pace=0), None)
         table.start()
         while table.ended is None:
@@ -90,6 +91,19 @@ async def finished_game(folder) -> int:
     finally:
         await lobby.close()
         storage.close()
+
+
+def test_the_list_of_games_keeps_its_columns_under_a_table_name_in_wide_letters(
+        tmp_path, capsys):
+    """A CJK letter takes two columns: the list padded the table's name by its letters,
+    and the rules, state and players stood further right than their headings."""
+    data = tmp_path / "data"
+    asyncio.run(finished_game(data, "黄金洞窟"))
+    assert main(["export", "--data-dir", str(data), "--list"]) == 0
+    header, line = capsys.readouterr().out.splitlines()
+    for heading, word in (("RULES", "classic"), ("STATE", "finished"), ("PLAYERS", "Ana")):
+        at = header.index(heading)
+        assert cell_len(line[:line.index(word)]) == at, (header, line)
 
 
 def diamant(*args: str) -> subprocess.CompletedProcess:
