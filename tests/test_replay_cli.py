@@ -17,6 +17,7 @@ import time
 
 import pyte
 import pytest
+from rich.cells import cell_len
 
 from diamant_tui.cli import main
 from diamant_tui.engine.record import FORMAT
@@ -254,3 +255,15 @@ def test_a_name_holding_an_escape_never_reaches_the_terminal_as_it_is(tmp_path, 
         out, err = capsys.readouterr()
         assert "\x1b" not in err and len(err.splitlines()) == 1, err
         assert "players are ann, bob, c\\x1b[2Jy." in err
+
+
+def test_the_summary_lines_up_scores_after_names_in_wide_letters(tmp_path, capsys):
+    """A CJK letter takes two columns: names were padded by their letters, and the
+    scores after a name in CJK letters stood further right than the others."""
+    names = ["山田太郎", "bob", "Олена"]
+    record = {**GOOD, "players": names,
+              "rounds": [{"cards": ["T3"], "decisions": [{n: "leave" for n in names}]}] * 5}
+    assert main(["replay", write(tmp_path, record), "--summary"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    scores = out[out.index("Scores:") + 1:out.index("Scores:") + 4]
+    assert len({cell_len(line) for line in scores}) == 1, scores

@@ -11,6 +11,8 @@ import json
 import sys
 import unicodedata
 
+from rich.cells import cell_len
+
 from ..engine.errors import RecordError
 from ..engine.record import Replay, read_record
 from ..engine.view import Phase
@@ -186,12 +188,14 @@ def summary(replay: Replay) -> str:
     if not replay.finished:
         lines.append("Scores count only what is banked (chests and relics taken).")
     ranking = sorted(range(len(names)), key=lambda s: (-game.score(s), s))
-    width = max(len(n) for n in names)
+    # Measured in terminal cells: a CJK letter takes two.
+    width = max(cell_len(n) for n in names)
     lines.append("Scores:")
     for s in ranking:
         relics = sum(game.relics[s])
         detail = f" (chest {game.chest[s]}, relics {relics})" if relics else ""
-        lines.append(f"  {names[s]:<{width}}  {game.score(s):>3}{detail}")
+        pad = " " * (width - cell_len(names[s]))
+        lines.append(f"  {names[s]}{pad}  {game.score(s):>3}{detail}")
     leaders = ", ".join(names[s] for s in game.winners())
     if not replay.finished:
         lines.append(f"Leading: {leaders}")
