@@ -5,16 +5,25 @@ from __future__ import annotations
 from rich.cells import cell_len, set_cell_size
 
 ELLIPSIS = "…"
+_MARKS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+"""The superscript digits a table adds to a second person under a name (``ann²``): no
+typed name holds them (NFKC), so a text that ends in them ends in such a mark."""
 
 
 def shorten(text: str, width: int) -> str:
-    """``text`` as it is if it fits in ``width`` cells, else cut to fit with an ellipsis."""
+    """``text`` as it is if it fits in ``width`` cells, else cut to fit with an ellipsis
+    (before a name's mark, ``ann²``, which is kept)."""
     if cell_len(text) <= width:
         return text
     if width <= 0:
         return ""
+    # A name's mark is what tells two people under one name apart: it stays, and the
+    # name before it is cut (``山田太郎…²``), when there is room for more than the mark.
+    base = text.rstrip(_MARKS)
+    mark = text[len(base):] if len(text) - len(base) < width - 1 else ""
     # set_cell_size never splits a wide character: it pads with a space instead.
-    return set_cell_size(text, width - 1).rstrip() + ELLIPSIS
+    kept = set_cell_size(base if mark else text, width - 1 - len(mark)).rstrip()
+    return kept + ELLIPSIS + mark
 
 
 def cell(text: str, width: int, right: bool = False) -> str:

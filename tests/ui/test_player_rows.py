@@ -12,6 +12,7 @@ import pytest
 from rich.text import Text
 from textual.visual import Visual, visualize
 
+from diamant_tui.names import distinct_name
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.widgets.players import PlayerList, PlayersState
 from ui_helpers import FixedTable, FrameCounter, T, cell_looks, mid_round, screen_text, settled
@@ -136,3 +137,24 @@ async def test_ukrainian_tells_a_persons_status_in_words_that_fit_anyone():
         assert f"✓ {t('players.decided')}" in rows["Dmytro"], rows
         for said in (t("players.away"), t("players.decided"), t("event.decided", name="Chiara")):
             assert not MASCULINE_PAST.search(said), said
+
+
+@pytest.mark.parametrize("size", [(80, 24), (56, 24)])
+async def test_a_second_person_under_a_long_name_keeps_the_mark_that_tells_them_apart(size):
+    """Two people under one name of wide letters: the second shows with a mark (``²``)
+    at its end, which cutting the name to the list's width took away; both rows then
+    read the same, and either could pass for the other."""
+    table = mid_round(FixedTable())
+    app = DiamantApp(lang="fr", member=table.member(0))
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        players = app.screen.query_one(PlayerList)
+        view = players.state.view
+        first = "山田太郎左衛門右衛門之助介様与一"
+        second = distinct_name(first, {first})
+        names = {1: first, 2: second}
+        named = tuple(replace(p, name=names.get(p.seat, p.name)) for p in view.players)
+        players.state = PlayersState(replace(view, players=named))
+        rows = ["".join(segment.text for segment in players.render_line(y)) for y in (2, 3)]
+        assert "…" in rows[0] and "…²" in rows[1], rows
+        assert "²" not in rows[0]
