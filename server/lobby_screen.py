@@ -58,15 +58,28 @@ def fit_name(name: str, cells: int = NAME_CELLS) -> str:
     return kept + "…"
 
 
-def marked_name(name: str, private: bool, t: Callable[..., str]) -> str:
-    """A table's name as the list shows it: fitted to :data:`NAME_CELLS` columns, with a
-    short word after it when the table is private, within those columns (the status
-    column has no room for it at 80 columns). A word, not a sign such as a padlock's
-    emoji: a Linux console has no glyph for one, and terminals disagree on its width."""
+def name_cells(screen_width: int) -> int:
+    """Columns the table name gets on a screen ``screen_width`` columns wide: every
+    column past 80 more, up to what the widest name takes with a private table's word
+    (at 130 columns a name of wide letters was still cut at 20, and two tables whose
+    names differ at their end read the same)."""
+    return NAME_CELLS + min(max(0, screen_width - 80), NAME_CELLS + PRIVATE_ROOM)
+
+
+PRIVATE_ROOM = 10
+"""Columns a private table's word may take after its name (``(priv.)`` and its space)."""
+
+
+def marked_name(name: str, private: bool, t: Callable[..., str],
+                cells: int = NAME_CELLS) -> str:
+    """A table's name as the list shows it: fitted to ``cells`` columns, with a short
+    word after it when the table is private, within those columns (the status column
+    has no room for it at 80 columns). A word, not a sign such as a padlock's emoji: a
+    Linux console has no glyph for one, and terminals disagree on its width."""
     if not private:
-        return fit_name(name)
+        return fit_name(name, cells)
     mark = " " + t("lobby.private_mark")
-    return fit_name(name, NAME_CELLS - cell_len(mark)) + mark
+    return fit_name(name, cells - cell_len(mark)) + mark
 
 
 def _row(summary: TableSummary, t: Callable[..., str]) -> tuple[str, ...]:
@@ -167,6 +180,8 @@ class LobbyScreen(DiamantScreen):
         self._ssh_command = ssh_command
         self._admin = admin
         self._rows: list[tuple[str, ...]] = []
+        self._name_cells = NAME_CELLS
+        """Columns the table names were cut to when the list was last filled."""
         self._here: str | None = None
         """What the line saying who is on the server says now (None: not drawn yet)."""
         self._resume: str | None = None
@@ -319,6 +334,10 @@ class LobbyScreen(DiamantScreen):
     def on_resize(self) -> None:
         if not self.rebuilding:
             self._show_resume(again=True)  # one line or two, as the new width allows
+            if name_cells(self.app.size.width) != self._name_cells:
+                chosen = self._selected()
+                self._rows = []  # the names cut for another width: drawn again
+                self.refresh_tables(chosen)
 
     def refresh_tables(self, chosen: str | None = None) -> None:
         """Show the current tables, who is on the server and a guest's resume code; redraw
@@ -344,11 +363,17 @@ class LobbyScreen(DiamantScreen):
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
+        cells = name_cells(self.app.size.width)
+        if cells < self._name_cells:
+            # A column only ever widens to its cells: narrower names, a narrower column.
+            for column in table.columns.values():
+                column.content_width = column.label.cell_len
+        self._name_cells = cells
         for row in rows:
             # Text cells: a plain string in a DataTable is read as markup.
             name, *rest, private = (printable(cell) for cell in row)
-            table.add_row(Text(marked_name(name, bool(private), self.app.t)), *map(Text, rest),
-                          key=row[0])
+            table.add_row(Text(marked_name(name, bool(private), self.app.t, cells)),
+                          *map(Text, rest), key=row[0])
         names = [row[0] for row in rows]
         if chosen in names:
             table.move_cursor(row=names.index(chosen))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -336,6 +337,28 @@ async def test_every_column_of_the_table_list_shows_at_80_columns(server, player
     # No sideways scroll bar under the list: a line of nothing but its thumb.
     assert not any(line.strip() and not line.strip(" ▁▂▃▄▅▆▇█▊▋▌▍▎▏▐")
                    for line in lines), text
+
+
+async def test_a_wide_terminal_shows_table_names_in_wide_letters_whole(server, players):
+    """Two tables whose names of wide letters differ only at their end: cut at 20
+    columns, they read the same at any width (130 columns, most of the line empty), and
+    nobody could tell which to join; the resize back to 80 cuts them again."""
+    rows = _widest_rows()
+    rows[2] = replace(rows[1], name=WIDE_NAME[:-1] + "窟")
+    server.lobby.summaries = lambda *_, **__: rows
+    ann = players("ann", size=(130, 30))
+    await ann.connect(server.port)
+    text = await ann.wait_for("abcdefghij0123456789")
+    assert f" {WIDE_NAME}  " in text and f" {WIDE_NAME[:-1]}窟  " in text, text
+    private = replace(rows[1], private=True)
+    server.lobby.summaries = lambda *_, **__: [private]
+    text = await ann.wait_for("(priv.)")
+    assert f" {WIDE_NAME} (priv.)  " in text, text
+    server.lobby.summaries = lambda *_, **__: rows
+    ann.resize(80, 24)
+    # The name column as narrow as at 80 columns from the start.
+    text = await ann.wait_for(lambda t: re.search(r"^ Table {17}Rules ", t, re.M) is not None)
+    assert " 洞洞洞洞洞洞洞洞洞… " in text and WIDE_NAME not in text
 
 
 async def test_ctrl_c_says_how_to_quit_in_the_persons_language(server, players):
