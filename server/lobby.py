@@ -23,6 +23,7 @@ from typing import Awaitable, Callable
 
 from diamant_tui.engine.errors import DiamantError
 from diamant_tui.i18n import Translator
+from diamant_tui.names import look_alike_key
 from diamant_tui.table import ChatLimits, Member, SeatKind, Table, TableSettings, TableStatus
 from diamant_tui.table.journal import Save, SaveChoices
 from diamant_tui.table.snapshot import SnapshotError
@@ -199,8 +200,9 @@ class Lobby:
         log = _log_for(session)
         self.prune()
         check_table_name(settings.name)
-        if settings.name in self.tables:
-            raise LobbyError("lobby.error.taken", name=settings.name)
+        alike = self._alike(settings.name)
+        if alike is not None:
+            raise LobbyError("lobby.error.taken", name=alike)
         self.check_room(owner, session)
         table_id = secrets.token_hex(8)
         holder: list[Table] = []
@@ -317,10 +319,20 @@ class Lobby:
         return table
 
     def name_in_use(self, name: str) -> bool:
-        """Whether an open table goes by ``name`` (one :meth:`create` would refuse): a
-        finished table nobody is at any more leaves its name free."""
+        """Whether an open table goes by ``name`` or a look-alike of it (one :meth:`create`
+        would refuse): a finished table nobody is at any more leaves its name free."""
         self.prune()
-        return name in self.tables
+        return self._alike(name) is not None
+
+    def _alike(self, name: str) -> str | None:
+        """The name of the open table that goes by ``name``, or by a name that looks
+        like it (``cаve`` with a Cyrillic ``а``, ``CAVE``: see :func:`look_alike_key`),
+        if any: two such lines in the lobby read the same, and whoever chose one could
+        not know which table they joined."""
+        if name in self.tables:
+            return name
+        key = look_alike_key(name)
+        return next((open_ for open_ in self.tables if look_alike_key(open_) == key), None)
 
     def free_name(self) -> str:
         """A name no open table has (``cave-1``, ``cave-2``...), for a table left unnamed."""

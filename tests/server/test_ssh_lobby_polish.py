@@ -14,7 +14,7 @@ import pytest
 from diamant_tui.engine.cards import Rules
 from diamant_tui.i18n import Translator
 from diamant_tui.table import TableSettings, TableStatus
-from diamant_server.lobby import Lobby, TableSummary
+from diamant_server.lobby import Lobby, LobbyError, TableSummary
 from diamant_server.lobby_screen import COLUMNS
 from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
@@ -290,6 +290,21 @@ async def test_free_names(tmp_path: Path):
     assert lobby.free_name() == "cave-1"
     lobby.create(TableSettings(name="cave-1", seats=3, bots=("carry:20",) * 2), "x")
     assert lobby.free_name() == "cave-2"
+    await lobby.close()
+
+
+async def test_a_table_name_that_only_looks_like_an_open_ones_is_refused(tmp_path: Path):
+    """``cаve`` with a Cyrillic ``а`` beside ``cave``: two lines of the lobby that read
+    the same, and whoever picked one could not know which they joined."""
+    lobby = Lobby(tmp_path)
+    lobby.create(TableSettings(name="cave", seats=3, bots=("carry:20",) * 2), "x")
+    for alike in ("c\u0430ve", "CAVE", "ｃａｖｅ"):
+        assert lobby.name_in_use(alike)
+        with pytest.raises(LobbyError) as refused:
+            lobby.create(TableSettings(name=alike, seats=3), "y")
+        assert refused.value.text(Translator("en")) == (
+            "There is already a table called cave: choose another name.")
+    assert not lobby.name_in_use("cave2")
     await lobby.close()
 
 
