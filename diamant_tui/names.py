@@ -23,7 +23,9 @@ from confusable_homoglyphs.confusables import confusables_data
 NAME_MAX_CHARS = 16
 """A display name's length at most (a column of the players' list)."""
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-_MARKS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+MARKS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+"""The superscript digits a table adds to a second person under a name (``ann²``): no
+typed name holds them (NFKC), so a text that ends in them ends in such a mark."""
 _BRACKETS = ("(", ")")
 _INVISIBLE = re.compile(
     "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
@@ -110,7 +112,7 @@ def look_alike_key(name: str) -> str:
     name = str(name)
     # A trailing mark (``ann²``) is the table's own and stays as it is: ``ann2`` is told
     # apart from it at a glance, and no name can be typed with it (NFKC).
-    base = name.rstrip(_MARKS)
+    base = name.rstrip(MARKS)
     text = " ".join(_visible(unicodedata.normalize("NFKC", base)).split())
     # Before case folding (``I`` looks like ``l``, not like ``i``) and after it (a capital
     # of another script folds to a small letter that still has a Latin look-alike).
@@ -132,4 +134,5 @@ def distinct_name(name: str, taken: Iterable[str]) -> str:
     raise AssertionError("unreachable")
 
 
-__all__ = ["NAME_MAX_CHARS", "clean_name", "clean_text", "distinct_name", "look_alike_key"]
+__all__ = ["MARKS", "NAME_MAX_CHARS", "clean_name", "clean_text", "distinct_name",
+           "look_alike_key"]

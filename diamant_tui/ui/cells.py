@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
 
+from ..names import MARKS
+
 ELLIPSIS = "…"
-_MARKS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-"""The superscript digits a table adds to a second person under a name (``ann²``): no
-typed name holds them (NFKC), so a text that ends in them ends in such a mark."""
 
 
 def shorten(text: str, width: int) -> str:
@@ -19,7 +18,7 @@ def shorten(text: str, width: int) -> str:
         return ""
     # A name's mark is what tells two people under one name apart: it stays, and the
     # name before it is cut (``山田太郎…²``), when there is room for more than the mark.
-    base = text.rstrip(_MARKS)
+    base = text.rstrip(MARKS)
     mark = text[len(base):] if len(text) - len(base) < width - 1 else ""
     # set_cell_size never splits a wide character: it pads with a space instead.
     kept = set_cell_size(base if mark else text, width - 1 - len(mark)).rstrip()
