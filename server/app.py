@@ -558,10 +558,10 @@ class ServerApp(DiamantApp):
         if isinstance(self.screen, LobbyScreen):
             self.screen.refresh_tables()
 
-    def _leave_member(self) -> None:
+    def _leave_member(self, *, lost: bool = False) -> None:
         if self.member is not None:
             self._departed(self.member)
-            self.lobby.release(self.member, self)
+            self.lobby.release(self.member, self, lost=lost)
             self.member = None
 
     def _departed(self, member: Member) -> None:
@@ -604,8 +604,9 @@ class ServerApp(DiamantApp):
 
     def on_unmount(self) -> None:
         # The app ends when the person quits or the connection drops: either way a
-        # computer player takes over their seat until they come back.
-        self._leave_member()
+        # computer player takes over their seat until they come back (at the final
+        # scores, a lost connection keeps the seat's say in the rematch a while).
+        self._leave_member(lost=self.session.lost)
 
     # --- nothing a client does may act on the server's machine ----------------------------
 

@@ -374,11 +374,13 @@ class Lobby:
         return best
 
     def seat_of(self, identity: str) -> tuple[Table, int] | None:
-        """The table and seat ``identity`` holds (a person coming back), if any."""
+        """The table and seat ``identity`` holds (a person coming back), if any: in a
+        game, or at final scores that wait for them (their connection lost there)."""
         for table in self.tables.values():
             if table.status is TableStatus.FINISHED:
-                continue
-            seat = table.seat_of(identity)
+                seat = table.awaits(identity)
+            else:
+                seat = table.seat_of(identity)
             if seat is not None:
                 return table, seat
         return None
@@ -578,14 +580,18 @@ class Lobby:
             self._sitters[key] = member.identity
         return previous
 
-    def release(self, member: Member, holder: object) -> None:
+    def release(self, member: Member, holder: object, *, lost: bool = False) -> None:
         """``holder`` leaves the table: the table frees the seat or plays it (nothing
-        happens when a newer connection of the same person holds it now)."""
+        happens when a newer connection of the same person holds it now). ``lost``: the
+        connection was lost, not left (see :meth:`Member.drop`)."""
         table = member.table
         key = (table, member.seat)
         if member.seat is not None and self._holders.get(key) is holder:
             del self._holders[key]
-        member.leave()
+        if lost:
+            member.drop()
+        else:
+            member.leave()
         if table.status is not TableStatus.PLAYING and not table.people_connected:
             self._forget(table.name, table)
         if member.seat is not None:

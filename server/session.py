@@ -172,6 +172,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._flood_told_at: float | None = None
         self._input_stopped = False
         self._closed = False
+        self._lost = False
         self._input_ended = False
         """The client has sent its end of input (EOF)."""
         self._warnings = WarningLimiter(self.log)
@@ -526,7 +527,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _abort(self) -> None:
         """Close at once, throwing away unsent output (the client is not reading it)."""
         self.stop_input()
-        self._closed = True
+        self._closed = self._lost = True
         conn, chan = self._conn, self._chan
         if chan is not None:
             chan.abort()
@@ -547,6 +548,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
+        self._lost = self._lost or exc is not None
         self._chan = None
         for handle in (self._watch, self._resize_handle):
             if handle is not None:
@@ -594,6 +596,13 @@ class GameSession(asyncssh.SSHServerSession):
         user = self.login_name if user is None else user
         line = join_command(host, port, user, terminal=terminal)
         return f"{line} {command}" if command else line
+
+    @property
+    def lost(self) -> bool:
+        """True once the connection is lost (cut without a goodbye: a client killed, a
+        network gone, keepalives unanswered, or closed here for not reading), rather
+        than closed by the client (its window shut, ``exit``) or ended by the server."""
+        return self._lost
 
     @property
     def has_terminal(self) -> bool:

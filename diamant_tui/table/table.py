@@ -48,6 +48,11 @@ from .updates import MARKS_DELAY, Updates
 
 log = logging.getLogger("diamant_tui.table")
 
+RETURN_WAIT = 60.0
+"""Seconds the final scores keep a seat, and its say in the rematch, for a person whose
+connection was lost there (not chosen: a client killed, a network gone) before the
+rematch may begin without them."""
+
 
 class Member:
     """Someone at a table: the person in a seat, or a spectator (``seat`` None).
@@ -120,6 +125,12 @@ class Member:
         """Leave the table: a waiting seat is freed, a seat in a game is played for them."""
         self.table._leave(self)
 
+    def drop(self) -> None:
+        """The connection was lost (not chosen): as :meth:`leave`, but at the final scores
+        the rematch waits :data:`RETURN_WAIT` seconds for the person to come back (their
+        vote, if they gave it, kept), rather than starting at once without them."""
+        self.table._leave(self, dropped=True)
+
 
 class Table:
     """Runs one game (and its rematches) for people and computer players."""
@@ -135,6 +146,7 @@ class Table:
         save: Save | None = None,
         save_choices: SaveChoices | None = None,
         bot_time_limit: float = BOT_TIME_LIMIT,
+        return_wait: float = RETURN_WAIT,
         _restored: tuple[TableState, random.Random] | None = None,
     ) -> None:
         """``save`` keeps the table's snapshots (see :mod:`.journal`), and
@@ -142,8 +154,11 @@ class Table:
         (without it, every change is saved as a snapshot); without ``save``, the table
         lives in memory only. A
         computer player that thinks longer than ``bot_time_limit`` seconds has a
-        stand-in decide for it."""
+        stand-in decide for it. ``return_wait``: see :data:`RETURN_WAIT`."""
         self.settings = settings.checked()
+        self.return_wait = return_wait
+        self._return_timers: dict[int, asyncio.TimerHandle] = {}
+        """The seats the final scores keep for a lost connection, each with its wait's end."""
         self.chat_limits = chat
         self.on_game_over = on_game_over
         if _restored is not None:
@@ -352,6 +367,15 @@ class Table:
         """The seat a person with ``identity`` holds at this table, if any."""
         return self._seats.seat_of(identity)
 
+    def awaits(self, identity: str) -> int | None:
+        """At the final scores, the seat the rematch waits for ``identity`` to come back
+        to (their connection lost there, or not back yet after a restart), if any."""
+        seat = self._seats.seat_of(identity)
+        if (self.status is not TableStatus.FINISHED or seat is None
+                or seat not in self._seats.awaited or self._seats[seat].connected):
+            return None
+        return seat
+
     # -- coming and going ------------------------------------------------------------
 
     def sit(self, name: str, identity: str) -> Member:
@@ -388,7 +412,7 @@ class Table:
         self._updates.publish(())
         return member
 
-    def _leave(self, member: Member) -> None:
+    def _leave(self, member: Member, dropped: bool = False) -> None:
         if not self._seats.part(member):
             return  # left already, or a newer connection took the seat over
         if member.seat is not None:
@@ -397,9 +421,36 @@ class Table:
             else:
                 self._seats[member.seat].connected = False
                 self._set_away(member.seat)
-            self._state.votes.discard(member.seat)
+            if dropped and self.status is TableStatus.FINISHED:
+                self._await_return(member.seat)
+            else:
+                self._state.votes.discard(member.seat)
         if not self._rematch_if_agreed():
             self._updates.publish(())  # (else told with the new game, as a last vote is)
+
+    def _await_return(self, seat: int) -> None:
+        """The final scores keep ``seat`` for its person, whose connection was lost: the
+        rematch waits for them (as for those not back after a restart) until they are
+        back, they are hurried, or :attr:`return_wait` is over."""
+        self._seats.awaited.add(seat)
+        self._stop_return_timer(seat)
+        self._return_timers[seat] = asyncio.get_running_loop().call_later(
+            self.return_wait, self._return_wait_over, seat)
+
+    def _return_wait_over(self, seat: int) -> None:
+        self._return_timers.pop(seat, None)
+        if self.status is not TableStatus.FINISHED or self._seats[seat].connected:
+            return
+        self._seats.awaited.discard(seat)
+        if not self._rematch_if_agreed():
+            self._updates.publish(())
+
+    def _stop_return_timer(self, seat: int | None = None) -> None:
+        """Stop the wait for ``seat`` (all of them if None)."""
+        for kept in list(self._return_timers) if seat is None else [seat]:
+            handle = self._return_timers.pop(kept, None)
+            if handle is not None:
+                handle.cancel()
 
     def _wake(self, member: Member) -> None:
         seat = self._seats.check(member, seated=False)
@@ -582,6 +633,7 @@ class Table:
         # Begun within the wait after a restart: nobody is awaited any more (and the
         # wait's end, or someone back, must not set the new game going a second time).
         self._stop_awaiting_timer()
+        self._stop_return_timer()
         self._seats.awaited.clear()
         departed = self._seats.give_up_departed(kept=self._state.votes)
         for seat in departed:
@@ -602,6 +654,7 @@ class Table:
         self._updates.cancel()
         self._stop_vote_timer()
         self._stop_awaiting_timer()
+        self._stop_return_timer()
         await self._play.stop()
         await self._journal.saved()
 

@@ -222,3 +222,9 @@ class Player:
         if self.conn is not None:
             self.conn.close()
             await self.conn.wait_closed()
+
+    async def cut(self) -> None:
+        """Cut the connection with no goodbye, as a client killed or a network gone."""
+        if self.conn is not None:
+            self.conn.abort()
+            await self.conn.wait_closed()

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import TEST_CONFIG
 from diamant_server.server import GameServer
-from diamant_tui.table import TableSettings
+from diamant_tui.table import TableSettings, TableStatus
 from diamant_tui.ui.screens.waiting_questions import READ_FIRST
 
 TURN = re.compile(r"Round \d/5 · card \d+")
@@ -215,3 +215,35 @@ async def test_the_waiting_room_promises_the_code_for_the_game_only(server, play
     back = players("gus")  # as told: refused, the seat having gone with the connection
     await back.connect(server.port, command=f"resume {code}")
     await back.wait_for("No seat is waiting for the code")
+
+
+async def test_a_player_dropped_at_the_final_scores_comes_back_to_them_and_the_rematch(
+        server, players, make_key):
+    """A connection lost at the final scores (cut, not closed) is not leaving the table:
+    the rematch the others ask for waits for its person, whose key brings them back to
+    the final scores, to ask for it and play it in their own seat."""
+    from test_ssh_game import play_to_the_end
+
+    server.lobby.create(TableSettings(name="last", seats=3, bots=("carry:3",), seed=3,
+                                      pace=0.02), "test")
+    bob_key = make_key()
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play last")
+    await bob.connect(server.port, key=bob_key, command="play last")
+    await asyncio.gather(play_to_the_end(ann), play_to_the_end(bob))
+    table = server.lobby.get("last")
+    seat = table.seat_of("key:" + bob_key.get_fingerprint("sha256"))
+    ann.press("r")
+    await ann.wait_for(r"Rematch: ann ✓, bob …")
+    await bob.cut()
+    await server_wait(lambda: not table.seats[seat].connected)
+    await asyncio.sleep(0.3)
+    assert table.status is TableStatus.FINISHED  # not begun without him
+
+    again = players("bob")
+    await again.connect(server.port, key=bob_key)
+    await again.wait_for("Final scores")
+    again.press("r")
+    await server_wait(lambda: table.status is TableStatus.PLAYING)
+    assert table.seats[seat].name == "bob" and table.seats[seat].connected
+    await again.wait_for(r"▶ bob")
