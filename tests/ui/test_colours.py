@@ -142,3 +142,41 @@ async def test_sixteen_colours_lay_nothing_on_a_colour_the_terminal_may_share(mo
         await pilot.pause()
         output = written(app)
         assert not _backgrounds(output), _backgrounds(output)
+
+
+async def test_sixteen_colours_on_the_setup_screen_still_show_which_field_has_the_focus(
+        monkeypatch):
+    """TERM=xterm: a focused choice was drawn as the others are (Textual marks it with a
+    tint of the background, which a terminal's own background cannot take), so Tab moved
+    the focus out of sight and Enter opened a list the person had not meant to."""
+    monkeypatch.setenv("TERM", "xterm")
+    app = DiamantApp(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#rules").focus()
+        await pilot.pause()
+        output = written(app)
+    assert app.theme == SIXTEEN.name
+    screen = terminal(output)
+    assert all(c.reverse for c in cells(screen, "Classic (2005)"))
+    assert not any(c.reverse for c in cells(screen, "Timer"))
+
+
+async def test_no_color_underlines_the_highlighted_choice_of_an_open_list(monkeypatch):
+    """A form's list, open: the choice Enter would take stands out, underlined, not in
+    bold alone (one digit in bold among others was all NO_COLOR showed)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = DiamantApp(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#rules").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("down")
+        await pilot.pause()
+        output = written(app)
+    screen = terminal(output)
+    highlighted = [line for line in screen.display if "Relics (2016)" in line]
+    assert highlighted, screen.display
+    assert all(c.underscore and c.bold for c in cells(screen, "Relics (2016)"))
+    assert not any(c.underscore for c in cells(screen, "Relic variant (2021)"))
