@@ -62,7 +62,9 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
     """The choices of a new table. Enter in the name field (focused at first) opens it;
     with no name typed the table takes the free name shown, e.g. ``cave-1``."""
 
-    BINDINGS = [Binding("escape", "cancel", "key.cancel")]
+    BINDINGS = [Binding("escape", "cancel", "key.cancel"),
+                # A dialog keeps the app's keys from it: F1 shows the rules here too.
+                Binding("f1", "app.rules", "key.rules")]
 
     def __init__(self, *, pace: float, free_name: str,
                  in_use: Callable[[str], bool] = lambda name: False) -> None:
@@ -214,7 +216,9 @@ class ResumeScreen(_AnswerOnce, ModalScreen["str | None"]):
     told that theirs brings them back to their own seats: the code is a guest's (one they
     were, from another machine), never shown to them as themselves."""
 
-    BINDINGS = [Binding("escape", "cancel", "key.cancel")]
+    BINDINGS = [Binding("escape", "cancel", "key.cancel"),
+                # A dialog keeps the app's keys from it: F1 shows the rules here too.
+                Binding("f1", "app.rules", "key.rules")]
 
     def __init__(self, *, guest: bool = True) -> None:
         super().__init__()

@@ -8,7 +8,8 @@ import pytest
 from textual.widgets import Label, Select
 from textual.widgets._select import SelectOverlay
 
-from diamant_server.create_screen import CreateTableScreen
+from diamant_server.create_screen import CreateTableScreen, ResumeScreen
+from diamant_tui.ui.screens.rules import RulesScreen
 from diamant_tui.ui import DiamantApp, SetupChoices
 
 from ui_helpers import screen_text, settled
@@ -112,3 +113,23 @@ async def test_the_key_bar_says_how_to_close_an_open_drop_down_in_the_persons_la
         bar = screen_text(app).splitlines()[-1]
         assert f"esc {app.t('key.close_list')}" in bar, bar
         assert "Dismiss" not in bar, bar
+
+
+@pytest.mark.parametrize("dialog", [lambda: CreateTableScreen(pace=0.1, free_name="cave-1"),
+                                    lambda: ResumeScreen()])
+async def test_f1_shows_the_rules_over_the_lobby_s_dialogs_too(dialog):
+    """F1 shows the rules on every screen, as the key bar says: over the "Open a table"
+    form (whose rule sets and hidden chests the rules explain) and the resume code's
+    dialog too, where it did nothing. Escape closes them, back to the dialog as it was."""
+    app = DiamantApp(lang="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(dialog())
+        await settled(pilot)
+        shown = app.screen
+        assert f"f1 {app.t('key.rules')}" in screen_text(app).splitlines()[-1]
+        await pilot.press("f1")
+        await settled(pilot)
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        await settled(pilot)
+        assert app.screen is shown
