@@ -27,9 +27,12 @@ _ANSI_VARIABLES = {
     "ansi-background": "ansi_black",
     "ansi-foreground": "ansi_white",
     "border-blurred": "ansi_bright_black",
-    "block-cursor-foreground": "ansi_black",
-    "block-cursor-background": "ansi_white",
-    "block-cursor-text-style": "bold",
+    # A list's chosen row in reverse video, in the terminal's own two colours: black on
+    # the palette's white all but vanished on a light terminal, whose background is
+    # white or near it. (An open form list takes no reverse video: see diamant.tcss.)
+    "block-cursor-foreground": "ansi_default",
+    "block-cursor-background": "ansi_default",
+    "block-cursor-text-style": "bold reverse",
     "input-cursor-background": "ansi_white",
     "input-cursor-foreground": "ansi_black",
     "input-cursor-text-style": "none",

@@ -79,3 +79,19 @@ async def test_sixteen_colours_draw_treasure_in_yellow_and_hazards_in_red(
     assert colours_of(ann, "╔") == {"red"}, "hazard cards"
     params = sgr_params(bytes(ann.raw))
     assert 91 not in params and 38 not in params
+
+
+async def test_sixteen_colours_show_the_lobby_s_chosen_row_in_reverse_video(
+        server, players, make_key):
+    """TERM=xterm: the chosen table stands out in reverse video, in the terminal's own
+    two colours, as it does without colour. Drawn black on the palette's white, it all
+    but vanished on a light terminal (whose background is white, or near it, too)."""
+    server.lobby.create(TableSettings(name="light", seats=3, bots=("carry:20",), seed=3,
+                                      pace=0.02), "test")
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), term_type="xterm")
+    await ann.wait_for("lobby")
+    await ann.wait_for(lambda text: reversed_text(ann, "light"))
+    for y, line in enumerate(ann.screen.display):
+        if "light" in line:
+            assert {cell.bg for cell in ann.screen.buffer[y].values()} <= {"default"}, line

@@ -163,10 +163,15 @@ async def test_colours_on_the_setup_screen_still_show_which_field_has_the_focus(
     assert not any(c.reverse for c in cells(screen, "Timer"))
 
 
-async def test_no_color_underlines_the_highlighted_choice_of_an_open_list(monkeypatch):
+@pytest.mark.parametrize("term,no_color", [("xterm-256color", "1"), ("xterm", None)])
+async def test_without_colours_of_its_own_an_open_list_underlines_its_highlighted_choice(
+        monkeypatch, term, no_color):
     """A form's list, open: the choice Enter would take stands out, underlined, not in
-    bold alone (one digit in bold among others was all NO_COLOR showed)."""
-    monkeypatch.setenv("NO_COLOR", "1")
+    bold alone (one digit in bold among others was all NO_COLOR showed), nor in the
+    palette's white (16 colours), which a light terminal's background all but matches."""
+    monkeypatch.setenv("TERM", term)
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", no_color)
     app = DiamantApp(lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
