@@ -143,7 +143,7 @@ CATALOGUE: dict[str, str] = {
     "chat.placeholder": "Say something and press Enter · /ignore NAME · /report NAME why",
     "chat.title": "Chat",
     "log.title": "Game log",
-    "log.close": "g: close",
+    "log.close": "g or Esc: close",
     "confirm.leave": "Leave this table while the game goes on?",
     "confirm.quit": "Quit while the game goes on? It ends here, unfinished.",
     "confirm.quit_kept": "Quit while the game goes on? A computer player takes your seat until you come back.",

@@ -140,7 +140,7 @@ CATALOGUE: dict[str, str] = {
     "chat.placeholder": "Escribe algo y pulsa Intro · /ignore NOMBRE · /report NOMBRE motivo",
     "chat.title": "Chat",
     "log.title": "Registro de la partida",
-    "log.close": "g: cerrar",
+    "log.close": "g o Esc: cerrar",
     "confirm.leave": "¿Dejar esta mesa mientras sigue la partida?",
     "confirm.quit": "¿Salir mientras sigue la partida? Termina aquí, sin acabar.",
     "confirm.quit_kept": "¿Salir mientras sigue la partida? Un jugador de la computadora ocupa tu asiento hasta que vuelvas.",

@@ -144,7 +144,7 @@ CATALOGUE: dict[str, str] = {
     "chat.placeholder": "Écrivez un message puis Entrée · /ignore NOM · /report NOM motif",
     "chat.title": "Discussion",
     "log.title": "Journal de la partie",
-    "log.close": "g : fermer",
+    "log.close": "g ou Échap : fermer",
     "confirm.leave": "Quitter cette table alors que la partie continue ?",
     "confirm.quit": "Quitter alors que la partie continue ? Elle s'arrête ici, inachevée.",
     "confirm.quit_kept": "Quitter alors que la partie continue ? Un joueur ordinateur prend votre place jusqu'à votre retour.",

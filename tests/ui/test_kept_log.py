@@ -111,3 +111,20 @@ async def test_a_terminal_narrowed_wraps_the_log_again_at_its_new_width():
                 await pilot.press("g")
                 await settled(pilot)
         assert len(set(widths)) == 3, widths
+
+
+async def test_escape_closes_the_log_as_g_does_and_its_border_says_so():
+    """Escape goes back on every screen: the log opened over the table closes with it
+    too, as with ``g`` (it stayed open, Escape doing nothing), and its border says both."""
+    async with seat_without_a_log() as (pilot, _written):
+        app = pilot.app
+        await pilot.press("g")
+        await settled(pilot)
+        (log,) = app.screen.query(RichLog)
+        assert log.display and log.region.area
+        assert "Esc" in str(log.border_subtitle)
+        await pilot.press("escape")
+        await settled(pilot)
+        assert not app.screen.has_class("-log-open")
+        assert not log.region.area
+        assert "Game log" not in screen_text(app)

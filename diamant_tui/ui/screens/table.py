@@ -105,6 +105,9 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         Binding("h", "hurry", show=False),
         Binding("q", "leave_table", "key.quit"),
         Binding("escape", "close_chat", "key.close_chat"),  # only while the chat box is open
+        # Only while the log lies over the table: its border says so ("g or Esc: close"),
+        # the key bar having no room for it beside the game's keys at 80 columns.
+        Binding("escape", "close_log", show=False),
         # Before any widget's own keys (a button's Enter), while a round summary is shown.
         Binding("enter,escape,space", "close_summary", show=False, priority=True),
     ]
@@ -657,6 +660,8 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             return self._summary_shown and not isinstance(self.focused, Input)
         if action == "close_chat":
             return self._chat is not None and self._chat.has_class("-open")
+        if action == "close_log":
+            return self.has_class("-log-open")
         return True
 
     @property
@@ -789,6 +794,10 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
     def action_toggle_log(self) -> None:
         self.toggle_class("-log-open")
         self._want_log()
+
+    def action_close_log(self) -> None:
+        """Close the log opened over the table (Escape, as ``g`` does)."""
+        self.remove_class("-log-open")
 
     @property
     def _log_shown(self) -> bool:
