@@ -447,9 +447,11 @@ async def test_the_resume_dialog_tells_someone_with_a_key_their_key_brings_them_
 async def test_the_key_bar_under_the_lobbys_dialogs_says_their_key(
         server, players, make_key, lang, bar):
     """The dialog to open a table (``n``) and the one asking for a resume code (``r``)
-    take every key: the key bar under them says Escape cancels, not the lobby's keys
-    (``q Quit``, ``p Play now``), which there type into the name or do nothing."""
+    take every key: the key bar under them says Escape cancels and F1 shows the rules,
+    not the lobby's keys (``q Quit``, ``p Play now``), which there type into the name or
+    do nothing."""
     t = Translator(lang)
+    bar = f"{bar}  f1 {t('key.rules')}"
     ann = players("ann")
     await ann.connect(server.port, key=make_key(), env={"LANG": f"{lang}_XX.UTF-8"})
     await ann.wait_for(re.escape(t("lobby.key.play_now")))

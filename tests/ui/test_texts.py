@@ -279,7 +279,7 @@ async def test_the_log_over_the_table_has_a_title_and_a_way_out_and_leaves_the_c
         await pilot.pause()
         lines = screen_text(app).splitlines()
         assert "Journal de la partie" in lines[0]
-        assert any("g : fermer" in line for line in lines)
+        assert any("g ou Échap : fermer" in line for line in lines)
         assert re.search(r"Continuer \[c\] +Sortir \[l\] +À vous : Continuer ou Sortir ?", lines[-3])
         await pilot.press("g")
         await pilot.pause()
