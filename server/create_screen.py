@@ -1,7 +1,8 @@
 """Dialogs of the lobby: open a new table, and type a guest's resume code.
 
 Both fit a 80x24 terminal: one line per field (compact widgets), so every choice and
-both buttons are on screen at once.
+both buttons are on screen at once. Below 80x24 the size overlay covers them, as every
+screen of the game, and keeps what was typed in them.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from diamant_tui.engine.cards import Rules
 from diamant_tui.table import TableSettings
 from diamant_tui.ui.literal import literal
-from diamant_tui.ui.bindings import translate_bindings
+from diamant_tui.ui.screens.base import DiamantModal
 from diamant_tui.ui.setup_choices import TIMERS, default_level, levels
 from diamant_tui.ui.widgets.key_bar import KeyBar
 from diamant_tui.ui.widgets.steady_input import SteadyInput
@@ -52,13 +52,8 @@ class _AnswerOnce:
         self._answered = True
         return super().dismiss(result)  # type: ignore[misc]
 
-    def _on_mount(self) -> None:
-        # Its key bar (over the lobby's, whose keys do nothing while it is open) says
-        # its keys in the person's language.
-        translate_bindings(self, self.app.t)  # type: ignore[attr-defined]
 
-
-class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
+class CreateTableScreen(_AnswerOnce, DiamantModal):
     """The choices of a new table. Enter in the name field (focused at first) opens it;
     with no name typed the table takes the free name shown, e.g. ``cave-1``."""
 
@@ -211,7 +206,7 @@ class CreateTableScreen(_AnswerOnce, ModalScreen["NewTable | None"]):
         self.dismiss(None)
 
 
-class ResumeScreen(_AnswerOnce, ModalScreen["str | None"]):
+class ResumeScreen(_AnswerOnce, DiamantModal):
     """Asks for the code a guest was shown when they sat down. Someone with a key is
     told that theirs brings them back to their own seats: the code is a guest's (one they
     were, from another machine), never shown to them as themselves."""

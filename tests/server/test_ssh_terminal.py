@@ -185,6 +185,31 @@ async def test_behind_the_enlarge_overlay_the_lobby_keys_do_nothing(server, play
     await tim.wait_for("Open a table")
 
 
+@pytest.mark.parametrize("key, box, typed", [("n", "Open a table", "grotte"),
+                                              ("r", "Resume code", "ABC")])
+async def test_a_lobby_dialog_waits_behind_the_overlay_keeping_what_was_typed(
+        server, players, make_key, key, box, typed):
+    """Below 80x24 the lobby's dialogs (a new table, a resume code) are covered too, cut
+    as they would be on a phone's 50 columns: the keys typed then do nothing (Enter opens
+    no table), and what was typed before is still in the box once the terminal grows."""
+    tim = players("tim")
+    await tim.connect(server.port, key=make_key())
+    await tim.wait_for("the lobby")
+    tim.press(key)
+    await tim.wait_for(box)
+    tim.type(typed)
+    await tim.wait_for(typed)
+    tim.resize(50, 30)
+    text = await tim.wait_for("Please enlarge")
+    assert box not in text and "goes on" not in text
+    tim.type("xy")
+    tim.press("enter")
+    tim.resize(80, 24)  # after the keys: the session reads them first
+    text = await tim.wait_for(lambda t: box in t and "Please enlarge" not in t)
+    assert typed in text and typed + "xy" not in text
+    assert server.lobby.get("grotte") is None
+
+
 COMMAND_SAYS = {  # what a few words of each language's answer to a bad command are
     "fr": ("Commande inconnue 'dance'", "commandes : play NOM", "--seats 9 : une table a de 3 à 8 places",
            "Diamant a besoin d'un terminal"),
