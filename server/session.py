@@ -274,12 +274,14 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _answer_help(self) -> None:
         """Answer ``help`` with the list of commands, in the client's language, with a
-        terminal or without: a normal answer, so the exit status is 0."""
+        terminal or without: a normal answer, so the exit status is 0. A terminal gets
+        it as the messages a session ends with: each line broken between words at its
+        width (a phone's 50 columns broke them mid-word), CR LF after each."""
         assert self._chan is not None
         self.log.info("%s asked for the list of commands", self.identity)
         text = help_text(self.t, self.ssh_command())
         if self._has_pty:  # the client's terminal is raw: a line feed alone goes down only
-            text = text.replace("\n", "\r\n")
+            text = farewell_text(text.removesuffix("\n"), self.size[0])
         self._chan.write(text.encode("utf-8", "replace"))
         self._chan.exit(0)
 

@@ -12,8 +12,10 @@ import re
 import pytest
 from rich.cells import cell_len
 
+from diamant_tui.i18n import Translator
 from diamant_tui.table import TableSettings
 from harness import Player
+from diamant_server.commands import help_text
 from diamant_server.session import SessionLimits
 
 TURN = re.compile(r"Round (\d)/5 · card (\d+)")
@@ -296,6 +298,26 @@ async def test_help_lists_the_commands_as_a_normal_answer(server, players, make_
         # Read in an 80-column terminal without a line wrapped.
         assert all(cell_len(line) <= 80 for line in lines), said
     assert not server.lobby.tables
+
+
+
+@pytest.mark.parametrize("lang", sorted(HELP_SAYS))
+async def test_help_on_a_phones_terminal_is_broken_between_words(server, players, make_key,
+                                                                   lang):
+    """On a phone's 50 columns the list of commands is broken between words, each line
+    keeping its indentation, as every message a session ends with is: the terminal would
+    break its long lines at its edge, mid-word ("relic-varian" above "t")."""
+    person = players("ann", size=(50, 30))
+    await person.connect(server.port, key=make_key(), command="help",
+                         env={"LANG": f"{lang}_XX.UTF-8"})
+    await person.wait_closed()
+    said = person.raw.decode()
+    assert person.chan.get_exit_status() == 0, said
+    lines = said.split("\r\n")
+    assert lines.pop() == "" and all(cell_len(line) <= 50 for line in lines), said
+    told = help_text(Translator(lang), f"ssh -t -p {server.port} ann@127.0.0.1")
+    assert [word for line in lines for word in line.split()] == told.split()
+    assert any(line.startswith("  ") and "relic-variant" in line for line in lines), said
 
 
 @pytest.mark.parametrize("env, encoding, says", [
