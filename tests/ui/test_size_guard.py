@@ -3,6 +3,8 @@ that the game goes on meanwhile only where a game is going on."""
 
 from __future__ import annotations
 
+from textual.widgets import Select
+
 from diamant_tui.table import Table, TableSettings
 from diamant_tui.ui import DiamantApp, SetupChoices
 from diamant_tui.ui.screens.setup import SetupScreen
@@ -120,3 +122,25 @@ async def test_no_overlay_is_made_until_the_terminal_is_too_small():
         await pilot.resize_terminal(80, 23)
         await pilot.pause()
         assert ENLARGE in screen_text(app) and list(screen.query(TooSmall)) == [overlay]
+
+
+async def test_an_open_list_of_choices_waits_behind_the_overlay():
+    """A list of choices opened on the setup screen (the lobby's new table form has the
+    same) is covered as the rest of the screen is, not drawn over the words asking to
+    enlarge the terminal. It closes, its choice as it was, the focus on it."""
+    app = DiamantApp(lang="en", choices=SetupChoices(name="Zoe", players=3, seed=1, pace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rules = app.screen.query_one("#rules", Select)
+        rules.focus()
+        rules.expanded = True
+        await pilot.pause()
+        assert "Relics (2016)" in screen_text(app)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        text = screen_text(app)
+        assert ENLARGE in text and "Relics (2016)" not in text, text
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "Relics (2016)" not in screen_text(app), app.focused
+        assert rules.value == "classic" and rules.has_focus, app.focused

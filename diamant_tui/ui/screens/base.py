@@ -7,6 +7,7 @@ from textual._context import NoActiveAppError  # private: Textual's minor versio
 from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
+from textual.widgets import Select
 
 from ..bindings import translate_bindings
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall, below_minimum
@@ -87,6 +88,16 @@ class _Guarded:
         # the overlay must be there when they show it.
         if below_minimum(event.size):
             self._guard_size()
+            self._close_open_list()
+
+    def _close_open_list(self) -> None:
+        """Close the list of choices open, if any (a Select of the setup screen or the
+        new table form), its choice as it was and the focus back on it: the list stands
+        in the overlay's layer too, and was drawn over the words asking to enlarge."""
+        select = self.focused.parent if self.focused is not None else None
+        if isinstance(select, Select) and select.expanded:
+            select.expanded = False
+            select.focus()
 
     def _guard_size(self) -> TooSmall | None:
         """Mount the overlay (once); the size classes show and hide it."""
