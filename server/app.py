@@ -93,6 +93,8 @@ class ServerApp(DiamantApp):
         self.waiting_timeout = waiting_timeout
         self._waiting_since: float | None = None
         """Since when this session has been at a table with no game going on."""
+        self._resume_given: tuple[str, str] | None = None
+        """The resume code given to this guest and the command that uses it, if any."""
         self._mute_told: str | None = None
         """What this person was last told of a mute of theirs (made, lifted, over)."""
         env = client_environment(session.term_type, session.environment)
@@ -302,11 +304,24 @@ class ServerApp(DiamantApp):
 
     def _give_resume_code(self) -> None:
         """Tell a guest the code that gives their seat back from a new connection."""
-        code, command = self._resume_command()
+        self._resume_given = self._resume_command()
         # The rules/help screen keeps showing it; the table's screen says it once, now.
-        self.help_note = self.t("help.resume", code=code, command=command)
+        self.help_note = self._resume_note()
         if not self._tell_at_table(self.help_note):
             self.notify(self.help_note, timeout=10, markup=False)
+
+    def _resume_note(self) -> str | None:
+        """The rules' note of the resume code given, in the language of the moment."""
+        if self._resume_given is None:
+            return None
+        code, command = self._resume_given
+        return self.t("help.resume", code=code, command=command)
+
+    async def set_language(self, lang: str) -> None:
+        """Switch to ``lang``, the resume code's note too: kept as told, it stayed in
+        the language it was given in, at the top of rules in another."""
+        await super().set_language(lang)
+        self.help_note = self._resume_note()
 
     def quit_question(self) -> str:
         """What Ctrl+Q asks before quitting a game going on: the seat is kept."""
