@@ -11,7 +11,7 @@ from textual import events
 from diamant_tui.table import ChatLimits, Table, TableSettings, TableStatus
 from diamant_tui.ui import DiamantApp
 from diamant_tui.ui.screens.confirm import ConfirmScreen
-from diamant_tui.ui.screens.table import TableScreen
+from diamant_tui.ui.screens.table import SUMMARY_GRACE, TableScreen
 from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision
 from ui_helpers import (final_shown, FixedTable, T, mid_round, screen_text, settled, until,
@@ -59,7 +59,29 @@ async def test_the_enter_that_closes_the_round_summary_never_decides_the_next_ro
         await pilot.pause()
         assert table.submitted == []
         assert app.screen.view.my_decision is None
+        await asyncio.sleep(SUMMARY_GRACE)  # (an Enter at once: see the next test)
         await pilot.press("enter")  # a key pressed after the card is shown decides
+        await until(pilot, lambda: table.submitted != [])
+        assert table.submitted == [(0, Decision.CONTINUE)]
+
+
+@pytest.mark.parametrize("key", ["enter", "space"])
+async def test_an_enter_a_moment_after_the_summary_went_by_itself_chooses_nothing(key):
+    """The next round begins and the game closes the summary, just as the person presses
+    Enter to close it: their key arrives a moment after the new card, and pressed the
+    focused Continue. A moment later, the same key chooses as it always did."""
+    async with round_summary_up() as (table, pilot):
+        app = pilot.app
+        table.publish(table.game.start_next_round())
+        table.reveal(T(5))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.screen.view.round == 2 and app.screen.view.decision_due)
+        await pilot.press(key)  # meant for the summary, which has just gone
+        await pilot.pause()
+        assert table.submitted == []
+        assert app.screen.view.my_decision is None
+        await asyncio.sleep(SUMMARY_GRACE)
+        await pilot.press(key)
         await until(pilot, lambda: table.submitted != [])
         assert table.submitted == [(0, Decision.CONTINUE)]
 

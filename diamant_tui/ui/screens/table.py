@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from time import monotonic
 
 from textual import events
 from textual.app import ComposeResult
@@ -48,6 +49,11 @@ from .waiting_questions import WaitingQuestions
 
 DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
+SUMMARY_GRACE = 0.4
+"""Seconds after the game closed the round summary (the next round begun) during which
+Enter and Space, the keys that close it, press no button: a person about to close it
+themselves, their key on its way as it went, chose Continue in the new round unawares.
+Less than the time it takes to read a card and decide."""
 SPECTATOR_DELAY = 0.2
 """Seconds a spectator's screen lets the table's updates wait (those arriving meanwhile
 are drawn together): every screen at a table draws each update, and on a server they all
@@ -142,6 +148,8 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         self._in_game: tuple[Widget, ...] = ()
         self._unsubscribe = None
         self._due_since: float | None = None
+        self._summary_gone: float | None = None
+        """When the game last closed the round summary (see :data:`SUMMARY_GRACE`)."""
         """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
         """The turn (round, card) this person last chose in, as their view showed it."""
@@ -461,6 +469,8 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         )
         summary = self._summary
         if summary.view is not None and summary.view.round != view.round:
+            if self._summary_shown:
+                self._summary_gone = monotonic()  # the clock of a key's time
             self._close_summary()  # the next round has begun
 
     def _show_arrival(self, view: PlayerView, earlier: tuple[TableEvent, ...]) -> None:
@@ -688,8 +698,11 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
     def on_key(self, event: events.Key) -> None:
         # A key sent before the round's first decision reached the screen (an Enter that
         # closed the round summary, a key held down) must not become that decision.
-        if (event.key in DECISION_KEYS and self._due_since is not None
-                and event.time < self._due_since):
+        if ((event.key in DECISION_KEYS and self._due_since is not None
+                and event.time < self._due_since)
+                or (event.key in ("enter", "space") and self._summary_gone is not None
+                    and event.time < self._summary_gone + SUMMARY_GRACE
+                    and not isinstance(self.focused, Input))):  # (a chat line's Enter)
             event.stop()
             event.prevent_default()
             return
