@@ -805,18 +805,29 @@ async def test_a_person_keeps_their_name_beside_a_computer_player_of_that_name()
     await people.close()
 
 
-async def test_a_connection_lost_at_the_final_scores_keeps_the_seat_for_the_rematch_a_while():
-    """A rematch is for those who stayed, but a connection lost is not leaving: the
-    rematch waits for its person (``return_wait`` seconds), who comes back to the final
-    scores, asks for it, and plays it in their own seat."""
+async def _ann_asks_for_a_rematch_and_bob_goes(return_wait: float, *, lost: bool):
+    """A finished game of ann, bob and two computer players; ann asks for a rematch and
+    bob's connection is lost (``lost``) or he leaves: (the table, bob)."""
     table = Table(settings(seats=4, bots=("cards:2", "cards:3"), timer=0.01), creator="k1",
-                  return_wait=30)
+                  return_wait=return_wait)
     ann, bob = table.sit("ann", "k1"), table.sit("bob", "k2")
     await _finished(table)
     ann.wake()
     bob.wake()
     ann.vote_rematch()
-    bob.drop()  # his connection is lost: the rematch does not start without him
+    if lost:
+        bob.drop()
+    else:
+        bob.leave()
+    return table, bob
+
+
+async def test_a_connection_lost_at_the_final_scores_keeps_the_seat_for_the_rematch_a_while():
+    """A rematch is for those who stayed, but a connection lost is not leaving: the
+    rematch waits for its person (``return_wait`` seconds), who comes back to the final
+    scores, asks for it, and plays it in their own seat."""
+    table, bob = await _ann_asks_for_a_rematch_and_bob_goes(30, lost=True)
+    # His connection is lost: the rematch does not start without him.
     assert table.status is TableStatus.FINISHED
     assert table.awaits("k2") == bob.seat and table.awaits("k1") is None
     back = table.sit("bob", "k2")
@@ -831,26 +842,13 @@ async def test_a_seat_kept_after_a_lost_connection_goes_to_a_computer_once_the_w
     """Whoever does not come back within the wait is waited on no more: the rematch the
     others asked for begins, a computer player of its own in their seat. Leaving with
     ``q`` keeps nothing."""
-    table = Table(settings(seats=4, bots=("cards:2", "cards:3"), timer=0.01), creator="k1",
-                  return_wait=0.2)
-    ann, bob = table.sit("ann", "k1"), table.sit("bob", "k2")
-    await _finished(table)
-    ann.wake()
-    bob.wake()
-    ann.vote_rematch()
-    bob.drop()
+    table, bob = await _ann_asks_for_a_rematch_and_bob_goes(0.2, lost=True)
     assert table.status is TableStatus.FINISHED
     await until(lambda: table.status is TableStatus.PLAYING, timeout=5)
     assert table.seats[bob.seat].kind is SeatKind.BOT and table.awaits("k2") is None
     await table.close()
 
-    table = Table(settings(seats=4, bots=("cards:2", "cards:3"), timer=0.01), creator="k1",
-                  return_wait=30)
-    ann, bob = table.sit("ann", "k1"), table.sit("bob", "k2")
-    await _finished(table)
-    ann.wake()
-    bob.wake()
-    ann.vote_rematch()
-    bob.leave()  # chosen: the rematch starts at once
+    table, bob = await _ann_asks_for_a_rematch_and_bob_goes(30, lost=False)
+    # Chosen: the rematch starts at once.
     assert table.status is TableStatus.PLAYING
     await table.close()
