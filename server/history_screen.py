@@ -48,7 +48,7 @@ def players_width(screen_width: int) -> int:
 def format_players(names: tuple[str, ...], width: int = PLAYERS_WIDTH) -> str:
     """The players' names in seat order, shortened to fit a column ``width`` cells wide
     (a CJK character takes two: counting characters pushed the place off the screen)."""
-    return shorten(printable(", ".join(names)), width)
+    return shorten(printable(", ".join(names)), width, name=False)
 
 
 def game_cells(past: PastGame, t, width: int = PLAYERS_WIDTH) -> tuple[str, ...]:

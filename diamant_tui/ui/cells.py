@@ -9,16 +9,17 @@ from ..names import MARKS
 ELLIPSIS = "…"
 
 
-def shorten(text: str, width: int) -> str:
+def shorten(text: str, width: int, *, name: bool = True) -> str:
     """``text`` as it is if it fits in ``width`` cells, else cut to fit with an ellipsis
-    (before a name's mark, ``ann²``, which is kept)."""
+    (before a name's mark, ``ann²``, which is kept, unless ``name`` is False: a text of
+    several names, whose last one's mark would stand after another's cut)."""
     if cell_len(text) <= width:
         return text
     if width <= 0:
         return ""
     # A name's mark is what tells two people under one name apart: it stays, and the
     # name before it is cut (``山田太郎…²``), when there is room for more than the mark.
-    base = text.rstrip(MARKS)
+    base = text.rstrip(MARKS) if name else text
     mark = text[len(base):] if len(text) - len(base) < width - 1 else ""
     # set_cell_size never splits a wide character: it pads with a space instead.
     kept = set_cell_size(base if mark else text, width - 1 - len(mark)).rstrip()

@@ -17,6 +17,7 @@ import pytest
 
 from diamant_tui.table import TableSettings
 from diamant_tui.ui.screens.replay import ReplayScreen
+from diamant_server import history_screen
 from diamant_server.ratings import Rating, rate_game, rated_as
 from diamant_server.storage import Sitter
 
@@ -571,3 +572,13 @@ async def test_names_in_wide_characters_leave_my_score_and_place_in_sight(server
     text = await person.wait_for("2025-03-07")
     [line] = [line for line in text.splitlines() if "2025-03-07" in line]
     assert re.search(r"Relic variant +安, 山田.*… +20 +1 of 4", line), line
+
+
+def test_a_list_of_players_cut_shows_no_mark_of_a_name_cut_off():
+    """My games cuts the players' names to its column: the last name's mark (``Zoë²``,
+    a second Zoë at that table) is not kept after the cut, where it stood after another
+    name (``clem…²``, as if clementine had been marked)."""
+    names = ("annabelle", "bobby", "clementine", "danielle", "eve", "Zoë²")
+    shown = history_screen.format_players(names, 24)
+    assert shown == "annabelle, bobby, cleme…"
+    assert history_screen.format_players(("ann", "Zoë²"), 24) == "ann, Zoë²"
