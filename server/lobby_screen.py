@@ -58,16 +58,16 @@ def fit_name(name: str, cells: int = NAME_CELLS) -> str:
     return kept + "…"
 
 
+PRIVATE_ROOM = 10
+"""Columns a private table's word may take after its name (``(priv.)`` and its space)."""
+
+
 def name_cells(screen_width: int) -> int:
     """Columns the table name gets on a screen ``screen_width`` columns wide: every
     column past 80 more, up to what the widest name takes with a private table's word
     (at 130 columns a name of wide letters was still cut at 20, and two tables whose
     names differ at their end read the same)."""
     return NAME_CELLS + min(max(0, screen_width - 80), NAME_CELLS + PRIVATE_ROOM)
-
-
-PRIVATE_ROOM = 10
-"""Columns a private table's word may take after its name (``(priv.)`` and its space)."""
 
 
 def marked_name(name: str, private: bool, t: Callable[..., str],

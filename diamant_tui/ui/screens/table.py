@@ -148,9 +148,9 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         self._in_game: tuple[Widget, ...] = ()
         self._unsubscribe = None
         self._due_since: float | None = None
+        """When the round's first decision reached this screen: older keys never decide."""
         self._summary_gone: float | None = None
         """When the game last closed the round summary (see :data:`SUMMARY_GRACE`)."""
-        """When the round's first decision reached this screen: older keys never decide."""
         self._due_round: int | None = None
         """The turn (round, card) this person last chose in, as their view showed it."""
         self._waiting_updates: list[TableUpdate] = []

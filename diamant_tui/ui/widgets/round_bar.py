@@ -82,10 +82,12 @@ class RoundBar(SizedInOneLayout, SharedLines, DrawnFromText, KeptComponentStyles
         width = self.size.width
         # The spectators' count goes first when the line is short: the entrances tell
         # the game, and the waiting room named the spectators.
-        watched = left.copy()
+        firsts = [left]
         if self.state.watchers:
+            watched = left.copy()
             watched.append(" · " + t("table.watchers", count=self.state.watchers))
-        for first in (watched, left):
+            firsts.insert(0, watched)
+        for first in firsts:
             for short, label in ((False, True), (True, True), (True, False)):
                 right = self._entrances(view, short, label)
                 room = width - first.cell_len - right.cell_len
