@@ -67,14 +67,19 @@ async def test_no_color_writes_no_colour_and_shows_the_focus_in_reverse(monkeypa
             assert all(c.reverse for c in cells(screen, "DISASTER"))
 
 
-async def test_no_color_on_the_setup_screen_still_shows_which_field_has_the_focus(monkeypatch):
-    monkeypatch.setenv("NO_COLOR", "1")
+async def setup_screen_with_rules_focused() -> str:
+    """What the setup screen writes with its rule set's choice focused, at 80x24."""
     app = DiamantApp(lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.screen.query_one("#rules").focus()
         await pilot.pause()
-        output = written(app)
+        return written(app)
+
+
+async def test_no_color_on_the_setup_screen_still_shows_which_field_has_the_focus(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    output = await setup_screen_with_rules_focused()
     assert not sgr_params(output) & COLOUR_PARAMS
     assert all(c.reverse for c in cells(terminal(output), "Classic (2005)"))
 
@@ -152,13 +157,7 @@ async def test_colours_on_the_setup_screen_still_show_which_field_has_the_focus(
     own background), so Tab moved the focus out of sight and Enter opened a list the
     person had not meant to."""
     monkeypatch.setenv("TERM", term)
-    app = DiamantApp(lang="en")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.screen.query_one("#rules").focus()
-        await pilot.pause()
-        output = written(app)
-    screen = terminal(output)
+    screen = terminal(await setup_screen_with_rules_focused())
     assert all(c.reverse for c in cells(screen, "Classic (2005)"))
     assert not any(c.reverse for c in cells(screen, "Timer"))
 
