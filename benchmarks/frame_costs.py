@@ -36,7 +36,6 @@ from diamant_tui.ui import DiamantApp  # noqa: E402
 from diamant_tui.ui.widgets.decision import DecisionPanel  # noqa: E402
 from diamant_tui.ui.widgets.players import PlayerList  # noqa: E402
 from diamant_tui.engine.view import Decision, Phase  # noqa: E402
-from textual.widgets import Input  # noqa: E402
 
 
 def size(text: str) -> tuple[int, int]:
@@ -124,9 +123,8 @@ async def measure(args) -> dict[str, dict[str, float]]:
         await run_pair("round summary shown + closed",
                        lambda i: screen._show_summary(view), screen._close_summary)
         # A person's own chat box, opened (t) and closed with an empty line (Enter).
-        chat = screen.query_one("#chat-input", Input)
         await run_pair("chat box opened + closed", lambda i: screen.action_chat(),
-                       lambda: screen.on_input_submitted(Input.Submitted(chat, "")))
+                       lambda: screen.send_chat(""))
         # A toast (a refusal, another's chat line) shown, then gone.
         await run_pair("toast shown + gone",
                        lambda i: app.notify(f"A note, number {i}", timeout=60),

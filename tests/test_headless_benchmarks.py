@@ -1,5 +1,6 @@
 """The headless benchmarks (``benchmarks/phase_costs.py``, ``bench_frames.py``,
-``join_costs.py``) run a short measure to the end and print what they measured.
+``join_costs.py``, ``frame_costs.py``) run a short measure to the end and print what
+they measured.
 
 They reach into the table and Textual to count what they count, so a change of an
 internal signature breaks them while the game plays on; only that they run and report
@@ -43,3 +44,12 @@ def test_the_cost_of_joining_is_reported():
     """Two apps open a table and begin a game; both costs are printed."""
     out = _run("join_costs.py", "--apps", "2")
     assert "opening a waiting table" in out and "the game beginning" in out
+
+
+def test_the_cost_of_each_kind_of_frame_is_reported():
+    """Every kind of change is made and measured, the chat box's and the toast's too."""
+    lines = _run("frame_costs.py", "--repeat", "4", "--json").splitlines()
+    results = json.loads(lines[-1])
+    assert {"whole view", "chat box opened + closed", "toast shown + gone",
+            "final scores shown + rematch"} <= set(results), results
+    assert results["whole view"]["frames"] > 0
