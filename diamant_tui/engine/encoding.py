@@ -74,10 +74,12 @@ class Encoding:
 
     @property
     def size(self) -> int:
+        """How many card ids there are (the null card not counted)."""
         return len(self.cards)
 
     @property
     def null(self) -> int:
+        """The id of the null card, one past the last card."""
         return len(self.cards)
 
     @property

@@ -137,6 +137,7 @@ class Game:
 
     @property
     def players_in_cave(self) -> tuple[int, ...]:
+        """The seats of the players still in the cave."""
         return tuple(s for s, inside in enumerate(self.in_cave) if inside)
 
     def seat_of(self, player: int | str) -> int:
@@ -155,6 +156,7 @@ class Game:
         return self.chest[seat] + sum(self.relics[seat])
 
     def scores(self) -> tuple[int, ...]:
+        """Every seat's score (:meth:`score`), in seat order."""
         return tuple(self.score(s) for s in range(len(self.names)))
 
     def winners(self) -> tuple[int, ...]:
@@ -164,6 +166,7 @@ class Game:
         return tuple(s for s, v in enumerate(scores) if v == best)
 
     def deck_counts(self) -> dict[str, int]:
+        """How many cards of each code are left in the deck."""
         return dict(Counter(card.code for card in self.deck))
 
     def reveal_outcomes(self) -> list[tuple[Card, float]]:

@@ -49,6 +49,7 @@ class SeatView:
 
     @property
     def relic_points(self) -> int:
+        """The points of the relics this player has taken."""
         return sum(self.relics)
 
 
@@ -107,30 +108,37 @@ class PlayerView:
 
     @property
     def me(self) -> SeatView | None:
+        """The viewer's own seat (None for a spectator)."""
         return None if self.seat is None else self.players[self.seat]
 
     @property
     def in_cave(self) -> tuple[SeatView, ...]:
+        """The players still in the cave, in seat order."""
         return tuple(p for p in self.players if p.in_cave)
 
     @property
     def deck_size(self) -> int:
+        """How many cards are left in the deck."""
         return sum(n for _, n in self.deck)
 
     @property
     def deck_counts(self) -> dict[str, int]:
+        """How many cards of each code are left in the deck."""
         return dict(self.deck)
 
     @property
     def rubies_on_path(self) -> int:
+        """The rubies left lying on the path's cards."""
         return sum(pc.rubies for pc in self.path)
 
     @property
     def relics_on_path(self) -> int:
+        """The relics on the path that nobody has taken yet."""
         return sum(1 for pc in self.path if isinstance(pc.card, Relic) and not pc.taken)
 
     @property
     def hazards_showing(self) -> tuple[HazardType, ...]:
+        """The type of each hazard card on the path, in the order they came."""
         return tuple(pc.card.type for pc in self.path if isinstance(pc.card, Hazard))
 
     @property
@@ -145,4 +153,5 @@ class PlayerView:
 
     @property
     def treasure_in_deck(self) -> int:
+        """The rubies of all the treasure cards left in the deck."""
         return sum(int(code[1:]) * n for code, n in self.deck if code.startswith("T"))

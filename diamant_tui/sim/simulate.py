@@ -122,6 +122,7 @@ class SimResult:
 
     @property
     def games(self) -> int:
+        """How many games were played."""
         return int(self.scores.shape[0])
 
     def summary(self) -> dict:
