@@ -136,7 +136,7 @@ async def test_a_kicked_person_reads_why_in_lines_broken_between_words(room, pla
     await oksana.wait_closed()
     lines = said_after_the_app(oksana)
     assert len(lines) > 1 and all(cell_len(line) <= 80 for line in lines), lines
-    told = "Адміністратор закрив вашу сесію. Причина: " + reason
+    told = "Адміністратор закрив ваш сеанс. Причина: " + reason
     assert " ".join(lines).split(" ") == told.split(" ")  # no word cut in two
 
 

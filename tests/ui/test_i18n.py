@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -111,3 +112,35 @@ def test_ukrainian_rubies_left_on_a_card_agree_with_their_number():
     assert said == {1: "1♦ лишається на карті", 2: "2♦ лишаються на карті",
                     4: "4♦ лишаються на карті", 5: "5♦ лишається на карті",
                     11: "11♦ лишається на карті", 22: "22♦ лишаються на карті"}
+
+
+# The word a language's texts use for a thing, and the synonyms that crept in beside it:
+# a player reads one word on the card, in the deck's panel, the log and the rules.
+ONE_WORD = {
+    "uk": [("Халепа", r"[Пп]астк"),  # a hazard card is "Пастка" nowhere else
+           ("сеанс", r"сесі")],  # the limits say "сеанс", so does the admin screen
+    "es": [("computadora", r"máquina")],  # a computer player, as at the table
+    "fr": [("discussion", r"\bchat\b")],  # "chat" is a cat; the chat box is "Discussion"
+}
+
+
+@pytest.mark.parametrize("lang", sorted(ONE_WORD))
+def test_a_thing_has_one_name_on_every_screen(lang):
+    """The game's words are the same in game, help, lobby and admin screens."""
+    for word, avoided in ONE_WORD[lang]:
+        strays = {key: text for key, text in CATALOGUES[lang].items()
+                  if re.search(avoided, text)}
+        assert strays == {}, (word, strays)
+        assert any(word.lower() in text.lower() for text in CATALOGUES[lang].values())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_card_names_its_kind_as_the_deck_and_the_log_do(lang):
+    """A big card's kind ("Trap") is the word the deck's panel and the log give it."""
+    t = Translator(lang)
+    for kind, deck, said in (("treasure", "deck.treasure", "card.treasure"),
+                             ("hazard", "deck.hazard", "card.hazard"),
+                             ("relic", "deck.relic", "card.relic")):
+        word = t(f"card.kind_{kind}")
+        assert t(deck, count=1, ruby="♦", rubies=1).startswith(word), (kind, word)
+        assert t(said, value=1, hazard="x").startswith(word), (kind, word)
