@@ -54,8 +54,8 @@ catastrophe · `g` journal · `t` discuter · `?`/F1 ces règles · `q` quitter 
 
 ## Discussion
 `t` ouvre la saisie ; Entrée envoie le message, Échap l'efface. Les messages de
-quelqu'un vous dérangent ? `/ignore NOM` les masque, pour vous seul (personne n'est
-prévenu), à toutes les tables jusqu'à ce que vous quittiez le jeu ; `/unignore NOM`
+quelqu'un vous dérangent ? `/ignore NOM` les masque, rien que pour vous (personne
+n'est prévenu), à toutes les tables jusqu'à ce que vous quittiez le jeu ; `/unignore NOM`
 les rétablit ; `/ignore` seul dit qui est masqué. Commencez par `//` un message qui
 doit commencer par `/`. Quelqu'un se montre injurieux ? `/report NOM motif` le signale
 aux hôtes du serveur (ils voient le motif et ses derniers messages ici ; la personne
@@ -263,8 +263,8 @@ CATALOGUE: dict[str, str] = {
     "key.rematch": "Revanche",
     # SSH server: the lobby, opening a table, and what the server tells a person
     "lobby.title": "◆ Diamant par SSH ◆ le salon",
-    "lobby.who_guest": "Vous êtes {name} (invité).",
-    "lobby.who_key": "Vous êtes {name} (reconnu par votre clé SSH).",
+    "lobby.who_guest": "Vous êtes {name}, en invité.",
+    "lobby.who_key": "Vous êtes {name} : votre clé SSH vous identifie.",
     "lobby.language": "Langue : {language}",
     "lobby.resume": "Code de reprise : {code} · {command}",
     "lobby.resume_code": "Code de reprise : {code}",
@@ -287,7 +287,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.empty": "Aucune table pour l'instant : appuyez sur p pour jouer maintenant, ou n pour en ouvrir une.",
     "lobby.choose_first": "Choisissez d'abord une table (ou appuyez sur p pour jouer maintenant, n pour en ouvrir une).",
     "lobby.gone": "La table {name} vient de fermer : choisissez-en une autre.",
-    "lobby.resume_prompt": "Votre code de reprise (donné quand vous vous êtes assis) :",
+    "lobby.resume_prompt": "Votre code de reprise (donné à votre arrivée à la table) :",
     "lobby.resume_prompt_key": "Le code de reprise d'un invité (votre clé vous ramène à vos places dès la connexion) :",
     "lobby.key.join": "Rejoindre",
     "lobby.key.watch": "Regarder",
@@ -313,7 +313,7 @@ CATALOGUE: dict[str, str] = {
     "server.back_to_waiting_seat": "Vous avez toujours une place à la table {table}, qui attend ses joueurs : vous y revoilà. Pour jouer à {asked}, quittez-la d'abord (q).",
     "server.joined_as_it_is": "La table {name} était déjà ouverte : vous l'avez rejointe telle quelle ({rules}, {seats} places). --rules, --seats et --bots ne règlent qu'une nouvelle table.",
     "server.joined_public": "La table {name} était déjà ouverte et n'est pas privée : tout le monde la voit dans le salon. --private ne règle qu'une nouvelle table : pour une table privée, choisissez un nom que personne n'utilise.",
-    "server.replaced": "Vous vous êtes reconnecté ailleurs ; cette connexion est fermée.",
+    "server.replaced": "Vous avez ouvert une autre connexion ailleurs ; celle-ci est fermée.",
     "server.idle": "Fermé après {minutes} minutes d'inactivité dans le salon. À bientôt !",
     "server.stopping": "Le serveur s'arrête ; les parties en cours ont été enregistrées. Merci d'avoir joué !",
     "server.failed": "Désolé, une erreur s'est produite (session {session}) ; elle a été consignée.",
@@ -340,7 +340,7 @@ CATALOGUE: dict[str, str] = {
     "chat.watching": "{name} (spect.)",
     "chat.you_said": "Vous avez dit : {line}",
     "chat.kept": "Pas encore envoyé (gardé dans la saisie). {why}",
-    "chat.ignored": "Messages de {name} masqués, pour vous seul, sans prévenir personne. /unignore {name} les rétablit.",
+    "chat.ignored": "Messages de {name} masqués, rien que pour vous, sans prévenir personne. /unignore {name} les rétablit.",
     "chat.unignored": "Vous voyez de nouveau les messages de {name}.",
     "chat.ignore_already": "Les messages de {name} sont déjà masqués. /unignore {name} les rétablit.",
     "chat.ignore_self": "Vous ne pouvez pas masquer vos propres messages.",
@@ -348,15 +348,15 @@ CATALOGUE: dict[str, str] = {
     "chat.ignore_unknown": "Personne ici ne s'appelle {name}.",
     "chat.not_ignored": "Vous ne masquez personne du nom de {name}.",
     "chat.ignore_list": "Masqués pour vous : {names}. /unignore NOM rétablit les messages de quelqu'un.",
-    "chat.ignore_none": "Vous ne masquez personne. /ignore NOM masque les messages de quelqu'un, pour vous seul.",
+    "chat.ignore_none": "Vous ne masquez personne. /ignore NOM masque les messages de quelqu'un, rien que pour vous.",
     "chat.unknown_command": "Commande inconnue {command} : /ignore NOM, /unignore NOM, /report NOM motif.",
     "chat.report_usage": "/report NOM motif : signale aux hôtes du serveur quelqu'un d'injurieux ici.",
     "chat.report_unknown": "Personne ici ne s'appelle {name} : /report NOM motif.",
     "chat.report_self": "Vous ne pouvez pas vous signaler vous-même.",
     "chat.report_computer": "{name} est un joueur ordinateur : rien à signaler.",
     "chat.report_no_hosts": "Pas d'hôte à qui signaler ici : /ignore NOM masque les messages de quelqu'un.",
-    "chat.reported": "{name} a été signalé aux hôtes ; {name} n'en sait rien. Merci.",
-    "chat.reported_later": "{name} a été signalé ; aucun hôte n'est là, ils le liront plus tard. {name} n'en sait rien.",
+    "chat.reported": "Signalement de {name} transmis aux hôtes ; {name} n'en sait rien. Merci.",
+    "chat.reported_later": "Signalement de {name} enregistré ; aucun hôte n'est là, ils le liront plus tard. {name} n'en sait rien.",
     "final.votes": "Revanche : {votes}",
     "final.vote_hint": "Appuyez sur r pour demander une revanche ; elle commence quand tous sont d'accord.",
     "final.voted": "Vous demandez une revanche ; en attente des autres.",
@@ -488,7 +488,7 @@ CATALOGUE: dict[str, str] = {
     "admin.choose_ban": "Choisissez d'abord un bannissement ou une parole retirée (Tab passe à leur liste).",
     "admin.guest_no_key": "Un invité n'a pas de clé à bannir : bannissez plutôt son adresse (a).",
     "admin.at_no_table": "{name} n'est à aucune table.",
-    "admin.own_address": "C'est aussi votre adresse : vous serez déconnecté, et refusé si vous vous reconnectez depuis elle.",
+    "admin.own_address": "C'est aussi votre adresse : votre session sera fermée, et toute reconnexion depuis elle refusée.",
     "admin.kick_title": "Expulser {name} (session {session})",
     "admin.ban_key_title": "Bannir la clé de {name} : {fingerprint}",
     "admin.ban_address_title": "Bannir l'adresse de {name} : {address}",
@@ -509,7 +509,7 @@ CATALOGUE: dict[str, str] = {
     "admin.until": "jusqu'au {until}",
     "admin.dialog_hint": "Entrée : valider · Échap : annuler",
     "admin.dialog_hint_durations": "↑ ↓ : durée · Entrée : valider · Échap : annuler",
-    "admin.done.kick": "{name} (session {session}) a été expulsé.",
+    "admin.done.kick": "Vous avez expulsé {name} (session {session}).",
     "admin.done.ban": "Banni : {what}, {until} ; {count} session fermée.|Banni : {what}, {until} ; {count} sessions fermées.",
     "admin.done.unban": "Bannissement levé : {what}.",
     "admin.unban_confirm": "Lever ce bannissement : {what}, {until}, motif : {reason} ?",

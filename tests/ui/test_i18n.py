@@ -144,3 +144,22 @@ def test_a_card_names_its_kind_as_the_deck_and_the_log_do(lang):
         word = t(f"card.kind_{kind}")
         assert t(deck, count=1, ruby="♦", rubies=1).startswith(word), (kind, word)
         assert t(said, value=1, hazard="x").startswith(word), (kind, word)
+
+
+# Masculine forms a text gave a player whose gender it cannot know: the one reading it
+# ("pour vous seul", "a ti mismo") or someone named ("{name} a été signalé").
+GENDERED = {
+    "fr": [r"vous seul\b", r"vous vous êtes (assis|reconnecté)", r"\(invité\)",
+           r"\(reconnu ", r"\{name\}[^.]* a été (signalé|expulsé)", r"vous serez déconnecté"],
+    "es": [r"ti mismo", r"\(invitado\)", r"\(reconocido ", r"ha sido expulsado"],
+    "uk": [r"\{(name|reporter)\} (не казав|поскаржився)"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(GENDERED))
+def test_a_player_is_spoken_to_and_of_whatever_their_gender(lang):
+    """Zoé reported, Ana who wants to report herself, Оля whose lines were kept: no text
+    takes a masculine form for them."""
+    strays = {key: text for key, text in CATALOGUES[lang].items()
+              if any(re.search(form, text) for form in GENDERED[lang])}
+    assert strays == {}
