@@ -591,10 +591,10 @@ class ServerApp(DiamantApp):
         # The leaderboard and "my games" are part of the lobby: idle there is idle in it.
         in_lobby = isinstance(self.screen, (LobbyScreen, LeaderboardScreen, HistoryScreen))
         if in_lobby and self.session.idle_seconds > self.idle_timeout:
-            minutes = round(self.idle_timeout / 60)
+            minutes = max(1, round(self.idle_timeout / 60))  # under a minute is told as one
             self.session_log.info("idle in the lobby for %d minutes; closed", minutes,
                           extra={"event": "limit", "limit": "lobby_idle_timeout"})
-            self.session.close(self.t("server.idle", minutes=minutes))
+            self.session.close(self.t("server.idle", count=minutes, minutes=minutes))
             return
         self._check_waiting()
 
@@ -615,7 +615,8 @@ class ServerApp(DiamantApp):
                       member.table.name, minutes,
                       extra={"event": "limit", "limit": "waiting_timeout",
                              "table": member.table.name})
-        self.session.close(self.t("limit.waiting", minutes=minutes, name=member.table.name))
+        self.session.close(self.t("limit.waiting", count=minutes, minutes=minutes,
+                                 name=member.table.name))
 
     def on_unmount(self) -> None:
         # The app ends when the person quits or the connection drops: either way a

@@ -317,7 +317,7 @@ CATALOGUE: dict[str, str] = {
     "server.joined_as_it_is": "Table {name} was open already: you joined it as it is ({rules}, {seats} seats). --rules, --seats and --bots only set up a new table.",
     "server.joined_public": "Table {name} was open already and is not private: anyone can see it in the lobby. --private only sets up a new table: for a private one, choose a name nobody uses.",
     "server.replaced": "You connected again from elsewhere; this connection is closed.",
-    "server.idle": "Closed after {minutes} minutes idle in the lobby. Come back soon!",
+    "server.idle": "Closed after {minutes} minute idle in the lobby. Come back soon!|Closed after {minutes} minutes idle in the lobby. Come back soon!",
     "server.stopping": "The server is stopping; games in progress have been saved. Thanks for playing!",
     "server.failed": "Sorry, something went wrong (session {session}); it has been logged.",
     "server.flood": "Too much input at once (a huge paste?): some of it was ignored.",
@@ -408,7 +408,7 @@ CATALOGUE: dict[str, str] = {
     "login.other_name": "yourname",
     "login.no_password": "This server asks for no password. To play as a guest, let your SSH client log in with keyboard-interactive (nothing is asked): {command}. To keep your games, log in with an SSH key (ssh-keygen makes one).",
     "limit.tables_per_person": "You already have as many tables open as one person may ({limit}): join one of them, or wait until one closes, before opening another.",
-    "limit.waiting": "Closed after {minutes} minutes at table {name} with no game going on. Come back when everyone is ready to play!",
+    "limit.waiting": "Closed after {minutes} minute at table {name} with no game going on. Come back when everyone is ready to play!|Closed after {minutes} minutes at table {name} with no game going on. Come back when everyone is ready to play!",
     "limit.watchers": "Table {name} has as many spectators as a table may ({limit}): watch another table, or try again later.",
     # what the table refused (ui/refusals.py)
     "refused.gone": "You are no longer at this table.",

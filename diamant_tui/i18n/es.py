@@ -310,7 +310,7 @@ CATALOGUE: dict[str, str] = {
     "server.joined_as_it_is": "La mesa {name} ya estaba abierta: te has unido a ella tal como está ({rules}, {seats} asientos). --rules, --seats y --bots solo configuran una mesa nueva.",
     "server.joined_public": "La mesa {name} ya estaba abierta y no es privada: cualquiera la ve en la sala. --private solo configura una mesa nueva: para una privada, elige un nombre que nadie use.",
     "server.replaced": "Te has vuelto a conectar desde otro sitio; esta conexión se cierra.",
-    "server.idle": "Cerrado tras {minutes} minutos sin actividad en la sala. ¡Vuelve pronto!",
+    "server.idle": "Cerrado tras {minutes} minuto sin actividad en la sala. ¡Vuelve pronto!|Cerrado tras {minutes} minutos sin actividad en la sala. ¡Vuelve pronto!",
     "server.stopping": "El servidor se detiene; las partidas en curso se han guardado. ¡Gracias por jugar!",
     "server.failed": "Lo sentimos, algo ha fallado (sesión {session}); ha quedado registrado.",
     "server.flood": "Demasiada entrada de golpe (¿un pegado enorme?): se ha ignorado una parte.",
@@ -401,7 +401,7 @@ CATALOGUE: dict[str, str] = {
     "login.other_name": "tunombre",
     "login.no_password": "Este servidor no pide contraseña. Para jugar como invitado, deja que tu cliente SSH entre con keyboard-interactive (no se pregunta nada): {command}. Para conservar tus partidas, entra con una clave SSH (ssh-keygen crea una).",
     "limit.tables_per_person": "Ya tienes tantas mesas abiertas como se permite a una persona ({limit}): únete a una de ellas, o espera a que se cierre alguna, antes de abrir otra.",
-    "limit.waiting": "Cerrado tras {minutes} minutos en la mesa {name} sin ninguna partida en curso. ¡Vuelve cuando todos estén listos para jugar!",
+    "limit.waiting": "Cerrado tras {minutes} minuto en la mesa {name} sin ninguna partida en curso. ¡Vuelve cuando todos estén listos para jugar!|Cerrado tras {minutes} minutos en la mesa {name} sin ninguna partida en curso. ¡Vuelve cuando todos estén listos para jugar!",
     "limit.watchers": "La mesa {name} tiene todos los espectadores que admite una mesa ({limit}): mira otra mesa o vuelve a intentarlo más tarde.",
     # what the table refused (ui/refusals.py)
     "refused.gone": "Ya no estás en esta mesa.",

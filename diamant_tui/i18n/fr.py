@@ -314,7 +314,7 @@ CATALOGUE: dict[str, str] = {
     "server.joined_as_it_is": "La table {name} était déjà ouverte : vous l'avez rejointe telle quelle ({rules}, {seats} places). --rules, --seats et --bots ne règlent qu'une nouvelle table.",
     "server.joined_public": "La table {name} était déjà ouverte et n'est pas privée : tout le monde la voit dans le salon. --private ne règle qu'une nouvelle table : pour une table privée, choisissez un nom que personne n'utilise.",
     "server.replaced": "Vous avez ouvert une autre connexion ailleurs ; celle-ci est fermée.",
-    "server.idle": "Fermé après {minutes} minutes d'inactivité dans le salon. À bientôt !",
+    "server.idle": "Fermé après {minutes} minute d'inactivité dans le salon. À bientôt !|Fermé après {minutes} minutes d'inactivité dans le salon. À bientôt !",
     "server.stopping": "Le serveur s'arrête ; les parties en cours ont été enregistrées. Merci d'avoir joué !",
     "server.failed": "Désolé, une erreur s'est produite (session {session}) ; elle a été consignée.",
     "server.flood": "Trop de saisie d'un coup (un long collage ?) : une partie a été ignorée.",
@@ -405,7 +405,7 @@ CATALOGUE: dict[str, str] = {
     "login.other_name": "votrenom",
     "login.no_password": "Ce serveur ne demande aucun mot de passe. Pour jouer en invité, laissez votre client SSH se connecter en keyboard-interactive (rien n'est demandé) : {command}. Pour garder vos parties, connectez-vous avec une clé SSH (ssh-keygen en crée une).",
     "limit.tables_per_person": "Vous avez déjà autant de tables ouvertes qu'une personne peut en avoir ({limit}) : rejoignez l'une d'elles, ou attendez qu'une se ferme, avant d'en ouvrir une autre.",
-    "limit.waiting": "Fermé après {minutes} minutes à la table {name} sans partie en cours. Revenez quand tout le monde sera prêt à jouer !",
+    "limit.waiting": "Fermé après {minutes} minute à la table {name} sans partie en cours. Revenez quand tout le monde sera prêt à jouer !|Fermé après {minutes} minutes à la table {name} sans partie en cours. Revenez quand tout le monde sera prêt à jouer !",
     "limit.watchers": "La table {name} a autant de spectateurs qu'une table peut en avoir ({limit}) : regardez une autre table, ou réessayez plus tard.",
     # what the table refused (ui/refusals.py)
     "refused.gone": "Vous n'êtes plus à cette table.",

@@ -337,6 +337,22 @@ async def test_an_idle_lobby_session_is_closed_with_a_message(tmp_path, players,
         await server.stop()
 
 
+async def test_an_idle_lobby_session_is_told_its_minutes_in_words_that_agree(tmp_path, players,
+                                                                            make_key):
+    """Under a minute of idle time is told as one minute, not "0 minutes", and in the
+    singular: "Fermé après 1 minute d'inactivité", not "1 minutes"."""
+    server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path, lobby_idle_timeout=0.6))
+    await server.start()
+    try:
+        idle = players("ann")
+        await idle.connect(server.port, key=make_key(), env={"LANG": "fr_FR.UTF-8"})
+        await idle.wait_closed()
+        said = " ".join(idle.raw.decode().split())
+        assert "Fermé après 1 minute d'inactivité dans le salon" in said, said
+    finally:
+        await server.stop()
+
+
 async def test_stopping_tells_everyone_and_keeps_tables_for_the_next_start(tmp_path, players,
                                                                          make_key):
     server = GameServer(replace(TEST_CONFIG, data_dir=tmp_path))

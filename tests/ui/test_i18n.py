@@ -163,3 +163,14 @@ def test_a_player_is_spoken_to_and_of_whatever_their_gender(lang):
     strays = {key: text for key, text in CATALOGUES[lang].items()
               if any(re.search(form, text) for form in GENDERED[lang])}
     assert strays == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("key", ["server.idle", "limit.waiting"])
+def test_minutes_told_in_words_agree_with_their_number(lang, key):
+    """"1 minute", "2 minutes"; Ukrainian writes "хв", which every number takes."""
+    t = Translator(lang)
+    one, two = (t(key, count=n, minutes=n, name="den") for n in (1, 2))
+    unit = {"en": ("1 minute ", "2 minutes "), "fr": ("1 minute ", "2 minutes "),
+            "es": ("1 minuto ", "2 minutos "), "uk": ("1 хв ", "2 хв ")}[lang]
+    assert unit[0] in one and unit[1] in two, (one, two)
