@@ -8,7 +8,6 @@ else. What people typed (names, reasons, messages) is shown as written.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from rich.text import Text
@@ -22,6 +21,7 @@ from diamant_tui.ui.screens.base import DiamantScreen
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 
 from .admin import NOTICE_MAX, AdminDesk, AdminError, SessionInfo
+from .admin_dates import short_when
 from .admin_dialog import AdminDialog
 from .bans import ADDRESS, KEY, Ban, Sanction, normal_address
 from .lobby_screen import fit_name, marked_name
@@ -41,10 +41,6 @@ BAN_COLUMNS = ("banned", "until", "reason")
 def short_key(fingerprint: str) -> str:
     """The start of a key's fingerprint, enough to tell keys apart on screen."""
     return fingerprint[:15] + "…" if len(fingerprint) > 16 else fingerprint
-
-
-def _since(when: datetime) -> str:
-    return when.astimezone(timezone.utc).strftime("%m-%d %H:%M")
 
 
 def _what(held: Sanction, t: Callable[..., str]) -> str:
@@ -166,7 +162,7 @@ class AdminScreen(DiamantScreen):
         return (info.id, fit_name(info.name, NAME_MAX_CHARS),
                 short_key(info.key) if info.key else t("admin.guest"),
                 info.address, marked_name(info.table, info.private, self.app.t) if info.table else "",
-                _since(info.since),
+                short_when(info.since, t),
                 t("admin.idle_seconds", seconds=int(info.idle)))
 
     def _ban_row(self, held: Ban | Mute) -> tuple[str, ...]:

@@ -8,7 +8,6 @@ anyone else. Everything people typed (names, reasons, chat lines) is shown as wr
 
 from __future__ import annotations
 
-from datetime import timezone
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -21,6 +20,7 @@ from diamant_tui.ui.screens.base import DiamantScreen
 from diamant_tui.ui.screens.confirm import ConfirmScreen
 
 from .admin import AdminDesk, AdminError
+from .admin_dates import short_when
 from .bans import KEY
 from .reports import Report
 
@@ -105,7 +105,7 @@ class ReportsScreen(DiamantScreen):
         self._show_detail()
 
     def _row(self, report: Report) -> tuple[str, ...]:
-        return (report.made.astimezone(timezone.utc).strftime("%m-%d %H:%M"), report.table,
+        return (short_when(report.made, self.app.t), report.table,
                 self.app.t("reports.who", reporter=report.reporter, reported=report.reported),
                 report.reason or self.app.t("admin.no_reason"))
 

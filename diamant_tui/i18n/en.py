@@ -475,6 +475,7 @@ CATALOGUE: dict[str, str] = {
     "admin.col.address": "Address",
     "admin.col.table": "Table",
     "admin.col.since": "Since (UTC)",
+    "admin.when": "{month}-{day} {time}",
     "admin.col.idle": "Idle",
     "admin.col.banned": "Banned or muted",
     "admin.col.until": "Until",

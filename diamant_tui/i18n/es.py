@@ -468,6 +468,7 @@ CATALOGUE: dict[str, str] = {
     "admin.col.address": "Dirección",
     "admin.col.table": "Mesa",
     "admin.col.since": "Desde (UTC)",
+    "admin.when": "{day}/{month} {time}",
     "admin.col.idle": "Inactivo",
     "admin.col.banned": "Vetado o silenciado",
     "admin.col.until": "Hasta",

@@ -472,6 +472,7 @@ CATALOGUE: dict[str, str] = {
     "admin.col.address": "Adresse",
     "admin.col.table": "Table",
     "admin.col.since": "Depuis (UTC)",
+    "admin.when": "{day}/{month} {time}",
     "admin.col.idle": "Inactif",
     "admin.col.banned": "Banni ou sans parole",
     "admin.col.until": "Jusqu'au",

@@ -469,6 +469,7 @@ CATALOGUE: dict[str, str] = {
     "admin.col.address": "Адреса",
     "admin.col.table": "Стіл",
     "admin.col.since": "Від (UTC)",
+    "admin.when": "{day}.{month} {time}",
     "admin.col.idle": "Простій",
     "admin.col.banned": "Бан або без чату",
     "admin.col.until": "До",

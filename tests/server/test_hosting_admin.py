@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from datetime import timezone
 from dataclasses import replace
 
 import asyncssh
@@ -504,3 +505,17 @@ async def test_a_name_in_wide_characters_leaves_every_column_in_sight(room, play
     assert re.search(r"山田太郎.*… +SHA256:.* 127\.0\.0\.1 +黄金洞窟.*… +"
                      r"\d\d-\d\d \d\d:\d\d +\d+ s",
                      row), row
+
+
+async def test_the_admin_screen_dates_a_session_as_its_language_writes_dates(room, players,
+                                                                            admin_key):
+    """"12-08 01:06" reads as the 12th of August to a French admin: they see "08/12 01:06",
+    a Ukrainian one "08.12 01:06", as My games writes its dates."""
+    admin = players("ann")
+    await admin.connect(room.port, key=admin_key, env={"LANG": "fr_FR.UTF-8"})
+    await admin.wait_for("le salon")
+    admin.press("a")
+    text = await admin.wait_for("session ouverte")
+    since = session_of(room, "ann").opened.astimezone(timezone.utc)
+    assert since.strftime("%d/%m %H:%M") in text, text
+    assert since.strftime("%m-%d %H:%M") not in text or since.day == since.month
