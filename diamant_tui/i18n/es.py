@@ -131,7 +131,7 @@ CATALOGUE: dict[str, str] = {
     "decision.leave": "Me las piro",
     "decision.prompt": "Te toca: ¡Vamos! o Me las piro.",
     "decision.chosen": "Elegiste {choice}; puedes cambiarlo hasta que todos elijan.",
-    "decision.chosen_for_you": "La computadora eligió {choice} mientras no estabas; puedes cambiarlo.",
+    "decision.chosen_for_you": "Sin ti, la computadora eligió {choice}; puedes cambiarlo.",
     "decision.in_camp": "Estás en el campamento hasta la próxima ronda.",
     "decision.waiting": "Esperando la próxima carta…",
     "decision.timer": "⏱ {seconds} s",
