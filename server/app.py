@@ -365,7 +365,7 @@ class ServerApp(DiamantApp):
         return False
 
     def table_update_shown(self, update: TableUpdate) -> None:
-        # A guest's code expired with their last game: a rematch gets them a new one.
+        # A guest in a game without a code (none kept for them) is given one.
         super().table_update_shown(update)
         if update.status is TableStatus.PLAYING and self.member is not None:
             self.lobby.game_seen(self.member.table)

@@ -375,12 +375,10 @@ class Lobby:
 
     def seat_of(self, identity: str) -> tuple[Table, int] | None:
         """The table and seat ``identity`` holds (a person coming back), if any: in a
-        game, or at final scores that wait for them (their connection lost there)."""
+        game, or at final scores they are at or that wait for them (their connection lost
+        there), as :meth:`Table.holds` says. A guest's resume code lasts as long."""
         for table in self.tables.values():
-            if table.status is TableStatus.FINISHED:
-                seat = table.awaits(identity)
-            else:
-                seat = table.seat_of(identity)
+            seat = table.holds(identity)
             if seat is not None:
                 return table, seat
         return None
@@ -598,7 +596,9 @@ class Lobby:
             self._expire_codes()  # a seat given up (a waiting table's) needs no code
 
     def _game_over(self, table: Table) -> None:
-        """A game has ended: keep it; the codes of its seats are no use now."""
+        """A game has ended: keep it. The codes of guests gone from its seats are no use
+        now; those still at its final scores keep theirs, for a connection lost there
+        while the rematch waits for them, and for the rematch."""
         self._tell("ended", table)
         self.save_game(table)
         self._expire_codes()

@@ -367,6 +367,17 @@ class Table:
         """The seat a person with ``identity`` holds at this table, if any."""
         return self._seats.seat_of(identity)
 
+    def holds(self, identity: str) -> int | None:
+        """The seat ``identity`` still holds here, if any: their seat before and during a
+        game; at the final scores, while they are at them (a newer connection of theirs
+        takes it over, as in a game) or the rematch awaits them (:meth:`awaits`), not
+        once they have left them."""
+        seat = self._seats.seat_of(identity)
+        if (seat is not None and self.status is TableStatus.FINISHED
+                and not self._seats[seat].connected):
+            return self.awaits(identity)
+        return seat
+
     def awaits(self, identity: str) -> int | None:
         """At the final scores, the seat the rematch waits for ``identity`` to come back
         to (their connection lost there, or not back yet after a restart), if any."""

@@ -247,3 +247,82 @@ async def test_a_player_dropped_at_the_final_scores_comes_back_to_them_and_the_r
     await server_wait(lambda: table.status is TableStatus.PLAYING)
     assert table.seats[seat].name == "bob" and table.seats[seat].connected
     await again.wait_for(r"▶ bob")
+
+
+async def test_a_guest_dropped_at_the_final_scores_comes_back_with_their_code(
+        server, players, make_key):
+    """The same for a guest: the resume code told at the game's start still gives the
+    seat back at the final scores while the rematch waits for them (it expired with the
+    game, and the guest, lost at the scores, could only watch the rematch begin without
+    them); they ask for it and play it in their own seat, with the same code."""
+    from test_ssh_game import play_to_the_end
+
+    server.lobby.create(TableSettings(name="last", seats=3, bots=("carry:3",), seed=3,
+                                      pace=0.02), "test")
+    ann, gus = players("ann"), players("gus")
+    await ann.connect(server.port, key=make_key(), command="play last")
+    await gus.connect(server.port, command="play last")
+    code = re.search(r"resume code is ([A-Z0-9]{6})",
+                     await gus.wait_for(r"resume code is [A-Z0-9]{6}"))[1]
+    await asyncio.gather(play_to_the_end(ann), play_to_the_end(gus))
+    table = server.lobby.get("last")
+    seat = next(s.seat for s in table.seats if s.name == "gus")
+    ann.press("r")
+    await ann.wait_for(r"Rematch: ann ✓, gus …")
+    await gus.cut()
+    await server_wait(lambda: not table.seats[seat].connected)
+
+    again = players("someone")
+    await again.connect(server.port, command=f"resume {code}")
+    await again.wait_for("Final scores")
+    again.press("r")
+    await server_wait(lambda: table.status is TableStatus.PLAYING)
+    assert table.seats[seat].name == "gus" and table.seats[seat].connected
+    await again.wait_for(r"▶ gus")
+    await again.cut()  # the same code still gives the seat back during the rematch
+    await server_wait(lambda: not table.seats[seat].connected)
+    last = players("someone")
+    await last.connect(server.port, command=f"resume {code}")
+    await last.wait_for(r"▶ gus")
+    assert table.seats[seat].connected
+
+
+async def test_a_guest_who_leaves_the_final_scores_gives_their_code_up(server, players):
+    """Leaving the final scores (q) is giving the seat up: the code gives nothing then."""
+    from test_ssh_game import play_to_the_end
+
+    server.lobby.create(TableSettings(name="done", seats=3, bots=("carry:3",) * 2, seed=3,
+                                      pace=0.02), "test")
+    gus = players("gus")
+    await gus.connect(server.port, command="play done")
+    code = re.search(r"resume code is ([A-Z0-9]{6})",
+                     await gus.wait_for(r"resume code is [A-Z0-9]{6}"))[1]
+    await play_to_the_end(gus)
+    gus.press("q")
+    await gus.wait_for("lobby")
+    await server_wait(lambda: code not in server.lobby._codes)
+    late = players("someone")
+    await late.connect(server.port, command=f"resume {code}")
+    await late.wait_for("No seat is waiting for the code")
+
+
+async def test_a_player_back_before_the_server_saw_the_drop_gets_the_final_scores(
+        server, players, make_key):
+    """A network gone is seen by the server only when keepalives go unanswered: someone
+    quicker to reconnect finds their old connection still there. As in a game, the new
+    one takes the seat over, at the final scores too (it landed in the lobby)."""
+    from test_ssh_game import play_to_the_end
+
+    server.lobby.create(TableSettings(name="quick", seats=3, bots=("carry:3",) * 2, seed=3,
+                                      pace=0.02), "test")
+    key = make_key()
+    ann = players("ann")
+    await ann.connect(server.port, key=key, command="play quick")
+    await play_to_the_end(ann)
+    again = players("ann")
+    await again.connect(server.port, key=key)
+    await again.wait_for("Final scores")
+    await ann.wait_closed()
+    again.press("r")
+    table = server.lobby.get("quick")
+    await server_wait(lambda: table.status is TableStatus.PLAYING)
