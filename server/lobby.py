@@ -410,8 +410,10 @@ class Lobby:
         return sorted(rows, key=lambda r: (order[r.status], listed_order(r.name)))
 
     def prune(self) -> None:
-        """Forget finished tables that nobody is at or looking at any more, and waiting
-        tables rebuilt after a restart that nobody came back to in time."""
+        """Forget finished tables that nobody is at or looking at any more (once the
+        wait is over for those rebuilt after a restart, or whose last person was lost
+        at the final scores), and waiting tables rebuilt after a restart that nobody
+        came back to in time."""
         now = self._clock()
         for name, table in list(self.tables.items()):
             if table.people_connected or table.status is TableStatus.PLAYING:
@@ -591,7 +593,13 @@ class Lobby:
         else:
             member.leave()
         if table.status is not TableStatus.PLAYING and not table.people_connected:
-            self._forget(table.name, table)
+            if lost and table.awaits(member.identity) is not None:
+                # The last person lost at the final scores: they are awaited there as
+                # anyone lost is, so the table is kept as long (see prune), not
+                # forgotten with the seat and the rematch they would come back to.
+                self._awaiting_return[table] = self._clock() + table.return_wait
+            else:
+                self._forget(table.name, table)
         if member.seat is not None:
             self._expire_codes()  # a seat given up (a waiting table's) needs no code
 

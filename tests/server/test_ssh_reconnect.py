@@ -326,3 +326,28 @@ async def test_a_player_back_before_the_server_saw_the_drop_gets_the_final_score
     again.press("r")
     table = server.lobby.get("quick")
     await server_wait(lambda: table.status is TableStatus.PLAYING)
+
+
+async def test_the_last_person_lost_at_the_final_scores_finds_them_kept(
+        server, players, make_key):
+    """The table's last person (alone with computer players, or all of a household's
+    players on one network gone) lost at the final scores: the table waits for them
+    as for anyone lost there (it was forgotten at once, and the key led to the lobby)."""
+    from test_ssh_game import play_to_the_end
+
+    server.lobby.create(TableSettings(name="solo", seats=3, bots=("carry:3",) * 2, seed=3,
+                                      pace=0.02), "test")
+    key = make_key()
+    ann = players("ann")
+    await ann.connect(server.port, key=key, command="play solo")
+    await play_to_the_end(ann)
+    table = server.lobby.get("solo")
+    await ann.cut()
+    await server_wait(lambda: not table.people_connected)
+    await asyncio.sleep(0.3)
+    assert server.lobby.get("solo") is table
+    again = players("ann")
+    await again.connect(server.port, key=key)
+    await again.wait_for("Final scores")
+    again.press("r")
+    await server_wait(lambda: table.status is TableStatus.PLAYING)
