@@ -157,3 +157,45 @@ async def test_back_at_a_seat_a_computer_played_the_note_says_the_computer_chose
             "decision.chosen", choice=t(f"decision.{other.value}")))
         ann.decide(Decision.CONTINUE)
     await table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_back_while_the_turn_waits_on_others_the_computers_choice_is_told_first(
+        lang, monkeypatch):
+    """Back at a seat a computer chose for, once the turn has waited long enough to
+    hurry the late: the note says the computer chose (the offer to hurry stood in its
+    place, and the choice shown, ✔, read as the person's own); once they choose
+    themselves, the offer to hurry is theirs."""
+    from diamant_tui.engine.view import Decision
+    from diamant_tui.i18n import Translator
+    from diamant_tui.table import Table, TableSettings, clock
+    from ui_helpers import until
+
+    monkeypatch.setattr(clock, "HURRY_AFTER", 0.2)
+    table = Table(TableSettings(seats=3, bots=("cards:40",), pace=0, seed=5))
+    first = table.sit("me", "me")
+    ann = table.sit("ann", "ann")  # the last seat: the game begins
+    for _ in range(500):
+        if table.game is not None and table.game.view_for(ann.seat).decision_due:
+            break
+        await asyncio.sleep(0.01)
+    first.leave()  # the connection drops: a computer decides for the seat
+    for _ in range(500):
+        if first.seat in table.game.pending:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.3)  # ann may be hurried now
+    chosen = table.game.pending[first.seat]
+    back = table.sit("me", "me")
+    t = Translator(lang)
+    app = DiamantApp(lang=lang, member=back)
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = lambda: app.screen.query_one(DecisionPanel)  # noqa: E731
+        word = t(f"decision.{chosen.value}")
+        await until(pilot, lambda: app.screen.query(DecisionPanel)
+                    and panel().note == t("decision.chosen_for_you", choice=word))
+        back.decide(chosen)  # kept, as their own choice now
+        await until(pilot, lambda: panel().note == t(
+            "decision.hurry_one", name="ann", seconds=f"{clock.HURRY_TIME:g}"))
+        ann.decide(Decision.CONTINUE)
+    await table.close()

@@ -302,6 +302,10 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
             note = t("watching.note")
         elif not state.playing:
             note = ""
+        elif state.due and state.choice is not None and state.by_computer:
+            # Before the offer to hurry: back at the seat, the person must read that the
+            # choice marked ✔ is the computer's, not theirs (theirs, the offer comes).
+            note = t("decision.chosen_for_you", choice=t(f"decision.{state.choice.value}"))
         elif state.hurry:
             # Rather than the choice made (its button shows it) or camp: the turn waits.
             seconds = f"{turn_clock.HURRY_TIME:g}"
@@ -309,9 +313,7 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
                     if len(state.hurry) == 1 else
                     t("decision.hurry_many", count=len(state.hurry), seconds=seconds))
         elif state.due and state.choice is not None:
-            # Who chose, truly: a computer may have, for a person away a moment ago.
-            key = "decision.chosen_for_you" if state.by_computer else "decision.chosen"
-            note = t(key, choice=t(f"decision.{state.choice.value}"))
+            note = t("decision.chosen", choice=t(f"decision.{state.choice.value}"))
         elif state.due:
             note = t("decision.prompt")
         elif not state.in_cave:
