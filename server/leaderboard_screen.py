@@ -114,8 +114,10 @@ class LeaderboardScreen(DiamantScreen):
             except StorageError:
                 self._failed = True
         self.standings = standings
-        if self.rebuilding:
-            return  # its widgets are being made again: the rebuild shows the ratings read
+        if self.rebuilding or not self.query("#board-status"):
+            # Its widgets are gone (made again in another language meanwhile, or the
+            # screen is going): what makes them again shows the ratings read.
+            return
         self._show()
 
     def _show(self) -> None:

@@ -403,6 +403,40 @@ async def test_leaving_my_games_before_they_are_read_breaks_nothing(server, play
     await me.wait_for("2025-03-01")
 
 
+async def test_leaving_the_leaderboard_before_it_is_read_breaks_nothing(server, players,
+                                                                       make_key, monkeypatch):
+    """Escape pressed while the ratings are still being read: they are not shown on a
+    screen whose widgets are gone, and the session goes on (the input fuzz test saw it
+    end with an error, NoMatches for the board's status line)."""
+    from diamant_server.leaderboard_screen import LeaderboardScreen
+
+    key = make_key()
+    await fill(server.storage, person_of(key))
+    read = asyncio.Event()
+    leaderboard = server.storage.leaderboard
+
+    async def slow_leaderboard(limit):
+        await read.wait()
+        return await leaderboard(limit)
+
+    monkeypatch.setattr(server.storage, "leaderboard", slow_leaderboard)
+    me = await in_lobby(players, server, key=key)
+    me.press("l")
+    await me.wait_for("Loading…")
+    (session,) = [s for s in server.sessions if s.app is not None]
+    screen = session.app.screen
+    assert isinstance(screen, LeaderboardScreen)
+    with session.app._context():  # as the app's own task would
+        await screen.query_children("*").remove()  # the screen going, or remade
+        loading = asyncio.create_task(screen._load())
+        read.set()
+        await loading  # the ratings come in now, on no widgets
+        assert session.app.is_running and session.app._exception is None
+        await screen.retranslate()  # the screen made again shows them
+    await me.wait_for("bob")
+    assert session.app.is_running and session.app._exception is None
+
+
 @pytest.mark.parametrize("lang, back, quit", [
     ("en_GB.UTF-8", "q My games", "Quit"),
     ("fr_FR.UTF-8", "q Parties", "Quitter"),
