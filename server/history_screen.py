@@ -22,6 +22,7 @@ from diamant_tui.ui.screens.base import DiamantScreen
 from diamant_tui.ui.widgets.key_bar import KeyBar
 
 from .identity import Identity, person_of
+from .row_list import RowList
 from .storage import PastGame, Storage, StorageError
 
 SHOWN = 50
@@ -98,8 +99,7 @@ class HistoryScreen(DiamantScreen):
     def compose(self) -> ComposeResult:
         t = self.app.t
         yield Static(literal(t("history.title")), id="history-title")
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True,
-                                           id="history-list")
+        table: DataTable[Text] = RowList(zebra_stripes=True, id="history-list")
         for column in COLUMNS:
             table.add_column(Text(t(f"history.col.{column}")), key=column)
         # The list grows with its rows, and scrolls once they fill the screen.

@@ -27,6 +27,7 @@ from .key_line import KeyLine
 from .leaderboard_screen import LeaderboardScreen
 from .lobby import Lobby, LobbyError, TableSummary
 from .presence import Here
+from .row_list import RowList
 
 REFRESH = 2.0
 """Seconds between looks at the list of tables (redrawn only when it changed)."""
@@ -204,7 +205,7 @@ class LobbyScreen(DiamantScreen):
         yield Static(id="resume")
         # The list grows with the tables; "no tables yet" sits right under its header.
         with Vertical(id="tables"):
-            table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True)
+            table: DataTable[str] = RowList(zebra_stripes=True)
             table.add_columns(*(t(f"lobby.col.{column}") for column in COLUMNS))
             yield table
             yield Static(t("lobby.empty"), id="empty")

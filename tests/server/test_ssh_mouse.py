@@ -1,0 +1,52 @@
+"""The mouse over SSH: clicks on the lobby's list, the buttons of a game, and what a
+click may not do (act for another seat, or for a spectator)."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+def click(player, column: int, row: int) -> None:
+    """A left click at a cell (0-based), as a terminal reports it (SGR), pressed and let go
+    in two packets as a hand does."""
+    player.send(f"\x1b[<0;{column + 1};{row + 1}M".encode())
+
+
+def release(player, column: int, row: int) -> None:
+    player.send(f"\x1b[<0;{column + 1};{row + 1}m".encode())
+
+
+async def a_click(player, column: int, row: int) -> None:
+    click(player, column, row)
+    await asyncio.sleep(0.05)
+    release(player, column, row)
+
+
+def row_of(player, text: str) -> int:
+    for y, line in enumerate(player.screen.display):
+        if text in line:
+            return y
+    raise AssertionError(f"{text!r} not on screen:\n{player.text}")
+
+
+async def test_a_click_on_a_table_in_the_lobby_list_joins_it(server, players, make_key):
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    await ann.wait_for("Waiting for the game to start")
+    await bob.connect(server.port, key=make_key())
+    await bob.wait_for(r"den +Classic +1/4")
+    await a_click(bob, 3, row_of(bob, "den "))
+    await bob.wait_for("Waiting for the game to start")
+
+
+async def test_a_click_anywhere_on_the_chosen_table_joins_it(server, players, make_key):
+    """The row is the choice: a click on its rules or its status joins as one on its name
+    (the list's cursor is a whole row; Textual's compares the column as well)."""
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    await ann.wait_for("Waiting for the game to start")
+    await bob.connect(server.port, key=make_key())
+    await bob.wait_for(r"den +Classic +1/4")
+    line = bob.screen.display[row_of(bob, "den ")]
+    await a_click(bob, line.index("Classic") + 2, row_of(bob, "den "))
+    await bob.wait_for("Waiting for the game to start")
