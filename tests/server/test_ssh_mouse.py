@@ -50,3 +50,26 @@ async def test_a_click_anywhere_on_the_chosen_table_joins_it(server, players, ma
     line = bob.screen.display[row_of(bob, "den ")]
     await a_click(bob, line.index("Classic") + 2, row_of(bob, "den "))
     await bob.wait_for("Waiting for the game to start")
+
+
+def button_at(player, label: str) -> tuple[int, int]:
+    """The cell in the middle of a button's label."""
+    y = row_of(player, label)
+    return player.screen.display[y].index(label) + len(label) // 2, y
+
+
+async def test_a_double_click_on_a_choice_decides_one_turn_only(server, players, make_key):
+    """The last to decide double-clicks Continue: the first click ends the turn and the
+    next card comes out at once; the second click of the pair, on the same button, must
+    not decide the new card for them."""
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 2")
+    await ann.wait_for(lambda text: "Your turn" in text and text.count("✓") == 2)
+    column, row = button_at(ann, "Continue [c]")
+    await a_click(ann, column, row)
+    await ann.wait_for(r"Round 1/5 · card 2")
+    await a_click(ann, column, row)  # the pair's second click, within a double click's time
+    await asyncio.sleep(0.5)
+    table = server.lobby.get("den")
+    assert table.game.view_for(0).my_decision is None, ann.text
+    assert "Your turn" in ann.text and "Round 1/5 · card 2" in ann.text, ann.text

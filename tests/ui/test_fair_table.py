@@ -224,3 +224,24 @@ async def test_a_chat_line_typed_over_the_allowance_stays_in_the_box_and_never_d
         assert "-open" not in chat.classes and chat.value == ""
         assert 0 not in game.pending and game.in_cave[0]
     await table.close()
+
+
+async def test_a_click_a_moment_after_the_summary_went_by_itself_chooses_nothing():
+    """The person clicks the round summary away just as the game closes it: the click
+    lands on the Continue button that was under it, and must not choose, as Enter does
+    not. A moment later, a click on it chooses as it always did."""
+    async with round_summary_up() as (table, pilot):
+        app = pilot.app
+        table.publish(table.game.start_next_round())
+        table.reveal(T(5))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.screen.view.round == 2 and app.screen.view.decision_due)
+        await pilot.pause()
+        await pilot.click("#continue")  # meant for the summary, which has just gone
+        await pilot.pause()
+        assert table.submitted == []
+        assert app.screen.view.my_decision is None
+        await asyncio.sleep(SUMMARY_GRACE)
+        await pilot.click("#continue")
+        await until(pilot, lambda: table.submitted != [])
+        assert table.submitted == [(0, Decision.CONTINUE)]

@@ -51,8 +51,9 @@ DECISION_KEYS = frozenset({"c", "l", "enter", "space"})
 """Keys that make (or press a button that makes) a decision."""
 SUMMARY_GRACE = 0.4
 """Seconds after the game closed the round summary (the next round begun) during which
-Enter and Space, the keys that close it, press no button: a person about to close it
-themselves, their key on its way as it went, chose Continue in the new round unawares.
+Enter and Space, the keys that close it, press no button, and a click on a button
+chooses nothing: a person about to close it themselves, their key or click on its way as
+it went, chose in the new round unawares (the click on the button under the summary).
 Less than the time it takes to read a card and decide."""
 SPECTATOR_DELAY = 0.2
 """Seconds a spectator's screen lets the table's updates wait (those arriving meanwhile
@@ -723,6 +724,15 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
                 self._act(self.member.wake)
 
     def on_decision_panel_decision_chosen(self, message: DecisionPanel.DecisionChosen) -> None:
+        clicked = message.clicked_at
+        # A click is held to what holds a key (see on_key): one that came before the
+        # round's first decision, or a moment after the summary went by itself (it was
+        # meant for the summary, and fell on the button that was under it), chooses nothing.
+        if clicked is not None and (
+                (self._due_since is not None and clicked < self._due_since)
+                or (self._summary_gone is not None
+                    and clicked < self._summary_gone + SUMMARY_GRACE)):
+            return
         self.action_choose(message.decision.value)
 
     def action_choose(self, decision: str) -> None:

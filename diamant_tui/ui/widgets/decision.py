@@ -70,9 +70,11 @@ class ChoiceButton(SizedInOneLayout, SharedLines, FocusDrawnByItself, can_focus=
     class Pressed(Message):
         """The button was chosen (a click, or Enter or Space while it has the focus)."""
 
-        def __init__(self, button: "ChoiceButton") -> None:
+        def __init__(self, button: "ChoiceButton", clicked_at: float | None = None) -> None:
             super().__init__()
             self.button = button
+            self.clicked_at = clicked_at
+            """When the click that chose it came (None: a key, which the screen checks)."""
 
     def __init__(self, *, id: str) -> None:
         super().__init__(id=id)
@@ -107,7 +109,10 @@ class ChoiceButton(SizedInOneLayout, SharedLines, FocusDrawnByItself, can_focus=
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        self.action_press()
+        # A double click's second click: the first chose already, and may have ended the
+        # turn, the next card out at once; the second would choose that card unseen.
+        if self.label and event.chain == 1:
+            self.post_message(self.Pressed(self, clicked_at=event.time))
 
 
 SAID_SHOWN = 4.0
@@ -194,9 +199,11 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
     class DecisionChosen(Message):
         """The person chose to continue or to leave."""
 
-        def __init__(self, decision: Decision) -> None:
+        def __init__(self, decision: Decision, clicked_at: float | None = None) -> None:
             super().__init__()
             self.decision = decision
+            self.clicked_at = clicked_at
+            """When the click that chose it came (None: a key)."""
 
     # A new state draws what it changes (the buttons redraw themselves, the note and
     # the timer are redrawn when their words change): repainting the panel for it
@@ -440,7 +447,7 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
 
     def on_choice_button_pressed(self, event: ChoiceButton.Pressed) -> None:
         event.stop()
-        self.post_message(self.DecisionChosen(Decision(event.button.id)))
+        self.post_message(self.DecisionChosen(Decision(event.button.id), event.clicked_at))
 
     def choice_button(self, decision: Decision) -> ChoiceButton:
         """The button that makes ``decision``."""
