@@ -9,6 +9,7 @@ the key bar leaves them out), with the words they have in the person's language.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -16,7 +17,8 @@ from diamant_tui.ui.literal import printable
 
 
 class KeyLine(Widget):
-    """The screen's bindings for ``actions``, in that order, drawn like the key bar."""
+    """The screen's bindings for ``actions``, in that order, drawn like the key bar; a
+    click on a key (or its words) presses it, as on the key bar."""
 
     COMPONENT_CLASSES = {"key-line--key", "key-line--description"}
     DEFAULT_CSS = """
@@ -30,6 +32,8 @@ class KeyLine(Widget):
     def __init__(self, *actions: str, id: str | None = None) -> None:
         super().__init__(id=id)
         self.actions = actions
+        self._spans: list[tuple[int, int, str]] = []
+        """Each key drawn: its first and last cells (the last not included) and its key."""
 
     def on_mount(self) -> None:
         # The screen translates its bindings once it is mounted, and again when the
@@ -47,16 +51,27 @@ class KeyLine(Widget):
         if self.screen is not self.app.screen:
             # A dialog over the screen takes every key: its own key bar says which, and
             # this line, above it, would offer keys that do nothing.
+            self._spans = []
             return Text()
         key_style = self.get_component_rich_style("key-line--key")
         words_style = self.get_component_rich_style("key-line--description")
         found = {binding.action: binding for _, binding, _, _ in
                  self.screen.active_bindings.values()}
         line = Text(no_wrap=True, overflow="ellipsis")
+        spans = []
         for action in self.actions:
             binding = found.get(action)
             if binding is None:
                 continue
+            start = line.cell_len
             line.append(f" {self.app.get_key_display(binding)} ", key_style)
             line.append(printable(binding.description) + " ", words_style)
+            spans.append((start, line.cell_len, binding.key.split(",")[0]))
+        self._spans = spans
         return line
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
+                return

@@ -73,3 +73,17 @@ async def test_a_double_click_on_a_choice_decides_one_turn_only(server, players,
     table = server.lobby.get("den")
     assert table.game.view_for(0).my_decision is None, ann.text
     assert "Your turn" in ann.text and "Round 1/5 · card 2" in ann.text, ann.text
+
+
+async def test_a_click_on_the_lobbys_second_line_of_keys_presses_them(server, players, make_key):
+    """Play now, the leaderboard and my games stand on a line of their own above the key
+    bar, drawn as it is: a click on one presses it, as a click on the key bar does."""
+    ann = players("ann")
+    await ann.connect(server.port, key=make_key())
+    await ann.wait_for("lobby")
+    await a_click(ann, *button_at(ann, "Leaderboard"))
+    await ann.wait_for("esc Lobby")
+    ann.press("escape")
+    await ann.wait_for("p Play now")
+    await a_click(ann, *button_at(ann, "Play now"))
+    await ann.wait_for("Waiting for the game to start")
