@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 
 def click(player, column: int, row: int) -> None:
     """A left click at a cell (0-based), as a terminal reports it (SGR), pressed and let go
@@ -58,14 +60,16 @@ def button_at(player, label: str) -> tuple[int, int]:
     return player.screen.display[y].index(label) + len(label) // 2, y
 
 
-async def test_a_double_click_on_a_choice_decides_one_turn_only(server, players, make_key):
-    """The last to decide double-clicks Continue: the first click ends the turn and the
-    next card comes out at once; the second click of the pair, on the same button, must
-    not decide the new card for them."""
+@pytest.mark.parametrize("label", ["Continue [c]", "c Continue"])
+async def test_a_double_click_on_a_choice_decides_one_turn_only(
+        server, players, make_key, label):
+    """The last to decide double-clicks Continue (its button, or its key on the key bar):
+    the first click ends the turn and the next card comes out at once; the second click
+    of the pair, on the same place, must not decide the new card for them."""
     ann = players("ann")
     await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 2")
     await ann.wait_for(lambda text: "Your turn" in text and text.count("✓") == 2)
-    column, row = button_at(ann, "Continue [c]")
+    column, row = button_at(ann, label)
     await a_click(ann, column, row)
     await ann.wait_for(r"Round 1/5 · card 2")
     await a_click(ann, column, row)  # the pair's second click, within a double click's time

@@ -94,6 +94,8 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
     # decision panel focuses a button when a choice is due, the final scores theirs.
     AUTO_FOCUS = ""
 
+    # Keys the key bar presses once for a double click on them (see KeyBar).
+    PRESSED_ONCE = frozenset({"c", "l"})
     BINDINGS = [
         Binding("c", "choose('continue')", "key.continue"),
         Binding("l", "choose('leave')", "key.leave"),

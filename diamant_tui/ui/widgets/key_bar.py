@@ -177,6 +177,8 @@ class KeyBar(SizedInOneLayout, SharedLines, Widget):
         """The keys drawn now."""
         self._spans: list[tuple[int, int, KeyHint]] = []
         """Where each key lies on the line, words included (first column, column after)."""
+        self._last_click: tuple[str, float] | None = None
+        """The key last pressed by a click, and when."""
 
     def on_mount(self) -> None:
         # Told at once, not "next" as Footer is: a key dimmed or enabled by an update is
@@ -222,8 +224,17 @@ class KeyBar(SizedInOneLayout, SharedLines, Widget):
     def on_mouse_down(self, event: events.MouseDown) -> None:
         for start, end, hint in self._spans:
             if start <= event.x < end:
-                if hint.enabled:
-                    self.app.simulate_key(hint.key)
-                else:
+                if not hint.enabled:
                     self.app.bell()
+                elif not self._second_of_double_click(hint.key, event.time):
+                    self.app.simulate_key(hint.key)
                 return
+
+    def _second_of_double_click(self, key: str, time: float) -> bool:
+        """Whether a click pressing ``key`` is the second of a double click on a key the
+        screen takes once per double click (``PRESSED_ONCE``: Continue and Exit, whose
+        first click may end the turn and bring out the next card at once, which the
+        second would then decide unseen). Other keys take every click (steps, speed)."""
+        last, self._last_click = self._last_click, (key, time)
+        return (key in getattr(self.screen, "PRESSED_ONCE", ()) and last is not None
+                and last[0] == key and time - last[1] <= self.app.CLICK_CHAIN_TIME_THRESHOLD)
