@@ -68,15 +68,28 @@ async def test_a_double_click_on_a_choice_decides_one_turn_only(
     of the pair, on the same place, must not decide the new card for them."""
     ann = players("ann")
     await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 2")
-    await ann.wait_for(lambda text: "Your turn" in text and text.count("✓") == 2)
-    column, row = button_at(ann, label)
-    await a_click(ann, column, row)
-    await ann.wait_for(r"Round 1/5 · card 2")
-    await a_click(ann, column, row)  # the pair's second click, within a double click's time
-    await asyncio.sleep(0.5)
-    table = server.lobby.get("den")
-    assert table.game.view_for(0).my_decision is None, ann.text
-    assert "Your turn" in ann.text and "Round 1/5 · card 2" in ann.text, ann.text
+    loop = asyncio.get_running_loop()
+    for _ in range(5):  # a turn whose next card came out within a double click's time
+        await ann.wait_for(lambda text: "Your turn" in text and text.count("✓") == 2)
+        table = server.lobby.get("den")
+        before = table.game.view_for(0)
+        turn = (before.round, len(before.path))
+        column, row = button_at(ann, label)
+        start = loop.time()
+        await a_click(ann, column, row)
+        while (table.game.view_for(0).round, len(table.game.view_for(0).path)) == turn:
+            await asyncio.sleep(0.005)
+        if loop.time() - start > 0.3:
+            continue  # too slow for a double click (a loaded machine): the next turn
+        after = (table.game.view_for(0).round, len(table.game.view_for(0).path))
+        await a_click(ann, column, row)  # the pair's second click
+        await asyncio.sleep(0.5)
+        view = table.game.view_for(0)
+        # The game waits for her on the card the first click brought out.
+        assert (view.round, len(view.path)) == after, ann.text
+        assert view.my_decision is None, ann.text
+        return
+    pytest.skip("the next card never came out within a double click's time")
 
 
 async def test_a_click_on_the_lobbys_second_line_of_keys_presses_them(server, players, make_key):
