@@ -104,3 +104,22 @@ async def test_a_click_on_the_lobbys_second_line_of_keys_presses_them(server, pl
     await ann.wait_for("p Play now")
     await a_click(ann, *button_at(ann, "Play now"))
     await ann.wait_for("Waiting for the game to start")
+
+
+async def test_a_double_click_on_a_key_that_changes_screen_presses_it_once(
+        server, players, make_key):
+    """A double click on the lobby's w Watch: the first click opens the table, whose key
+    bar has t Chat where Watch stood; the second click of the pair must not open the chat
+    (the next letters typed would go to it)."""
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    await ann.wait_for("Waiting for the game to start")
+    await bob.connect(server.port, key=make_key())
+    await bob.wait_for(r"den +Classic +1/4")
+    column, row = button_at(bob, "w Watch")
+    await a_click(bob, column, row)
+    await bob.wait_for("Waiting for the game to start")
+    assert "Chat" in bob.screen.display[row][column - 3:column + 4]  # under the pointer
+    await a_click(bob, column, row)  # the pair's second click
+    await asyncio.sleep(0.5)
+    assert "Say something" not in bob.text, bob.text

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Iterator
+from weakref import WeakKeyDictionary
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -142,6 +143,11 @@ def key_spans(keys: tuple[KeyHint | KeyGroup, ...]) -> list[tuple[int, int, KeyH
     return spans
 
 
+_last_clicks: WeakKeyDictionary = WeakKeyDictionary()
+"""Each app's last click on a key bar: the bar, the cell and when (one per app, for a
+double click's second click may fall on another screen's bar)."""
+
+
 class KeyBar(SizedInOneLayout, SharedLines, Widget):
     """The screen's shown bindings, each drawn as `` key `` then ``words ``; a key that
     does nothing for now is dimmed, and a click on a key presses it.
@@ -177,8 +183,6 @@ class KeyBar(SizedInOneLayout, SharedLines, Widget):
         """The keys drawn now."""
         self._spans: list[tuple[int, int, KeyHint]] = []
         """Where each key lies on the line, words included (first column, column after)."""
-        self._last_click: tuple[str, float] | None = None
-        """The key last pressed by a click, and when."""
 
     def on_mount(self) -> None:
         # Told at once, not "next" as Footer is: a key dimmed or enabled by an update is
@@ -226,15 +230,20 @@ class KeyBar(SizedInOneLayout, SharedLines, Widget):
             if start <= event.x < end:
                 if not hint.enabled:
                     self.app.bell()
-                elif not self._second_of_double_click(hint.key, event.time):
+                elif not self._second_of_double_click(hint.key, event):
                     self.app.simulate_key(hint.key)
                 return
 
-    def _second_of_double_click(self, key: str, time: float) -> bool:
-        """Whether a click pressing ``key`` is the second of a double click on a key the
-        screen takes once per double click (``PRESSED_ONCE``: Continue and Exit, whose
-        first click may end the turn and bring out the next card at once, which the
-        second would then decide unseen). Other keys take every click (steps, speed)."""
-        last, self._last_click = self._last_click, (key, time)
-        return (key in getattr(self.screen, "PRESSED_ONCE", ()) and last is not None
-                and last[0] == key and time - last[1] <= self.app.CLICK_CHAIN_TIME_THRESHOLD)
+    def _second_of_double_click(self, key: str, event: events.MouseDown) -> bool:
+        """Whether a click pressing ``key`` is the second of a double click (the same
+        cell, in a double click's time) that must press nothing: the first one's key
+        changed the screen (the lobby's Watch, then the table's Chat where it stood), or
+        the key is one the screen takes once per double click (``PRESSED_ONCE``: Continue
+        and Exit, whose first click may end the turn and bring out the next card at once,
+        which the second would decide unseen). Other keys take every click (steps, speed)."""
+        last = _last_clicks.get(self.app)
+        _last_clicks[self.app] = (self, event.screen_offset, event.time)
+        if (last is None or last[1] != event.screen_offset
+                or event.time - last[2] > self.app.CLICK_CHAIN_TIME_THRESHOLD):
+            return False
+        return last[0] is not self or key in getattr(self.screen, "PRESSED_ONCE", ())
