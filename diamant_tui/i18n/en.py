@@ -152,6 +152,7 @@ CATALOGUE: dict[str, str] = {
     "confirm.no": "No [n]",
     "too_small.enlarge": "Please enlarge your terminal to at least {width}×{height}.\nUntil then, keys do nothing.",
     "too_small.game_goes_on": "The game goes on meanwhile.",
+    "too_small.quit_keys": "Ctrl+Q again quits · Escape plays on",
     # events
     "event.round_started": "Round {round} begins: everyone enters the cave.",
     "event.round_started_relic": "Round {round} begins: everyone enters the cave; a relic worth {value} joins the deck.",

@@ -149,6 +149,7 @@ CATALOGUE: dict[str, str] = {
     "confirm.no": "No [n]",
     "too_small.enlarge": "Agranda tu terminal al menos a {width}×{height}.\nHasta entonces, las teclas no hacen nada.",
     "too_small.game_goes_on": "La partida sigue mientras tanto.",
+    "too_small.quit_keys": "Ctrl+Q otra vez para salir · Esc para seguir jugando",
     "event.round_started": "Empieza la ronda {round}: todos entran en la cueva.",
     "event.round_started_relic": "Empieza la ronda {round}; una reliquia de {value} se añade al mazo.",
     "event.seat_to_computer": "{computer} ocupa el lugar que dejó {name}.",

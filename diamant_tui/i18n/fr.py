@@ -153,6 +153,7 @@ CATALOGUE: dict[str, str] = {
     "confirm.no": "Non [n]",
     "too_small.enlarge": "Agrandissez votre terminal à au moins {width}×{height}.\nD'ici là, les touches sont sans effet.",
     "too_small.game_goes_on": "La partie continue en attendant.",
+    "too_small.quit_keys": "Ctrl+Q à nouveau pour quitter · Échap pour continuer",
     "event.round_started": "La manche {round} commence : tout le monde entre dans la grotte.",
     "event.round_started_relic": "La manche {round} commence ; une relique de {value} rejoint la pioche.",
     "event.seat_to_computer": "{computer} prend la place laissée par {name}.",

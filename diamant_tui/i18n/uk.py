@@ -149,6 +149,7 @@ CATALOGUE: dict[str, str] = {
     "confirm.no": "Ні [n]",
     "too_small.enlarge": "Збільште термінал принаймні до {width}×{height}.\nДо того часу клавіші не діють.",
     "too_small.game_goes_on": "Гра тим часом триває.",
+    "too_small.quit_keys": "Ctrl+Q ще раз — вийти · Esc — грати далі",
     "event.round_started": "Починається раунд {round}: усі заходять у печеру.",
     "event.round_started_relic": "Починається раунд {round}; до колоди додано реліквію вартістю {value}.",
     "event.seat_to_computer": "{computer} займає місце гравця {name}.",

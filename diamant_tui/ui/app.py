@@ -174,7 +174,9 @@ class DiamantApp(App):
             isinstance(event, (events.Key, events.Paste))
             and not event.is_forwarded
             and self.size_guard_shown()
-            and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)
+            and not (isinstance(event, events.Key)
+                     and (event.key in QUIT_KEYS
+                          or event.key in self.screen.KEYS_BEHIND_OVERLAY))
         ):
             return
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -282,10 +284,10 @@ class DiamantApp(App):
     async def action_quit(self) -> None:
         """Ctrl+Q: quit, asking first a person whose game goes on at their seat, in
         their language, what quitting costs them (:meth:`quit_question`). Asked, a
-        second Ctrl+Q quits; behind the "enlarge your terminal" overlay, where the
-        question could not be read, the first does."""
-        if (isinstance(self.screen, QuitQuestion) or self.size_guard_shown()
-                or not self.seated_in_a_game):
+        second Ctrl+Q quits. Behind the "enlarge your terminal" overlay it asks too, in
+        the overlay's place (:class:`QuitQuestion`): a window that shrank in the middle
+        of a game must not lose it to one key either."""
+        if isinstance(self.screen, QuitQuestion) or not self.seated_in_a_game:
             self.quit_now()
             return
         self.push_screen(QuitQuestion(self.quit_question(), read_first=READ_FIRST),

@@ -1,7 +1,8 @@
 """Ctrl+Q in the middle of a game asks first, in the person's language, what quitting
 costs: a person at a seat whose game goes on does not lose it to one stray key. A second
 Ctrl+Q, or y once the question can be read, quits; n or Escape plays on. A spectator, a
-finished game, the setup screen and a screen too small to read a question quit at once."""
+finished game and the setup screen quit at once; a terminal too small for the game has
+the question written in the overlay asking to enlarge it."""
 
 from __future__ import annotations
 
@@ -127,4 +128,47 @@ async def test_the_answers_stand_under_the_middle_of_the_question():
         left = len(inside) - len(inside.lstrip())
         right = len(inside) - len(inside.rstrip())
         assert abs(left - right) <= 3, row
+    await table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+async def test_behind_the_size_overlay_ctrl_q_asks_in_the_overlay(lang):
+    """A window shrunk below 80x24 in the middle of a game (a split pane, a tiny laptop
+    screen): Ctrl+Q asks as it does at full size, the question written where the
+    "enlarge" notice stands, with the keys that answer it; Escape plays on, and a second
+    Ctrl+Q quits. (The first Ctrl+Q quit at once there, the game with it.)"""
+    t = Translator(lang)
+    table = playing_table()
+    app = DiamantApp(lang=lang, member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await in_game(pilot, table)
+        await asked_to_quit(pilot)
+        await pilot.pause()
+        text = flowing(screen_text(app))
+        assert flowing(t("confirm.quit")) in text, text
+        assert flowing(t("too_small.quit_keys")) in text, text
+        assert app.return_code is None and app.is_running
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.is_running and flowing(t("confirm.quit")) not in flowing(screen_text(app))
+        await asked_to_quit(pilot)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.return_code == 0)
+    await table.close()
+
+
+async def test_the_question_asked_small_shows_whole_once_enlarged():
+    """Asked behind the overlay, then the window grown again: the usual dialog, and its
+    y quits."""
+    table = playing_table()
+    app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await in_game(pilot, table)
+        await asked_to_quit(pilot)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "Yes [y]" in screen_text(app)
+        await asyncio.sleep(READ_FIRST)
+        await pilot.press("y")
+        await until(pilot, lambda: app.return_code == 0)
     await table.close()

@@ -68,6 +68,16 @@ class _Guarded:
         below = stack[stack.index(self) - 1]
         return isinstance(below, _Guarded) and below.game_goes_on
 
+    KEYS_BEHIND_OVERLAY: frozenset[str] = frozenset()
+    """Keys this screen takes behind the "enlarge your terminal" overlay, besides the
+    app's quit keys: those its :meth:`overlay_text` names, if any."""
+
+    def overlay_text(self) -> str | None:
+        """What the "enlarge your terminal" overlay says over this screen instead of
+        asking to enlarge it: words short enough to be read at any size, with the keys
+        that answer them (:attr:`KEYS_BEHIND_OVERLAY`); None for the usual notice."""
+        return None
+
     @property
     def too_small(self) -> bool:
         """Whether the terminal is below 80x24, so that the overlay covers this screen."""
@@ -104,7 +114,8 @@ class _Guarded:
         # Not when the screen was closed at once (rapid keys), nor when the app is
         # shutting down and has already detached it (a session ending as a round ends).
         if self._size_guard is None and self.is_attached and self in self.app.screen_stack:
-            self._size_guard = TooSmall(lambda: self.game_goes_on, id="too-small")
+            self._size_guard = TooSmall(lambda: self.game_goes_on, self.overlay_text,
+                                        id="too-small")
             return self.mount(self._size_guard)
         return None
 

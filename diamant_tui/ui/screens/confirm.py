@@ -70,4 +70,14 @@ class ConfirmScreen(DiamantModal):
 
 class QuitQuestion(ConfirmScreen):
     """The question Ctrl+Q asks a person whose game goes on at their seat (see
-    :meth:`DiamantApp.action_quit`): a second Ctrl+Q while it is asked quits."""
+    :meth:`DiamantApp.action_quit`): a second Ctrl+Q while it is asked quits.
+
+    Asked in a terminal below 80x24, it is written where the "enlarge your terminal"
+    notice stands, with the keys that answer it there: a second Ctrl+Q quits, Escape
+    or n plays on (a yes typed unseen is not taken; the dialog's y once enlarged is)."""
+
+    KEYS_BEHIND_OVERLAY = frozenset({"escape", "n"})
+
+    def overlay_text(self) -> str:
+        """The question and the keys that answer it behind the overlay."""
+        return self.question + "\n\n" + self.app.t("too_small.quit_keys")
