@@ -287,7 +287,9 @@ class DiamantApp(App):
         second Ctrl+Q quits. Behind the "enlarge your terminal" overlay it asks too, in
         the overlay's place (:class:`QuitQuestion`): a window that shrank in the middle
         of a game must not lose it to one key either."""
-        if isinstance(self.screen, QuitQuestion) or not self.seated_in_a_game:
+        # Asked already (the rules may stand over the question): this is the second.
+        asked = any(isinstance(screen, QuitQuestion) for screen in self.screen_stack)
+        if asked or not self.seated_in_a_game:
             self.quit_now()
             return
         self.push_screen(QuitQuestion(self.quit_question(), read_first=READ_FIRST),

@@ -282,13 +282,13 @@ async def test_the_question_fits_80x24_with_eight_seats_in_every_language(
 
 
 @pytest.mark.parametrize("lang, bar", [
-    ("en", "y Yes  n No"), ("fr", "y Oui  n Non"),
-    ("es", "y Sí  n No"), ("uk", "y Так  n Ні"),
+    ("en", "y Yes  n No  f1 Rules"), ("fr", "y Oui  n Non  f1 Règles"),
+    ("es", "y Sí  n No  f1 Reglas"), ("uk", "y Так  n Ні  f1 Правила"),
 ])
 async def test_the_key_bar_under_the_game_question_offers_its_answers(lang, bar):
     """While the dialog asks whether to leave the game, the key bar says its keys, not
     the table's: `c Continue` and `l Exit` under it did nothing (the dialog takes every
-    key), and nothing said `n` or Escape keeps the seat."""
+    key), and nothing said `n` or Escape keeps the seat. The rules stay a key away."""
     table = waiting_table(seats=3)
     zoe = table.sit("Zoe", "zoe")
     table.sit("Max", "max")

@@ -172,3 +172,46 @@ async def test_the_question_asked_small_shows_whole_once_enlarged():
         await pilot.press("y")
         await until(pilot, lambda: app.return_code == 0)
     await table.close()
+
+
+@pytest.mark.parametrize("key", ["f1", "question_mark"])
+async def test_the_rules_open_over_a_question_and_close_back_to_it(key):
+    """F1 (or ?) over a question, here the one `q` asks in the middle of a game, shows
+    the rules, as it does everywhere; closing them, the question is there as it was, and
+    `n` plays on. (The key did nothing at all there, as if help were not to be had.)"""
+    from diamant_tui.ui.screens.confirm import ConfirmScreen
+    from diamant_tui.ui.screens.rules import RulesScreen
+
+    table = playing_table()
+    app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_game(pilot, table)
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        question = app.screen
+        await pilot.press(key)
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is question)
+        assert "Leave this table while the game goes on?" in flowing(screen_text(app))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert table.seat_of("zoe") == 0
+    await table.close()
+
+
+async def test_ctrl_q_quits_with_the_rules_open_over_its_question():
+    """Asked, then the rules opened over the question: Ctrl+Q quits, as the second
+    Ctrl+Q does, rather than asking a second time under the first."""
+    from diamant_tui.ui.screens.rules import RulesScreen
+
+    table = playing_table()
+    app = DiamantApp(lang="en", member=table.sit("Zoe", "zoe"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_game(pilot, table)
+        await asked_to_quit(pilot)
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.return_code == 0)
+    await table.close()

@@ -20,11 +20,15 @@ class ConfirmScreen(DiamantModal):
     With ``read_first``, a yes typed within that many seconds of the question is
     dropped, the question staying: a key asked it, and the keys typed with that key (a
     chat line typed without t first, the y of "qu'y a-t-il") come before anyone has read
-    it. A no is taken at once."""
+    it. A no is taken at once.
+
+    F1 or ? shows the rules over the question, as everywhere (a modal screen hides the
+    app's own keys); closing them, the question is there as it was."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "key.yes"),
         Binding("n,escape", "answer(False)", "key.no"),
+        Binding("f1,question_mark", "app.rules", "key.rules"),
     ]
 
     def __init__(self, question: str, *, read_first: float = 0.0) -> None:
