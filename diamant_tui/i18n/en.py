@@ -259,6 +259,9 @@ CATALOGUE: dict[str, str] = {
     "key.quit": "Quit",
     "quit.how.title": "Do you want to quit?",
     "quit.how": "Press Ctrl+Q to quit.",
+    # Without colour, the word a warning's or an error's toast begins with.
+    "notice.warning": "Warning",
+    "notice.error": "Error",
     "key.rules": "Rules",
     "key.close": "Close",
     "key.yes": "Yes",

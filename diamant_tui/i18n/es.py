@@ -252,6 +252,9 @@ CATALOGUE: dict[str, str] = {
     "key.quit": "Salir",
     "quit.how.title": "¿Quieres salir?",
     "quit.how": "Pulsa Ctrl+Q para salir.",
+    # Without colour, the word a warning's or an error's toast begins with.
+    "notice.warning": "Aviso",
+    "notice.error": "Error",
     "key.rules": "Reglas",
     "key.close": "Cerrar",
     "key.yes": "Sí",

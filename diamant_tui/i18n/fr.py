@@ -256,6 +256,9 @@ CATALOGUE: dict[str, str] = {
     "key.quit": "Quitter",
     "quit.how.title": "Vous voulez quitter ?",
     "quit.how": "Appuyez sur Ctrl+Q pour quitter.",
+    # Without colour, the word a warning's or an error's toast begins with.
+    "notice.warning": "Attention",
+    "notice.error": "Erreur",
     "key.rules": "Règles",
     "key.close": "Fermer",
     "key.yes": "Oui",

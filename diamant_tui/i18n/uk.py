@@ -253,6 +253,9 @@ CATALOGUE: dict[str, str] = {
     "key.quit": "Вийти",
     "quit.how.title": "Хочете вийти?",
     "quit.how": "Натисніть Ctrl+Q, щоб вийти.",
+    # Without colour, the word a warning's or an error's toast begins with.
+    "notice.warning": "Увага",
+    "notice.error": "Помилка",
     "key.rules": "Правила",
     "key.close": "Закрити",
     "key.yes": "Так",

@@ -239,6 +239,10 @@ class DiamantApp(App):
         terminal's bell rings instead. A person pressing a refused key again and again
         (or a client doing it for them) would otherwise stack toasts, each of them a new
         layout of the whole screen.
+
+        Without colour a warning (most often a refusal) or an error says its kind in
+        words at its head (:meth:`_kind_named`): its coloured edge was all that told it
+        from a piece of news.
         """
         message, title = printable(message), printable(title)
         now = time.monotonic()
@@ -253,8 +257,16 @@ class DiamantApp(App):
             self.bell()
             return
         shown[note] = now + timeout
-        super().notify(message, title=title, severity=severity, timeout=timeout,
-                       markup=False)
+        super().notify(message, title=self._kind_named(title, severity), severity=severity,
+                       timeout=timeout, markup=False)
+
+    def _kind_named(self, title: str, severity: str) -> str:
+        """A toast's ``title``, with the word for its kind of toast before it on a
+        terminal without colour (a piece of news, the most common kind, has none)."""
+        if not self.no_color or severity not in ("warning", "error"):
+            return title
+        kind = self.t(f"notice.{severity}")
+        return f"{kind} · {title}" if title else kind
 
     def withdraw(self, message: str) -> None:
         """Take away the toasts that say ``message`` (as :meth:`notify` was given it):

@@ -185,3 +185,45 @@ async def test_without_colours_of_its_own_an_open_list_underlines_its_highlighte
     assert highlighted, screen.display
     assert all(c.underscore and c.bold for c in cells(screen, "Relics (2016)"))
     assert not any(c.underscore for c in cells(screen, "Relic variant (2021)"))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "uk"])
+async def test_without_colour_a_notice_says_what_kind_it_is(monkeypatch, lang):
+    """Without colour a refusal, an error and a piece of news were the same grey box,
+    their kind told only by the colour of its edge: each now says its kind in words (a
+    piece of news says none), in the person's language. Its title, if any, follows."""
+    from diamant_tui.i18n import Translator
+    from textual.widgets._toast import Toast
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    t = Translator(lang)
+    table = FixedTable()
+    app = DiamantApp(lang=lang, member=table.member(0))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        mid_round(table)
+        await pilot.pause()
+        app.notify("one", severity="warning")
+        app.notify("two", severity="error")
+        app.notify("three")
+        app.notify("four", title="Title", severity="error")
+        await until(pilot, lambda: len(app.screen.query(Toast)) == 4)
+        await pilot.pause()
+        shown = {toast.render().plain.split("\n")[-1]: toast.render().plain.split("\n")[:-1]
+                 for toast in app.screen.query(Toast)}
+    assert shown == {"one": [t("notice.warning")], "two": [t("notice.error")],
+                     "three": [], "four": [t("notice.error") + " · Title"]}
+    assert len({t("notice.warning"), t("notice.error")}) == 2
+
+
+async def test_in_colour_a_notice_s_edge_tells_its_kind(monkeypatch):
+    """With colours the kinds keep their coloured edges and no more words."""
+    from textual.widgets._toast import Toast
+
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        mid_round(table)
+        await pilot.pause()
+        app.notify("one", severity="warning")
+        await until(pilot, lambda: len(app.screen.query(Toast)) == 1)
+        assert app.screen.query_one(Toast).render().plain == "one"
