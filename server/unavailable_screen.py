@@ -24,12 +24,14 @@ WATCH, PLAY = "watch", "play"
 
 class TableUnavailableScreen(DiamantModal):
     """"Table X is full / has begun": ``w`` watches it (result :data:`WATCH`), ``p``
-    plays at the next game there is (:data:`PLAY`), Escape goes back (None)."""
+    plays at the next game there is (:data:`PLAY`), Escape goes back (None). F1 or ?
+    shows the rules over it (a modal screen hides the app's own keys)."""
 
     BINDINGS = [
         Binding("w", "watch", "key.watch"),
         Binding("p", "play_now", "lobby.key.play_now"),
         Binding("escape,q", "back", "key.lobby"),
+        Binding("f1,question_mark", "app.rules", "key.rules"),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ]

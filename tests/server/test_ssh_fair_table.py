@@ -201,3 +201,23 @@ async def test_whoever_left_after_a_game_is_not_in_its_rematch(server, players, 
     bob_games = await server.storage.history(person_of("key:" + bob_key.get_fingerprint("sha256")))
     assert len(ann_games) == 2 and len(bob_games) == 1
     assert bob_games[0].game.id == min(game.game.id for game in ann_games)
+
+
+async def test_the_rules_open_over_a_full_table_s_question_and_close_back_to_it(
+        server, players, make_key):
+    """F1 while asked what to do at a table already playing shows the rules, as it does
+    everywhere (it did nothing there); Escape closes them, the question as it was."""
+    server.lobby.create(TableSettings(name="den", seats=3, bots=("carry:20",) * 2,
+                                      pace=0.5), "x")
+    ann, bob = players("ann"), players("bob")
+    await ann.connect(server.port, key=make_key(), command="play den")
+    await ann.wait_for("Round 1/5")
+    await bob.connect(server.port, key=make_key(), command="play den")
+    await bob.wait_for("Watch \\[w\\]")
+    assert "f1 Rules" in bob.text
+    bob.press("f1")
+    await bob.wait_for("Diamant — the rules")
+    bob.press("escape")
+    await bob.wait_for(lambda t: "the rules" not in t and "Watch [w]" in t)
+    bob.press("w")
+    await bob.wait_for("You are watching")
