@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
 
 from textual import events, messages
-from textual._xterm_parser import XTermParser  # private API: Textual's minor version is pinned
 from textual.constants import ESCAPE_DELAY
 from textual.driver import Driver
 from textual.geometry import Size
 
 from diamant_tui.ui.shown_pieces import forget_shown
+
+from .key_parser import KeyParser
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -96,7 +97,7 @@ class SSHDriver(Driver):
 
     def _new_parser(self) -> None:
         # Never debug=True: the parser would write a key log into the working directory.
-        self._parser = XTermParser(debug=False)
+        self._parser = KeyParser(debug=False)
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
 
     # --- output -------------------------------------------------------------------------

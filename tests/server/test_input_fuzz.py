@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from textual._xterm_parser import XTermParser  # what the server's driver parses with
+from diamant_server.key_parser import KeyParser  # what the server's driver parses with
 
 from conftest import TEST_CONFIG
 from diamant_tui.table import CHAT_MAX_CHARS, TableSettings
@@ -52,14 +52,14 @@ def reads_a_quit_key(feed: list[bytes]) -> bool:
     is `q` in the kitty keyboard protocol)."""
     decode = getincrementaldecoder("utf-8")(errors="replace").decode
     gate = InputGate(rate=1e9, burst=10**9, paste_max=CHAT_MAX_CHARS)  # as open_server's
-    parser = XTermParser(debug=False)
+    parser = KeyParser(debug=False)
     keys = []
     for chunk in feed:
         text = gate.filter(decode(harmless(chunk)))
         try:
             keys += [getattr(event, "key", None) for event in parser.feed(text)] if text else []
         except Exception:  # what the session does with what its parser cannot read
-            parser = XTermParser(debug=False)
+            parser = KeyParser(debug=False)
             gate.reset()
     return any(key in QUIT_KEYS for key in keys)
 
