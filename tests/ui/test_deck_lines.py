@@ -144,3 +144,28 @@ async def test_lines_the_panel_gains_beside_a_taller_player_list_lay_nothing_out
         assert [s for s in layouts if s is app.screen] == []
         drawn = [strip.text for strip in deck.render_lines(deck.size.region)]
         assert "Bo2!" in drawn[3] and "Ra3" in drawn[4] and "Seen:" in drawn[5], drawn
+
+
+async def test_the_line_counts_kept_for_the_process_keep_no_view():
+    """The deck panel's line counts, kept for the process (up to 1,024 states), are
+    keyed by what the panel shows: they kept each state's whole view besides (every seat,
+    the path, the rounds' results), long after its game was over."""
+    import gc
+
+    from diamant_tui.engine.view import PlayerView
+    from diamant_tui.ui.widgets import deck_info
+
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        deck = app.screen.query_one(DeckInfo)
+        for hazard in ("spiders", "snakes"):
+            table.reveal(H(hazard))
+            table.everyone("continue")
+        await settled(pilot)
+        assert deck._line_count(deck.size.width) >= 1
+        assert deck_info._LINE_COUNTS.keys()
+        kept = [o for key in deck_info._LINE_COUNTS.keys() for o in gc.get_referents(*key)]
+        kept += [o for k in kept if isinstance(k, DeckState) for o in gc.get_referents(k)]
+        assert not any(isinstance(o, PlayerView) for o in kept)

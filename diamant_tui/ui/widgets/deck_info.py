@@ -28,7 +28,8 @@ OVER = (Phase.ROUND_OVER, Phase.OVER)
 """Phases in which no card will be added to the path on show."""
 
 _LINE_COUNTS: LRUCache[Hashable, int] = LRUCache(1024)
-"""Lines needed by a deck panel's state, at a width, in a language."""
+"""Lines needed by a deck panel's state, at a width, in a language (keyed by the parts of
+the state compared, never its view)."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,11 @@ class DeckInfo(SizedInOneLayout, SharedLines, DrawnFromText, KeptComponentStyles
         deck)."""
         if self.state is None:
             return 1
-        key = (self.state, self.show_chance, width,
+        state = self.state
+        # The state's compared parts, not the state: it holds its whole view (every seat,
+        # the path, the rounds' results), which the process would keep with the count.
+        key = (state.rules, state.deck, state.hazards_showing, state.hazards_removed,
+               state.over, self.show_chance, width,
                getattr(getattr(self.app, "translator", None), "lang", None))
         count = _LINE_COUNTS.get(key)
         if count is None:
