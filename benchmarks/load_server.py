@@ -41,6 +41,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -272,6 +273,10 @@ async def _serve(conn: Connection, options: dict, probe: Probe) -> dict:
             report = probe.report()
             report["collections"] = [list(c) for c in report["collections"]]  # before the sweep
             conn.send(("report", {**report, "garbage": weigh_garbage(server.collector)}))
+        elif request == "census":
+            conn.send(("census", census(server)))
+        elif request.startswith("holders:"):  # (debugging) holders:TYPE
+            conn.send((request, holders(request.partition(":")[2], server.collector)))
 
     loop.add_reader(conn.fileno(), answer)
     conn.send(("ready", {"port": server.port, "pid": os.getpid()}))
@@ -293,6 +298,95 @@ def weigh_garbage(collector) -> dict:
     collector.sweep()
     took = time.perf_counter() - started
     return {"blocks_before": before, "blocks_after": sys.getallocatedblocks(), "sweep_s": took}
+
+
+CENSUS_TYPES = 40
+"""Types of objects a census names, most numerous first."""
+
+
+def census(server) -> dict:
+    """What a long-running server holds now, after one sweep of the cycle collector: its
+    objects by type, its asyncio tasks, and the length of every container held by the
+    server, its lobby, its admin desk and its limits (a per-person or per-table record kept
+    for ever shows there as a length that grows with every round of people)."""
+    server.collector.sweep()
+    gc.unfreeze()  # frozen objects are out of gc.get_objects()'s sight: all of them, once
+    everything = gc.get_objects()
+    gc.freeze()
+    counts: dict[str, int] = {}
+    for obj in everything:
+        name = type(obj).__qualname__
+        module = type(obj).__module__
+        if module not in ("builtins",):
+            name = f"{module}.{name}"
+        counts[name] = counts.get(name, 0) + 1
+    top = dict(sorted(counts.items(), key=lambda item: -item[1])[:CENSUS_TYPES])
+    ours = {name: n for name, n in counts.items() if name.startswith(("diamant", "textual.app",
+                                                                     "textual.screen"))}
+    holders = {"server": server, "lobby": server.lobby, "admin": server.admin,
+               "limits": server.limits, "share": server.share, "metrics": server.metrics,
+               "bans": server.bans, "mutes": server.mutes, "reports": server.reports}
+    lengths: dict[str, int] = {}
+    for label, holder in holders.items():
+        for attr, value in vars(holder).items():
+            if isinstance(value, (dict, set, list, tuple, frozenset)) or hasattr(value, "__len__"):
+                try:
+                    lengths[f"{label}.{attr}"] = len(value)
+                except TypeError:
+                    continue
+    objects = len(everything)
+    del everything
+    return {"objects": objects, "blocks": sys.getallocatedblocks(),
+            "tasks": len(asyncio.all_tasks()), "top": top, "ours": ours, "lengths": lengths}
+
+
+CHAIN_DEPTH = 12
+"""Steps of referrers :func:`holders` follows at most."""
+CHAIN_WIDTH = 3000
+"""Objects :func:`holders` follows at each step at most."""
+
+
+def holders(type_name: str, collector) -> list[str]:
+    """(Debugging) what keeps objects of ``type_name`` (a class's name) alive: how many
+    live after one sweep and one more collection, then a path of referrers from one of
+    them to a module (the shortest found, each step a type and, for a dict, the key)."""
+    def count() -> int:
+        return sum(1 for o in gc.get_objects() if type(o).__name__ == type_name)
+
+    collector.sweep()
+    gc.unfreeze()  # as in census: frozen objects are out of gc's sight
+    found = [f"{count()} after a sweep"]
+    gc.collect()
+    gc.unfreeze()  # the collector froze the survivors again
+    found.append(f"{count()} after one more collection")
+    target = next((o for o in gc.get_objects() if type(o).__name__ == type_name), None)
+    try:
+        return found + (_path_to_a_module(target) if target is not None else [])
+    finally:
+        gc.freeze()
+
+
+def _path_to_a_module(target: object) -> list[str]:
+    seen = {id(target)}
+    frontier: list[tuple[object, list[str]]] = [(target, [])]
+    for _ in range(CHAIN_DEPTH):
+        further: list[tuple[object, list[str]]] = []
+        for obj, path in frontier:
+            for ref in gc.get_referrers(obj):
+                if id(ref) in seen or ref is frontier or ref is further \
+                        or isinstance(ref, types.FrameType):
+                    continue
+                seen.add(id(ref))
+                step = f"{type(ref).__module__}.{type(ref).__qualname__}"
+                if isinstance(ref, dict):
+                    step += f" {[k for k, v in ref.items() if v is obj][:2]!r}"[:120]
+                if isinstance(ref, types.ModuleType) \
+                        or (isinstance(ref, dict) and "__builtins__" in ref):
+                    return path + [step, str(ref.get("__name__") if isinstance(ref, dict)
+                                             else ref.__name__)]
+                further.append((ref, path + [step]))
+        frontier = further[:CHAIN_WIDTH]
+    return ["no module within reach"]
 
 
 def temporary_data_dir() -> tempfile.TemporaryDirectory:
