@@ -14,7 +14,7 @@ from diamant_tui.ui.screens.confirm import ConfirmScreen
 from diamant_tui.ui.screens.table import SUMMARY_GRACE, TableScreen
 from diamant_tui.ui.widgets.final_scores import FinalScores
 from diamant_tui.engine.view import Decision
-from ui_helpers import (final_shown, FixedTable, T, mid_round, screen_text, settled, until,
+from ui_helpers import (final_shown, FixedTable, H, T, mid_round, screen_text, settled, until,
                         whole_game, round_summary_up)
 
 
@@ -246,3 +246,61 @@ async def test_a_click_a_moment_after_the_summary_went_by_itself_chooses_nothing
         await pilot.click("#continue")
         await until(pilot, lambda: table.submitted != [])
         assert table.submitted == [(0, Decision.CONTINUE)]
+
+
+async def test_enter_makes_the_choice_last_made_by_key_after_a_click_on_the_other():
+    """A person clicks Exit, then changes their mind with c: the focus follows to
+    Continue, so that an Enter at the next card continues, as the ✔ they read says,
+    rather than pressing the Exit button the click had left the focus on."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table.reveal(T(9))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.screen.view.decision_due)
+        await asyncio.sleep(app.CLICK_CHAIN_TIME_THRESHOLD)
+        await pilot.click("#leave")
+        await until(pilot, lambda: table.submitted == [(0, Decision.LEAVE)])
+        await pilot.press("c")
+        await until(pilot, lambda: table.submitted[-1] == (0, Decision.CONTINUE))
+        table.decide(Bruno="continue", Chiara="continue", Dmytro="continue")
+        table.reveal(T(5))
+        await until(pilot, lambda: app.screen.view.step == 2 and app.screen.view.decision_due)
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: len(table.submitted) == 3)
+        assert table.submitted[-1] == (0, Decision.CONTINUE)
+
+
+@pytest.mark.parametrize("how", ["key", "click"])
+async def test_a_new_round_begins_with_the_focus_on_continue(how):
+    """Someone who left the cave with Exit (the l key, or a click) finds the focus on
+    Continue when the next round's first choice is due: an Enter there goes in with
+    everyone, as at the game's start, rather than leaving at once on the Exit button
+    their last choice had focused."""
+    table = FixedTable()
+    app = DiamantApp(lang="en", member=table.member(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table.reveal(T(9))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.screen.view.decision_due)
+        await asyncio.sleep(app.CLICK_CHAIN_TIME_THRESHOLD)
+        if how == "key":
+            await pilot.press("l")
+        else:
+            await pilot.click("#leave")
+        await until(pilot, lambda: table.submitted == [(0, Decision.LEAVE)])
+        table.decide(Bruno="continue", Chiara="continue", Dmytro="continue")
+        table.reveal(H("snakes"))
+        table.decide(Bruno="continue", Chiara="continue", Dmytro="continue")
+        table.reveal(H("snakes"))  # the round ends in disaster for the others
+        table.publish(table.game.start_next_round())
+        table.reveal(T(5))
+        await until(pilot, lambda: app.screen.view.round == 2 and app.screen.view.decision_due)
+        await pilot.pause()
+        await asyncio.sleep(SUMMARY_GRACE)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(table.submitted) == 2)
+        assert table.submitted[-1] == (0, Decision.CONTINUE)

@@ -748,6 +748,8 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
             # while away, ended it; the table shows it with the card, which is due) is
             # simply too late: nothing is said (see ui/refusals.py).
             self._refused(error)
+            return
+        self._parts.decision.follow_choice(Decision(decision))
 
     def _act(self, intent, *args) -> None:
         """Pass an intent to the table; what it refuses is said in a short note."""

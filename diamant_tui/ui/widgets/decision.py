@@ -265,11 +265,16 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
     def watch_state(self, old: DecisionState, new: DecisionState) -> None:
         self._relabel()
         # Focus a button when a choice becomes due, unless one already has it: every
-        # move of the focus restyles the buttons and builds the key bar anew.
+        # move of the focus restyles the buttons and builds the key bar anew. But not
+        # Exit with nothing chosen yet: it was the last choice of someone in camp since
+        # (an Enter at the next round's first card left the cave at once), never of
+        # someone still in it (:meth:`follow_choice`).
         # Nor when a line of chat is being typed: its next letters would decide.
         if (new.due and not old.due and not self.app.screen.is_modal
                 and not isinstance(self.screen.focused, Input)):
-            if not any(button.has_focus for button in self.query(ChoiceButton)):
+            focused = self.screen.focused
+            if not (isinstance(focused, ChoiceButton) and focused in self.children
+                    and (focused.id != Decision.LEAVE.value or new.choice is not None)):
                 # At once, not as Textual's focus() does, once the app's pending messages
                 # are handled: the focused look then came a frame after the state that
                 # asked for it (at every game's start, for every seat).
@@ -448,6 +453,15 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
     def on_choice_button_pressed(self, event: ChoiceButton.Pressed) -> None:
         event.stop()
         self.post_message(self.DecisionChosen(Decision(event.button.id), event.clicked_at))
+
+    def follow_choice(self, decision: Decision) -> None:
+        """The focus to the button of ``decision``, just made, if the other button has
+        it: Enter then makes the choice shown ✔ (a click on Exit, then c, left the focus
+        on Exit, and an Enter at the next card left the cave). Nothing moves otherwise:
+        every move of the focus restyles the buttons and builds the key bar anew."""
+        focused = self.screen.focused
+        if isinstance(focused, ChoiceButton) and focused.id != decision.value:
+            self.screen.set_focus(self.choice_button(decision))
 
     def choice_button(self, decision: Decision) -> ChoiceButton:
         """The button that makes ``decision``."""
