@@ -267,7 +267,7 @@ CATALOGUE: dict[str, str] = {
     "key.rematch": "Revanche",
     # SSH server: the lobby, opening a table, and what the server tells a person
     "lobby.title": "◆ Diamant par SSH ◆ le salon",
-    "lobby.who_guest": "Vous êtes {name} (session d'invité).",
+    "lobby.who_guest": "Vous êtes {name}, en invité.",
     "lobby.who_key": "Vous êtes {name} : votre clé SSH vous identifie.",
     "lobby.language": "Langue : {language}",
     "lobby.resume": "Code de reprise : {code} · {command}",
