@@ -4,6 +4,7 @@ watch, buttons only when a choice is due, and keys that never act for the next r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 from textual import events
@@ -248,10 +249,11 @@ async def test_a_click_a_moment_after_the_summary_went_by_itself_chooses_nothing
         assert table.submitted == [(0, Decision.CONTINUE)]
 
 
-async def test_enter_makes_the_choice_last_made_by_key_after_a_click_on_the_other():
-    """A person clicks Exit, then changes their mind with c: the focus follows to
-    Continue, so that an Enter at the next card continues, as the ✔ they read says,
-    rather than pressing the Exit button the click had left the focus on."""
+@contextlib.asynccontextmanager
+async def first_choice_due():
+    """Ana's app at 80x24 at a :class:`FixedTable` whose first card is out, her choice
+    due, a double click's time gone by (a click now is a first click): the table and the
+    app's pilot."""
     table = FixedTable()
     app = DiamantApp(lang="en", member=table.member(0))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -260,6 +262,15 @@ async def test_enter_makes_the_choice_last_made_by_key_after_a_click_on_the_othe
         await until(pilot, lambda: isinstance(app.screen, TableScreen)
                     and app.screen.view.decision_due)
         await asyncio.sleep(app.CLICK_CHAIN_TIME_THRESHOLD)
+        yield table, pilot
+
+
+async def test_enter_makes_the_choice_last_made_by_key_after_a_click_on_the_other():
+    """A person clicks Exit, then changes their mind with c: the focus follows to
+    Continue, so that an Enter at the next card continues, as the ✔ they read says,
+    rather than pressing the Exit button the click had left the focus on."""
+    async with first_choice_due() as (table, pilot):
+        app = pilot.app
         await pilot.click("#leave")
         await until(pilot, lambda: table.submitted == [(0, Decision.LEAVE)])
         await pilot.press("c")
@@ -279,14 +290,8 @@ async def test_a_new_round_begins_with_the_focus_on_continue(how):
     Continue when the next round's first choice is due: an Enter there goes in with
     everyone, as at the game's start, rather than leaving at once on the Exit button
     their last choice had focused."""
-    table = FixedTable()
-    app = DiamantApp(lang="en", member=table.member(0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        table.reveal(T(9))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen)
-                    and app.screen.view.decision_due)
-        await asyncio.sleep(app.CLICK_CHAIN_TIME_THRESHOLD)
+    async with first_choice_due() as (table, pilot):
+        app = pilot.app
         if how == "key":
             await pilot.press("l")
         else:
