@@ -455,12 +455,17 @@ class DecisionPanel(SharedLines, SizedInOneLayout, Horizontal):
         self.post_message(self.DecisionChosen(Decision(event.button.id), event.clicked_at))
 
     def follow_choice(self, decision: Decision) -> None:
-        """The focus to the button of ``decision``, just made, if the other button has
-        it: Enter then makes the choice shown ✔ (a click on Exit, then c, left the focus
-        on Exit, and an Enter at the next card left the cave). Nothing moves otherwise:
-        every move of the focus restyles the buttons and builds the key bar anew."""
+        """The focus back to Continue from Exit when ``decision``, just made, is to
+        continue: Enter at the next card then continues, as the ✔ said (a click on Exit,
+        then c, left the focus on Exit, and that Enter left the cave). Nothing moves
+        otherwise, nor for a choice to leave, after which no choice is due before the
+        next round, whose first one comes with the focus on Continue (:meth:`watch_state`):
+        every move of the focus restyles the buttons and builds the key bar anew, and
+        moving it to Exit and back cost every seat that left by its key two of those a
+        round."""
         focused = self.screen.focused
-        if isinstance(focused, ChoiceButton) and focused.id != decision.value:
+        if (decision is Decision.CONTINUE and isinstance(focused, ChoiceButton)
+                and focused.id == Decision.LEAVE.value):
             self.screen.set_focus(self.choice_button(decision))
 
     def choice_button(self, decision: Decision) -> ChoiceButton:
