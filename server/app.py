@@ -260,12 +260,14 @@ class ServerApp(DiamantApp):
 
     def on_take_seat(self, message: TakeSeat) -> None:
         """A spectator at a waiting table takes one of its free seats, as from the lobby
-        (they stop watching); seats taken meanwhile leave them watching, told so."""
+        (they stop watching), or at the final scores the seat of someone who left, for the
+        rematch; seats taken meanwhile leave them watching, told so."""
         member = self.member
         if member is None or member.seat is not None:
             return
         table = member.table
-        if table.status is not TableStatus.WAITING or not table.free_seats:
+        if not (table.status is TableStatus.WAITING and table.free_seats
+                or table.departed_seats):
             self.tell(self.t("watching.seat_gone"))
             return
         self._leave_member()

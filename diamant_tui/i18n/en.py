@@ -368,6 +368,7 @@ CATALOGUE: dict[str, str] = {
     "final.vote_hint": "Press r to ask for a rematch; it starts when everyone agrees.",
     "final.voted": "You asked for a rematch; waiting for the others.",
     "final.watching": "You are watching: the players decide on a rematch.",
+    "final.watching_seat": "You are watching: j takes the seat {name} left, for the rematch.",
     "final.watching_left": "You are watching: the players have all left the table.",
     "final.hurry_one": "{name} has not answered. h: start the rematch in {seconds} s.",
     "final.hurry_many": "{count} have not answered. h: start the rematch in {seconds} s.",

@@ -361,6 +361,7 @@ CATALOGUE: dict[str, str] = {
     "final.vote_hint": "Pulsa r para pedir la revancha; empieza cuando todos estén de acuerdo.",
     "final.voted": "Pediste la revancha; esperando a los demás.",
     "final.watching": "Estás mirando: los jugadores deciden si hay revancha.",
+    "final.watching_seat": "Estás mirando: j ocupa el lugar que dejó {name}, para la revancha.",
     "final.watching_left": "Estás mirando: todos los jugadores se han ido de la mesa.",
     "final.hurry_one": "{name} no ha respondido. h: revancha en {seconds} s.",
     "final.hurry_many": "{count} jugadores no han respondido. h: revancha en {seconds} s.",

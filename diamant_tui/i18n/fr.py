@@ -365,6 +365,7 @@ CATALOGUE: dict[str, str] = {
     "final.vote_hint": "Appuyez sur r pour demander une revanche ; elle commence quand tous sont d'accord.",
     "final.voted": "Vous demandez une revanche ; en attente des autres.",
     "final.watching": "Vous regardez : les joueurs décident d'une revanche.",
+    "final.watching_seat": "Vous regardez : j prend la place laissée par {name}, pour la revanche.",
     "final.watching_left": "Vous regardez : les joueurs ont tous quitté la table.",
     "final.hurry_one": "{name} n'a pas répondu. h : revanche dans {seconds} s.",
     "final.hurry_many": "{count} joueurs n'ont pas répondu. h : revanche dans {seconds} s.",

@@ -289,6 +289,16 @@ class TableUpdate:
         return self.status is not TableStatus.FINISHED or self.seat in self.rematch_votes
 
     @property
+    def departed_seats(self) -> tuple[int, ...]:
+        """At the final scores, the seats whose people have left the table, neither
+        awaited nor having asked for the rematch: a spectator may take one for it."""
+        if self.status is not TableStatus.FINISHED:
+            return ()
+        return tuple(s.seat for s in self.seats
+                     if s.kind is SeatKind.PERSON and not s.connected
+                     and s.seat not in self.rematch_voters and s.seat not in self.rematch_votes)
+
+    @property
     def people_awaited(self) -> int:
         """Seats still waiting for a person before the game can start."""
         return sum(1 for s in self.seats if s.kind is SeatKind.EMPTY)

@@ -118,6 +118,14 @@ class Seats:
                 if s.kind is SeatKind.PERSON and (s.connected and not s.away
                                                   or i in self.awaited)]
 
+    def departed(self, kept: set[int]) -> list[int]:
+        """At the final scores, the seats whose people have left the table (not awaited,
+        and not ``kept``: those who asked for the rematch): the rematch would give each
+        to a computer player (:meth:`give_up_departed`)."""
+        return [i for i, s in enumerate(self._seats)
+                if s.kind is SeatKind.PERSON and not s.connected
+                and i not in self.awaited and i not in kept]
+
     def await_people(self) -> None:
         """After a restart at the final scores: wait for the people who were at the table
         (not away) before the rematch begins, as a game waits for its people."""
@@ -126,10 +134,11 @@ class Seats:
 
     # -- people coming and going ---------------------------------------------------
 
-    def seat_person(self, name: str, identity: str) -> int:
-        """Put a person in the first free seat (there must be one) under a name of
-        their own at this table; returns the seat."""
-        index = next(i for i, s in enumerate(self._seats) if s.kind is SeatKind.EMPTY)
+    def seat_person(self, name: str, identity: str, index: int | None = None) -> int:
+        """Put a person in the first free seat (there must be one), or in seat ``index``,
+        under a name of their own at this table; returns the seat."""
+        if index is None:
+            index = next(i for i, s in enumerate(self._seats) if s.kind is SeatKind.EMPTY)
         wanted = clean_name(name)
         self._make_way_for(wanted, identity)
         shown = distinct_name(wanted, self._names_taken_from(identity))

@@ -333,6 +333,14 @@ class Table:
         return self._seats.free
 
     @property
+    def departed_seats(self) -> list[int]:
+        """At the final scores, the seats whose people have left the table: a person may
+        take one for the rematch (:meth:`sit`), else a computer player takes it then."""
+        if self.status is not TableStatus.FINISHED:
+            return []
+        return self._seats.departed(self._state.votes)
+
+    @property
     def people_connected(self) -> int:
         """How many seated people are connected now."""
         return self._seats.people_connected
@@ -398,6 +406,12 @@ class Table:
             member = self._join(Member(self, held, identity, self._seats[held].name))
             self._back_after_restart()
             return member
+        if self.status is TableStatus.FINISHED and self.departed_seats:
+            # Someone left at the final scores: a person who wants to play (a
+            # spectator, most often) takes their seat for the rematch, rather than
+            # watching a computer player take it as the rematch begins.
+            seat = self._seats.seat_person(name, identity, self.departed_seats[0])
+            return self._join(Member(self, seat, identity, self._seats[seat].name))
         if self.status is not TableStatus.WAITING:
             raise TableFull(f"the game at table {self.name!r} has begun; you can watch it.")
         if not self._seats.free:

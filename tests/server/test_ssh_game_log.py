@@ -188,3 +188,29 @@ async def test_whoever_comes_during_a_rematch_reads_who_took_whose_seat(server, 
     for name in ("zoe", "cy"):
         lines = log_lines(server, name)
         assert lines[:1] == [told] and begins in lines, (name, lines)
+
+
+async def test_a_spectator_takes_the_seat_of_who_left_at_the_final_scores(
+        server, players, make_key):
+    """Someone leaves at the final scores: a spectator who wants to play is offered their
+    seat (j), takes it, asks for the rematch with the others and plays it, in the seat,
+    rather than watching a computer player take it."""
+    ann, dan, cle = players("ann"), players("dan"), players("cle")
+    await ann.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await ann.wait_for("waiting for players")
+    await dan.connect(server.port, key=make_key(), command="play den --seats 3 --bots 1")
+    await cle.connect(server.port, key=make_key(), command="watch den")
+    await asyncio.gather(play_to_the_final_scores(ann), play_to_the_final_scores(dan))
+    await cle.wait_for("Final scores")
+    await dan.close()
+    await cle.wait_for(re.escape(Translator("en")("final.watching_seat", name="dan")))
+    cle.press("j")
+    await ann.wait_for(r"Rematch: ann …, cle …")
+    ann.press("r")
+    await cle.wait_for(r"Rematch \[r\]")
+    cle.press("r")
+    text = await cle.wait_for(lambda t: "Your turn" in t and "Final scores" not in t)
+    assert "takes dan's seat" not in text
+    (session,) = [s for s in server.sessions if s.identity.name == "cle"]
+    member = session.app.member
+    assert member.seat is not None and member.table.seat_of(member.identity) == member.seat

@@ -796,9 +796,11 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
 
     def _seat_offered(self, update: TableUpdate) -> bool:
         """Whether ``j`` takes a seat now: a spectator's, at a table waiting for players
-        with a seat free, in an app that seats spectators (a server's)."""
+        with a seat free, or at the final scores with the seat of someone who left (for
+        the rematch), in an app that seats spectators (a server's)."""
         return (update.watching and self.app.SEATS_SPECTATORS
-                and update.status is TableStatus.WAITING and update.people_awaited > 0)
+                and (update.status is TableStatus.WAITING and update.people_awaited > 0
+                     or bool(update.departed_seats)))
 
     def action_take_seat(self) -> None:
         """A spectator takes one of the waiting table's free seats (the app seats them)."""

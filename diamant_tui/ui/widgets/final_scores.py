@@ -301,6 +301,9 @@ class FinalScores(SharedBlank, SizedInOneLayout, Vertical):
             players_here = any(seat.kind is SeatKind.PERSON and seat.connected
                                for seat in update.seats)
             note = t("final.watching" if players_here else "final.watching_left")
+            if update.departed_seats and self.app.SEATS_SPECTATORS:
+                # Someone left: the spectator may play the rematch in their seat.
+                note = t("final.watching_seat", name=update.seats[update.departed_seats[0]].name)
         elif update.may_hurry:
             # The rematch asked for waits on people who do not answer: h hurries them.
             late = update.hurry_late
