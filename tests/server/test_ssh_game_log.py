@@ -204,6 +204,7 @@ async def test_a_spectator_takes_the_seat_of_who_left_at_the_final_scores(
     await cle.wait_for("Final scores")
     await dan.close()
     await cle.wait_for(re.escape(Translator("en")("final.watching_seat", name="dan")))
+    await cle.wait_for("j Sit down")  # the key bar offers it too
     cle.press("j")
     await ann.wait_for(r"Rematch: ann …, cle …")
     ann.press("r")

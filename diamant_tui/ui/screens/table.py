@@ -640,6 +640,7 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         keys = (view is None, view is not None and view.decision_due, self._in_the_cave,
                 view is not None and view.phase is Phase.OVER,
                 update is not None and update.may_start, self._part,
+                update is not None and self._seat_offered(update),
                 self._asked is not None and self._asked[0])
         if keys != self._keys:
             self._keys = keys
