@@ -23,6 +23,7 @@ from diamant_tui.table import (
     TableSettings,
     TableStatus,
     TableUpdate,
+    TimeRanOut,
 )
 from diamant_tui.engine.view import Decision
 
@@ -382,6 +383,25 @@ async def test_the_timer_runs_out_and_a_computer_decides_for_the_late_seat():
     assert made, "a computer player decided for the late person"
     ann.wake()
     assert not table.seats[ann.seat].away
+    await table.close()
+
+
+async def test_when_the_timer_runs_out_everyone_is_told_whose_choice_a_computer_makes():
+    """ann chooses, bob lets the timer run out: both are told, as the stand-in decides,
+    that bob's time ran out (not ann's: her choice was hers). Before, nothing but a seat
+    shown away said it, and bob read his own choice among the turn's as if he had made
+    it, or found himself in camp without having chosen to leave."""
+    table = Table(settings(seats=4, bots=("cards:3", "carry:8"), timer=0.3))
+    ann, bob = table.sit("ann", "key-ann"), table.sit("bob", "key-bob")
+    anns, bobs = Recorder(), Recorder()
+    ann.subscribe(anns)
+    bob.subscribe(bobs)
+    await until(lambda: anns.asks())
+    ann.decide(Decision.CONTINUE)
+    await until(lambda: table.seats[bob.seat].away, timeout=5)
+    told = TimeRanOut((bob.seat,))
+    await until(lambda: told in anns.events() and told in bobs.events(), timeout=5)
+    assert not any(isinstance(e, TimeRanOut) and ann.seat in e.late for e in anns.events())
     await table.close()
 
 

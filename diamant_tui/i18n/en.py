@@ -159,6 +159,7 @@ CATALOGUE: dict[str, str] = {
     "event.seat_to_computer": "{computer} takes {name}'s seat.",
     "event.hurried": "{name} hurries {late}: {seconds} s to choose, then a computer decides.",
     "event.hurried_rematch": "{name} hurries {late}: the rematch starts in {seconds} s.",
+    "event.time_ran_out": "Time's up: a computer chooses for {late}.",
     "event.computer_raised": "{name} ({player}) raised {error}: a stand-in computer player ({stand_in}) decided for it, as one will each time it fails.",
     "event.computer_answered": "{name} ({player}) answered {answer}, not continue or leave: a stand-in computer player ({stand_in}) decided for it, as one will each time it fails.",
     "event.computer_slow": "{name} ({player}) gave no answer within {seconds} s: a stand-in computer player ({stand_in}) decided for it, as one will each time it fails.",

@@ -155,6 +155,7 @@ CATALOGUE: dict[str, str] = {
     "event.seat_to_computer": "{computer} ocupa el lugar que dejó {name}.",
     "event.hurried": "{name} mete prisa a {late}: {seconds} s para elegir; luego decide la computadora.",
     "event.hurried_rematch": "{name} mete prisa a {late}: la revancha empieza en {seconds} s.",
+    "event.time_ran_out": "Se acabó el tiempo: la computadora elige por {late}.",
     "event.computer_raised": "{name} ({player}) lanzó {error}: una computadora suplente ({stand_in}) decidió por él, como hará cada vez que falle.",
     "event.computer_answered": "{name} ({player}) respondió {answer}, ni continue ni leave: una computadora suplente ({stand_in}) decidió por él, como hará cada vez que falle.",
     "event.computer_slow": "{name} ({player}) no respondió en {seconds} s: una computadora suplente ({stand_in}) decidió por él, como hará cada vez que falle.",

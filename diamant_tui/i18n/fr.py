@@ -159,6 +159,7 @@ CATALOGUE: dict[str, str] = {
     "event.seat_to_computer": "{computer} prend la place laissée par {name}.",
     "event.hurried": "{name} presse {late} : {seconds} s pour choisir, puis l'ordinateur décide.",
     "event.hurried_rematch": "{name} presse {late} : la revanche commence dans {seconds} s.",
+    "event.time_ran_out": "Temps écoulé : l'ordinateur choisit pour {late}.",
     "event.computer_raised": "{name} ({player}) a levé {error} : un ordinateur suppléant ({stand_in}) a décidé à sa place, comme il le fera à chacune de ses défaillances.",
     "event.computer_answered": "{name} ({player}) a répondu {answer}, ni continue ni leave : un ordinateur suppléant ({stand_in}) a décidé à sa place, comme il le fera à chacune de ses défaillances.",
     "event.computer_slow": "{name} ({player}) n'a pas répondu en {seconds} s : un ordinateur suppléant ({stand_in}) a décidé à sa place, comme il le fera à chacune de ses défaillances.",

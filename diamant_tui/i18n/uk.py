@@ -155,6 +155,7 @@ CATALOGUE: dict[str, str] = {
     "event.seat_to_computer": "{computer} займає місце гравця {name}.",
     "event.hurried": "{name} квапить {late}: {seconds} с на вибір, далі вирішить комп'ютер.",
     "event.hurried_rematch": "{name} квапить {late}: реванш почнеться через {seconds} с.",
+    "event.time_ran_out": "Час вийшов: за {late} вирішує комп'ютер.",
     "event.computer_raised": "{name} ({player}) видав помилку {error}: замість нього вирішив запасний комп'ютерний гравець ({stand_in}), і так буде щоразу, коли він схибить.",
     "event.computer_answered": "{name} ({player}) відповів {answer}, а не continue чи leave: замість нього вирішив запасний комп'ютерний гравець ({stand_in}), і так буде щоразу, коли він схибить.",
     "event.computer_slow": "{name} ({player}) не відповів за {seconds} с: замість нього вирішив запасний комп'ютерний гравець ({stand_in}), і так буде щоразу, коли він схибить.",

@@ -52,6 +52,7 @@ from .info import (
     TableSettings,
     TableStatus,
     TableUpdate,
+    TimeRanOut,
 )
 from .clock import HURRY_AFTER, HURRY_TIME
 from .play import BOT_TIME_LIMIT, ROUND_PAUSE
@@ -97,5 +98,6 @@ __all__ = [
     "TableSettings",
     "TableStatus",
     "TableUpdate",
+    "TimeRanOut",
     "clean_text",
 ]

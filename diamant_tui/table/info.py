@@ -159,7 +159,17 @@ class Hurried:
     rematch starts, a computer playing for them until they are back."""
 
 
-TableEvent = Event | SeatGivenToComputer | ComputerPlayerFailed | Hurried
+@dataclass(frozen=True)
+class TimeRanOut:
+    """The turn's time ran out (the table's timer, or the seconds a hurry gave) for the
+    people in ``late``: a stand-in decides for each of them now. Said to the whole table,
+    them included: their choice is read with the others' as the next card comes, and
+    without this nothing but a seat shown away told that it was not theirs."""
+
+    late: tuple[int, ...]
+
+
+TableEvent = Event | SeatGivenToComputer | ComputerPlayerFailed | Hurried | TimeRanOut
 """What a table tells of what happened: the game's events, and its own."""
 
 
@@ -325,4 +335,5 @@ __all__ = [
     "TableSettings",
     "TableStatus",
     "TableUpdate",
+    "TimeRanOut",
 ]

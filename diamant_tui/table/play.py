@@ -26,7 +26,7 @@ from ..bots.outside import as_decision, checked_watch
 from ..engine.game import Game
 from ..engine.view import Phase
 from .clock import TurnClock
-from .info import STAND_IN_BOT, ComputerPlayerFailed, SeatKind, TableStatus
+from .info import STAND_IN_BOT, ComputerPlayerFailed, SeatKind, TableStatus, TimeRanOut
 from .seats import Seats
 from .state import TableState
 from .updates import Updates
@@ -180,7 +180,9 @@ class Play:
         ]
         for seat in late:
             seats.set_away(seat)
-        self._updates.publish(())
+        # Everyone reads whose time ran out: their choices are shown with the others' at
+        # the next card, as if they had made them.
+        self._updates.publish((TimeRanOut(tuple(late)),) if late else ())
         for seat in late:
             if game.phase is not Phase.DECISION or seat not in game.players_in_cave:
                 break

@@ -24,7 +24,8 @@ from ..engine.events import (
 )
 from ..engine.view import Phase, PlayerView
 from ..i18n import Translator
-from ..table.info import ComputerPlayerFailed, Hurried, SeatGivenToComputer, TableEvent
+from ..table.info import (ComputerPlayerFailed, Hurried, SeatGivenToComputer, TableEvent,
+                          TimeRanOut)
 
 Translate = Callable[..., str]
 RUBY = "♦"
@@ -81,6 +82,8 @@ def describe(t: Translate, names: Sequence[str], event: TableEvent) -> str | Non
         return t("event.hurried_rematch" if event.rematch else "event.hurried",
                  name=names[event.seat], late=names_of(names, event.late),
                  seconds=f"{event.seconds:g}")
+    if isinstance(event, TimeRanOut):
+        return t("event.time_ran_out", late=names_of(names, event.late))
     if isinstance(event, RoundStarted):
         if event.relic_added is not None:
             return t("event.round_started_relic", round=event.round,
