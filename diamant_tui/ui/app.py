@@ -179,6 +179,13 @@ class DiamantApp(App):
                           or event.key in self.screen.KEYS_BEHIND_OVERLAY))
         ):
             return
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            # Any key, on any screen, shows the person is back at the keyboard: here,
+            # before any widget takes it, for the chat box's letters (and the t that
+            # opens it) never bubble up; a computer kept choosing for someone typing.
+            for table_screen in self.screen_stack:
+                if isinstance(table_screen, TableScreen):
+                    table_screen.wake()
         if isinstance(event, events.Key) and not event.is_forwarded:
             screen = self.screen
             if isinstance(screen, TableScreen) and screen.passes_keys():
@@ -192,7 +199,8 @@ class DiamantApp(App):
         through the panel, two containers and the screen to the app, six messages handled
         before its binding acted, for every seat at nearly every turn (about 2 % of the
         server's CPU). Here it goes straight to the screen's handler, then the app's,
-        then the bindings, in that order, as it went.
+        then the bindings, in that order, as it went (the app's own,
+        telling the person is back, ran already: :meth:`on_event`).
 
         Every key goes this way while it may (not only a choice's): keys that come
         together (one packet over SSH) are then handled in the order typed. Some the
@@ -208,7 +216,6 @@ class DiamantApp(App):
         screen.on_key(event)  # a key sent before the turn stops here (see there)
         if event._stop_propagation:
             return
-        self.on_key(event)
         await self._check_bindings(event.key)
 
     def size_guard_shown(self) -> bool:
@@ -286,12 +293,6 @@ class DiamantApp(App):
         super().bell()
         if not self.is_headless and self._driver is not None:
             self._driver.flush()
-
-    def on_key(self, event: events.Key) -> None:
-        # Any key, on any screen, shows the person is back at the keyboard.
-        for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
-                screen.wake()
 
     async def action_quit(self) -> None:
         """Ctrl+Q: quit, asking first a person whose game goes on at their seat, in

@@ -28,3 +28,23 @@ async def test_whose_time_ran_out_is_told_to_them_and_to_the_others(lang):
         await until(bob_pilot, lambda: told in screen_text(bobs), timeout=10)
         assert anns.t("event.time_ran_out", late="ann") not in screen_text(anns)
     await table.close()
+
+
+async def test_opening_the_chat_or_typing_in_it_is_being_back_at_the_keyboard():
+    """bob's time ran out while he read the table: a computer plays his seat, shown away,
+    until he presses a key. The t that opens the chat box, and the letters typed in it,
+    are keys too: before, they left him away, and the computer kept choosing for him at
+    every card, at once, while he was there typing."""
+    table = Table(TableSettings(name="den", seats=3, bots=("cards:40", "cards:40"), pace=0.1,
+                                seed=5, timer=1.0))
+    bob = table.sit("bob", "k-bob")
+    app = DiamantApp(lang="en", member=bob)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: table.seats[bob.seat].away, timeout=10)
+        await pilot.press("t")
+        await until(pilot, lambda: not table.seats[bob.seat].away, timeout=2)
+        # The chat box open, his time runs out again (he writes, not chooses).
+        await until(pilot, lambda: table.seats[bob.seat].away, timeout=10)
+        await pilot.press("h")
+        await until(pilot, lambda: not table.seats[bob.seat].away, timeout=2)
+    await table.close()
