@@ -7,6 +7,8 @@ import asyncio
 
 import pytest
 
+from diamant_tui.engine.view import Phase
+
 
 def click(player, column: int, row: int) -> None:
     """A left click at a cell (0-based), as a terminal reports it (SGR), pressed and let go
@@ -81,6 +83,8 @@ async def test_a_double_click_on_a_choice_decides_one_turn_only(
             await asyncio.sleep(0.005)
         if loop.time() - start > 0.3:
             continue  # too slow for a double click (a loaded machine): the next turn
+        if table.game.phase is not Phase.DECISION:
+            continue  # a disaster: the next round's card, not a click, comes next
         after = (table.game.view_for(0).round, len(table.game.view_for(0).path))
         await a_click(ann, column, row)  # the pair's second click
         await asyncio.sleep(0.5)
