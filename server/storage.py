@@ -769,9 +769,16 @@ class Storage:
 
     async def _sanctions(self, table: str) -> list[SavedSanction]:
         # ``table`` is one of this module's own names, as for _save_sanction.
-        rows = await self._read(lambda db: db.execute(
-            f"SELECT kind, value, until, reason, by, made FROM {table} ORDER BY made, rowid"
-        ).fetchall())
+        def read(db: sqlite3.Connection) -> list:
+            # A database read as it is (``diamant bans`` beside an older server, before
+            # the upgrade at the next start) may predate the table: it has none of them.
+            if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                              "name = ?", (table,)).fetchone():
+                return []
+            return db.execute(f"SELECT kind, value, until, reason, by, made FROM {table} "
+                              f"ORDER BY made, rowid").fetchall()
+
+        rows = await self._read(read)
         return [SavedSanction(*row) for row in rows]
 
     async def tables_in_progress(self) -> list[SavedTable]:

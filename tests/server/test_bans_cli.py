@@ -5,6 +5,8 @@ admin screen."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import sys
 from dataclasses import replace
 
@@ -15,7 +17,7 @@ from conftest import TEST_CONFIG
 from diamant_tui.cli import main
 from diamant_server.bans import ADDRESS, KEY, Bans
 from diamant_server.server import GameServer
-from diamant_server.storage import Storage
+from diamant_server.storage import DATABASE, Storage, migrate
 
 DIAMANT = [sys.executable, "-m", "diamant_tui"]
 
@@ -135,3 +137,20 @@ def test_no_bans_are_said_so(tmp_path, capsys):
     Storage.open(tmp_path).close()
     assert main(["bans", "--data-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out == f"No bans in force in {tmp_path / 'diamant.sqlite3'}.\n"
+
+
+async def test_a_database_from_before_bans_has_none_to_list_or_lift(tmp_path):
+    """A host who upgraded Diamant but has not started the server again yet (it upgrades
+    the database at its start) lists the bans of a database made before bans existed
+    (schema 2): it has none, and says so, rather than an error about a missing table."""
+    path = tmp_path / DATABASE
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        migrate(db, upto=2)
+    status, out, err = await bans("--data-dir", str(tmp_path))
+    assert (status, out, err) == (0, f"No bans in force in {path}.\n", "")
+    status, out, err = await bans("--data-dir", str(tmp_path), "--lift", "192.0.2.7")
+    assert (status, out) == (1, "")
+    assert err == (f"diamant bans: no ban in force on the address 192.0.2.7 in {path}; "
+                   f"`diamant bans` lists those in force\n")
+    with contextlib.closing(sqlite3.connect(path)) as db:  # read as it is: not upgraded
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
