@@ -655,6 +655,8 @@ class Storage:
             row = db.execute("SELECT id, finished FROM games WHERE table_id = ? AND number = ?",
                              kept_as).fetchone()
             if row is None:
+                row = _kept_unmarked(db, kept_as, table, when)
+            if row is None:
                 game_id = _new_game(db, table, rules, when, sitters, {}, kept_as)
             elif row[1]:
                 return Kept(int(row[0]), already=True)
@@ -948,6 +950,23 @@ def _standing(rank: int, who: str, name: str | None, rating: Rating,
 def _ended(record: dict) -> str:
     """When a finished game ended, as its record's ``meta`` says, else now."""
     return record.get("meta", {}).get("ended") or _now()
+
+
+def _kept_unmarked(db: sqlite3.Connection, kept_as: tuple[str, int], table: str,
+                   started: str) -> tuple[int, int] | None:
+    """The row (id, finished) in which a Diamant before schema 7 kept this game, if it
+    did: known by no table, but by its table's name and its start (to the second; one
+    table starts no two games in one). Marked as this game from now on, so that a table
+    rebuilt from a save that Diamant made (at its final scores, or with the game saved
+    as far as it went at its stop) ends or goes on in that row, not in a second one
+    rated again."""
+    row = db.execute("SELECT id, finished FROM games WHERE table_id IS NULL AND "
+                     "table_name = ? AND started = ? ORDER BY id DESC LIMIT 1",
+                     (table, started)).fetchone()
+    if row is not None:
+        db.execute("UPDATE games SET table_id = ?, number = ? WHERE id = ?",
+                   (*kept_as, row[0]))
+    return row
 
 
 def _new_game(db: sqlite3.Connection, table: str, rules: str, started: str,

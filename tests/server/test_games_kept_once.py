@@ -344,3 +344,44 @@ async def test_a_write_on_a_full_disk_says_the_disk_is_full(tmp_path):
         assert str(failed.value).endswith("database or disk is full")
     finally:
         storage.close()
+
+
+def kept_by_an_older_diamant(folder) -> None:
+    """Leave the games in ``folder`` as a Diamant before schema 7 kept them: known by no
+    table (the upgrade to version 7 leaves them so), their tables saved as they were."""
+    with closing(sqlite3.connect(folder / DATABASE, isolation_level=None)) as db:
+        db.execute("UPDATE games SET table_id = NULL, number = NULL")
+
+
+async def test_a_table_at_its_final_scores_when_an_older_diamant_stopped_is_not_kept_again(
+        tmp_path):
+    """A host upgrades while people read a table's final scores: the older Diamant had
+    kept the game, and this one, rebuilding the table finished, ends it again. It is the
+    same game: one row in everyone's "My games", rated once (before, a second row, and
+    every player's rating moved twice)."""
+    await stopped_at_the_final_scores(tmp_path)
+    kept_by_an_older_diamant(tmp_path)
+    assert games_in(tmp_path) == [(1, 1)] and rated_games(tmp_path) == 1
+    storage = Storage.open(tmp_path)
+    lobby = Lobby(tmp_path, storage=storage)
+    try:
+        assert await lobby.restore_tables(120) == ["den"]
+        await lobby.flush()
+    finally:
+        await lobby.close()
+        storage.close()
+    assert games_in(tmp_path) == [(1, 1)]
+    assert rated_games(tmp_path) == 1
+
+
+async def test_a_game_an_older_diamant_saved_at_its_stop_goes_on_in_its_row(tmp_path):
+    """Stopped in round 3 by a Diamant before schema 7 (the game saved as far as it went,
+    known by no table), the game goes on after the upgrade and ends in that row: one
+    game in "My games", rated once, not a finished row beside an unfinished copy."""
+    storage, lobby, table = opened(tmp_path, pace=0.02)
+    await until(lambda: table.game is not None and table.game.round >= 3)
+    await lobby.close()
+    storage.close()
+    kept_by_an_older_diamant(tmp_path)
+    assert games_in(tmp_path) == [(1, 0)]
+    await restarted_and_kept_once(tmp_path)
