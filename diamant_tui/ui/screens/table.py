@@ -702,11 +702,9 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
     def on_key(self, event: events.Key) -> None:
         # A key sent before the round's first decision reached the screen (an Enter that
         # closed the round summary, a key held down) must not become that decision.
-        if ((event.key in DECISION_KEYS and self._due_since is not None
-                and event.time < self._due_since)
-                or (event.key in ("enter", "space") and self._summary_gone is not None
-                    and event.time < self._summary_gone + SUMMARY_GRACE
-                    and not isinstance(self.focused, Input))):  # (a chat line's Enter)
+        closes_summary = (event.key in ("enter", "space")
+                          and not isinstance(self.focused, Input))  # (a chat line's Enter)
+        if event.key in DECISION_KEYS and self._too_early(event.time, closes_summary):
             event.stop()
             event.prevent_default()
             return
@@ -731,12 +729,18 @@ class TableScreen(TableChat, WaitingQuestions, SharedBlank, DiamantScreen):
         # A click is held to what holds a key (see on_key): one that came before the
         # round's first decision, or a moment after the summary went by itself (it was
         # meant for the summary, and fell on the button that was under it), chooses nothing.
-        if clicked is not None and (
-                (self._due_since is not None and clicked < self._due_since)
-                or (self._summary_gone is not None
-                    and clicked < self._summary_gone + SUMMARY_GRACE)):
+        if clicked is not None and self._too_early(clicked, closes_summary=True):
             return
         self.action_choose(message.decision.value)
+
+    def _too_early(self, when: float, closes_summary: bool) -> bool:
+        """Whether a key or click made at ``when`` must not decide: it came before the
+        round's first decision reached this screen, or, being one that closes the round
+        summary (``closes_summary``), within :data:`SUMMARY_GRACE` of the game's closing
+        it."""
+        return ((self._due_since is not None and when < self._due_since)
+                or (closes_summary and self._summary_gone is not None
+                    and when < self._summary_gone + SUMMARY_GRACE))
 
     def action_choose(self, decision: str) -> None:
         view = self.view
