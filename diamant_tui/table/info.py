@@ -268,6 +268,10 @@ class TableUpdate:
     """Seats whose people have asked for a rematch of the finished game."""
     rematch_voters: frozenset[int] = frozenset()
     """Seats whose people must agree before a rematch starts (connected, at the keyboard)."""
+    departed_seats: tuple[int, ...] = ()
+    """At the final scores, the seats whose people have left the table, neither awaited
+    nor having asked for the rematch: a spectator may take one for it (the table's
+    :attr:`~diamant_tui.table.Table.departed_seats`)."""
     watchers: tuple[str, ...] = ()
     """The names of the spectators, in the order they came."""
     chosen_by_computer: bool = False
@@ -297,16 +301,6 @@ class TableUpdate:
         if self.seat is None or not self.hurry_late or self.seat in self.hurry_late:
             return False
         return self.status is not TableStatus.FINISHED or self.seat in self.rematch_votes
-
-    @property
-    def departed_seats(self) -> tuple[int, ...]:
-        """At the final scores, the seats whose people have left the table, neither
-        awaited nor having asked for the rematch: a spectator may take one for it."""
-        if self.status is not TableStatus.FINISHED:
-            return ()
-        return tuple(s.seat for s in self.seats
-                     if s.kind is SeatKind.PERSON and not s.connected
-                     and s.seat not in self.rematch_voters and s.seat not in self.rematch_votes)
 
     @property
     def people_awaited(self) -> int:

@@ -406,11 +406,12 @@ class Table:
             member = self._join(Member(self, held, identity, self._seats[held].name))
             self._back_after_restart()
             return member
-        if self.status is TableStatus.FINISHED and self.departed_seats:
+        departed = self.departed_seats
+        if departed:
             # Someone left at the final scores: a person who wants to play (a
             # spectator, most often) takes their seat for the rematch, rather than
             # watching a computer player take it as the rematch begins.
-            seat = self._seats.seat_person(name, identity, self.departed_seats[0])
+            seat = self._seats.seat_person(name, identity, departed[0])
             return self._join(Member(self, seat, identity, self._seats[seat].name))
         if self.status is not TableStatus.WAITING:
             raise TableFull(f"the game at table {self.name!r} has begun; you can watch it.")

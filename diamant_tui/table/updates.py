@@ -310,6 +310,8 @@ class Updates:
             starter=seats.starter(state.creator),
             rematch_votes=frozenset(state.votes),
             rematch_voters=frozenset(seats.rematch_voters()),
+            departed_seats=(tuple(seats.departed(state.votes))
+                            if state.status is TableStatus.FINISHED else ()),
             watchers=seats.watchers(),
             hurry_late=self.hurry_late(),
         )
